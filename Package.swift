@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Parley",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Parley", targets: ["Parley"]),
+        .library(name: "SDP", targets: ["SDP"]),
+        .executable(name: "parley", targets: ["CLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System-library shims: headers and link flags come from pkg-config.
+        .systemLibrary(name: "CNice", pkgConfig: "nice", providers: [.apt(["libnice-dev"])]),
+        .systemLibrary(name: "CSRTP", pkgConfig: "libsrtp2", providers: [.apt(["libsrtp2-dev"])]),
+        .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
+        .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+
+        .target(name: "SDP"),
+        .target(name: "Signaling", dependencies: ["SDP", "CWebSockets"]),
+        .target(name: "ICE", dependencies: ["CNice"]),
+        .target(name: "Media", dependencies: ["SDP", "CSRTP", "COpus", "COpenSSL"]),
+        .target(name: "Parley", dependencies: ["SDP", "Signaling", "ICE", "Media"]),
+        .target(name: "Switch", dependencies: ["Signaling", "Media"]),
+        .executableTarget(
+            name: "CLI",
+            dependencies: [
+                "Parley",
+                "SDP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "SDPTests", dependencies: ["SDP"]),
+        .testTarget(name: "ParleyTests", dependencies: ["Parley"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

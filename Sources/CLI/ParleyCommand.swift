@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct ParleyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "parley",
+        abstract: "A headless WebRTC-style voice client for Linux.",
+        subcommands: [VersionCommand.self]
+    )
+}

@@ -1,0 +1,4 @@
+#include <openssl/ssl.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/x509.h>

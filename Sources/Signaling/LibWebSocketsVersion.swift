@@ -1,0 +1,9 @@
+import CWebSockets
+
+/// The libwebsockets actually loaded into this process.
+public enum LibWebSocketsVersion {
+    public static func runtime() -> String {
+        guard let text = lws_get_library_version() else { return "unknown" }
+        return String(cString: text)
+    }
+}
