@@ -118,7 +118,7 @@ public struct Connection: Sendable, Equatable, Codable {
 }
 
 /// `b=<bwtype>:<bandwidth>`
-public struct Bandwidth: Sendable, Equatable, Codable {
+public struct Bandwidth: Sendable, Equatable, Encodable {
     public var type: String
     /// The value as written; `AS` and `CT` are kbps, `TIAS` is bps (RFC 3890).
     public var valueText: String
@@ -134,6 +134,14 @@ public struct Bandwidth: Sendable, Equatable, Codable {
     }
 
     public var value: UInt64? { UInt64(valueText) }
+
+    private enum Keys: String, CodingKey { case type, value }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(value, forKey: .value)
+    }
 }
 
 /// `t=<start-time> <stop-time>` and the `r=` lines that follow it, kept as written.

@@ -47,7 +47,8 @@ extension MediaDescription {
         kept = Set(order)
 
         var warnings: [MungeWarning] = []
-        if codecs.contains(where: { $0.isTelephoneEvent && !kept.contains($0.payloadType) }) {
+        let events = codecs.filter(\.isTelephoneEvent)
+        if !events.isEmpty && !events.contains(where: { kept.contains($0.payloadType) }) {
             warnings.append(MungeWarning("\(label): telephone-event dropped, so RFC 4733 DTMF will not be negotiated; list telephone-event to keep it"))
         }
         let known = Set(codecs.map(\.payloadType))

@@ -18,7 +18,7 @@ extension SessionDescription {
             let where_ = media[index].label(index: index)
             guard matches.count == 1 else {
                 let numbers = matches.map { String($0.payloadType) }.joined(separator: ", ")
-                warnings.append(MungeWarning("\(where_): \(selector) matches payload types \(numbers); left unchanged (narrow it with an fmtp property, e.g. \(selector.name);profile-level-id=42e01f)"))
+                warnings.append(MungeWarning("\(where_): \(selector) matches payload types \(numbers); left unchanged; add fmtp properties to tell them apart (CODEC;KEY=VALUE;...)"))
                 continue
             }
             guard codec.payloadType != newPayloadType else { continue }

@@ -1,0 +1,31 @@
+# Parley: `make demo` and `make test` install what is missing, build, then run.
+SHELL := /bin/bash
+export PATH := /opt/swift/usr/bin:$(PATH)
+PKGCONFIG_SHIMS := $(CURDIR)/.build/pkgconfig
+export PKG_CONFIG_PATH := $(PKGCONFIG_SHIMS)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+FUZZ_SECONDS ?= 60
+PARLEY := .build/debug/parley
+
+.PHONY: all bootstrap build test demo fuzz clean
+
+all: build
+
+bootstrap:
+	@scripts/bootstrap
+	@scripts/pkgconfig-shims $(PKGCONFIG_SHIMS)
+
+build: bootstrap
+	swift build
+
+test: build
+	swift test
+	scripts/test-cli $(PARLEY)
+
+demo: build
+	@scripts/demo $(PARLEY)
+
+fuzz: bootstrap
+	@scripts/fuzz $(FUZZ_SECONDS)
+
+clean:
+	rm -rf .build Fuzz/.build

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import SDP
+
+/// Reads an SDP file (or `-` for standard input) and reports invalid input the way the CLI
+/// promises: `FILE:LINE: reason` on standard error and exit status 2.
+struct SDPInput {
+    let path: String
+    let json: Bool
+
+    /// Exit status for input that is not a valid SDP.
+    static let invalidInputStatus: Int32 = 2
+    /// Exit status for a file that cannot be read (sysexits EX_NOINPUT).
+    static let unreadableStatus: Int32 = 66
+
+    var displayName: String { path == "-" ? "<stdin>" : path }
+
+    func load(limits: SDPLimits = .default) throws -> SessionDescription {
+        let bytes = try read(limit: limits.maxDocumentBytes)
+        do {
+            return try SDPParser(limits: limits).parse(bytes: bytes)
+        } catch {
+            let location = error.line > 0 ? "\(displayName):\(error.line)" : displayName
+            fail("\(location): \(error.reason)", code: "sdp.\(error.kind.rawValue)", line: error.line > 0 ? error.line : nil, status: Self.invalidInputStatus)
+        }
+    }
+
+    /// Reads at most `limit + 1` bytes, so an oversized input is refused by the parser's size check
+    /// without being held in memory whole.
+    private func read(limit: Int) throws -> [UInt8] {
+        let handle: FileHandle
+        if path == "-" {
+            handle = .standardInput
+        } else {
+            guard let file = FileHandle(forReadingAtPath: path) else {
+                let reason = FileManager.default.fileExists(atPath: path) ? "permission denied or not a file" : "no such file"
+                fail("\(path): cannot read: \(reason)", code: "input.unreadable", line: nil, status: Self.unreadableStatus)
+            }
+            handle = file
+        }
+        var bytes: [UInt8] = []
+        while bytes.count <= limit {
+            let chunk = try handle.read(upToCount: limit + 1 - bytes.count) ?? Data()
+            if chunk.isEmpty { break }
+            bytes += chunk
+        }
+        return bytes
+    }
+
+    func fail(_ message: String, code: String, line: Int?, status: Int32) -> Never {
+        if json {
+            JSONEvents.emit("error", ErrorPayload(code: code, message: message, line: line))
+        }
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        Foundation.exit(status)
+    }
+}

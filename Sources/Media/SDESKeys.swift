@@ -1,0 +1,27 @@
+import COpenSSL
+import Foundation
+
+/// SDES master keys (RFC 4568) from OpenSSL's CSPRNG.
+public enum SDESKeys {
+    /// The suites we accept, strongest first.
+    public static let suites = ["AEAD_AES_256_GCM", "AEAD_AES_128_GCM", "AES_CM_128_HMAC_SHA1_80", "AES_CM_128_HMAC_SHA1_32"]
+
+    /// Master key plus salt length for each suite (RFC 4568 §6.2, RFC 7714 §12).
+    public static func keyLength(for suite: String) -> Int? {
+        switch suite {
+        case "AES_CM_128_HMAC_SHA1_80", "AES_CM_128_HMAC_SHA1_32": 30
+        case "AEAD_AES_128_GCM": 28
+        case "AEAD_AES_256_GCM": 44
+        default: nil
+        }
+    }
+
+    /// `inline:<base64 key||salt>` for `suite`; `nil` for a suite we do not know or when the
+    /// random generator fails.
+    public static func inlineKey(for suite: String) -> String? {
+        guard let length = keyLength(for: suite) else { return nil }
+        var key = [UInt8](repeating: 0, count: length)
+        guard RAND_bytes(&key, Int32(length)) == 1 else { return nil }
+        return "inline:" + Data(key).base64EncodedString()
+    }
+}
