@@ -1,32 +1,24 @@
 import Foundation
 
-/// The `--json` output contract: one object per line on standard output, each with `event` and
-/// `ts` (ISO 8601) first, then the event's own fields.
+/// The `--json` output contract: one object per line on standard output, `event` and `ts`
+/// (ISO 8601) first, then the event's own fields in sorted order, so lines diff cleanly.
 enum JSONEvents {
     static func emit(_ event: String, _ payload: some Encodable) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        let line = Line(event: event, ts: Date(), payload: payload)
-        guard let data = try? encoder.encode(line), let text = String(data: data, encoding: .utf8) else {
-            FileHandle.standardError.write(Data("parley: could not encode the \(event) event as JSON\n".utf8))
-            return
-        }
-        print(text)
+        print(line(event, payload, at: Date()))
     }
 
-    private struct Line<Payload: Encodable>: Encodable {
-        let event: String
-        let ts: Date
-        let payload: Payload
-
-        private enum Keys: String, CodingKey { case event, ts }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(event, forKey: .event)
-            try container.encode(ts.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)), forKey: .ts)
-            try payload.encode(to: encoder)
+    static func line(_ event: String, _ payload: some Encodable, at date: Date) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let head = ["event": event, "ts": Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)]
+        guard let headData = try? encoder.encode(head), let headText = String(data: headData, encoding: .utf8),
+            let bodyData = try? encoder.encode(payload), let bodyText = String(data: bodyData, encoding: .utf8),
+            bodyText.hasPrefix("{")
+        else {
+            return #"{"event":"error","code":"cli.json","message":"could not encode the \#(event) event as JSON"}"#
         }
+        let fields = bodyText.dropFirst()
+        return fields == "}" ? headText : String(headText.dropLast()) + "," + fields
     }
 }
 

@@ -4,14 +4,18 @@ import Foundation
 /// SDES master keys (RFC 4568) from OpenSSL's CSPRNG.
 public enum SDESKeys {
     /// The suites we accept, strongest first.
-    public static let suites = ["AEAD_AES_256_GCM", "AEAD_AES_128_GCM", "AES_CM_128_HMAC_SHA1_80", "AES_CM_128_HMAC_SHA1_32"]
+    public static let suites = [
+        "AEAD_AES_256_GCM", "AEAD_AES_128_GCM", "AES_256_CM_HMAC_SHA1_80", "AES_256_CM_HMAC_SHA1_32",
+        "AES_CM_128_HMAC_SHA1_80", "AES_CM_128_HMAC_SHA1_32",
+    ]
 
-    /// Master key plus salt length for each suite (RFC 4568 §6.2, RFC 7714 §12).
+    /// Master key plus salt length for each suite (RFC 4568 §6.2, RFC 6188 §6, RFC 7714 §12).
     public static func keyLength(for suite: String) -> Int? {
         switch suite {
         case "AES_CM_128_HMAC_SHA1_80", "AES_CM_128_HMAC_SHA1_32": 30
         case "AEAD_AES_128_GCM": 28
         case "AEAD_AES_256_GCM": 44
+        case "AES_256_CM_HMAC_SHA1_80", "AES_256_CM_HMAC_SHA1_32": 46
         default: nil
         }
     }

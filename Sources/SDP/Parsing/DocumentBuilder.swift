@@ -27,7 +27,8 @@ struct DocumentBuilder {
         v: 0, o: 1, s: 2, i: 3, u: 4, e: 5, p: 6, c: 7, b: 8, t: 9, r: 10, z: 11, k: 12, a: 13,
     ]
     private static let mediaRanks: [UInt8: Int] = [i: 1, c: 2, b: 3, k: 4, a: 5]
-    private static let repeatable: Set<UInt8> = [e, p, b, t, r, a, c]
+    private static let sessionRepeatable: Set<UInt8> = [e, p, b, t, r, a]
+    private static let mediaRepeatable: Set<UInt8> = [c, b, a]
 
     init(limits: SDPLimits, lineEnding: LineEnding, endsWithLineEnding: Bool) {
         self.limits = limits
@@ -75,7 +76,7 @@ struct DocumentBuilder {
         if number == 1 && type != Self.v {
             throw SDPParseError(line: 1, kind: .missingLine, reason: "first line must be v=0")
         }
-        try checkOrder(type: type, lineRank: lineRank, number: number, part: "session-level lines go v o s i u e p c b t r z k a")
+        try checkOrder(type: type, lineRank: lineRank, number: number, repeatable: Self.sessionRepeatable, part: "session-level lines go v o s i u e p c b t r z k a")
         try checkRequired(beforeRank: lineRank, number: number)
         rank = lineRank
 
@@ -106,14 +107,14 @@ struct DocumentBuilder {
         }
     }
 
-    private func checkOrder(type: UInt8, lineRank: Int, number: Int, part: String) throws(SDPParseError) {
+    private func checkOrder(type: UInt8, lineRank: Int, number: Int, repeatable: Set<UInt8>, part: String) throws(SDPParseError) {
         let name = "'\(Character(Unicode.Scalar(type)))='"
         // A new t= may follow the r= lines of the previous one.
         let restartsTiming = type == Self.t && rank == Self.sessionRanks[Self.r]
         if lineRank < rank && !restartsTiming {
             throw SDPParseError(line: number, kind: .lineOutOfOrder, reason: "\(name) line out of order: \(part)")
         }
-        if lineRank == rank && !Self.repeatable.contains(type) {
+        if lineRank == rank && !repeatable.contains(type) {
             throw SDPParseError(line: number, kind: .duplicateLine, reason: "\(name) may appear only once here")
         }
         if type == Self.r && rank < Self.sessionRanks[Self.t]! {
@@ -147,7 +148,7 @@ struct DocumentBuilder {
             }
             throw unknownType(type, number: number)
         }
-        try checkOrder(type: type, lineRank: lineRank, number: number, part: "media-level lines go m i c b k a")
+        try checkOrder(type: type, lineRank: lineRank, number: number, repeatable: Self.mediaRepeatable, part: "media-level lines go m i c b k a")
         rank = lineRank
         let index = media.count - 1
         switch type {

@@ -1,0 +1,37 @@
+import SDP
+
+/// libFuzzer entry point. Beyond "never crash", it checks the SDP engine's promises on every
+/// input the parser accepts: serialization gives back the same bytes, and munging and
+/// answering produce descriptions that parse again.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzSDP(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    guard let sdp = try? SDPParser().parse(bytes: bytes) else { return 0 }
+    guard SDPSerializer.bytes(sdp) == bytes else { fatalError("round trip changed the bytes") }
+
+    for media in sdp.media {
+        _ = media.codecs
+        _ = media.attributes.values(Candidate.self)
+    }
+    _ = sdp.redacted().text
+
+    var munged = sdp
+    var request = MungeRequest()
+    request.payloadReplacements = [(CodecSelector(name: "opus", clockRate: 48000, channels: 2), 105), (CodecSelector(name: "PCMU"), 100)]
+    request.codecPriority = [CodecSelector(name: "PCMU"), CodecSelector(name: "opus"), CodecSelector(name: "telephone-event"), CodecSelector(name: "red")]
+    request.bandwidths = [(kind: "audio", kbps: 64)]
+    request.opusPreset = .preferred
+    request.trickle = size % 2 == 0
+    request.stripCandidates = size % 3 == 0
+    if (try? request.apply(to: &munged)) != nil {
+        guard (try? SDPParser().parse(munged.text)) != nil else { fatalError("munged output does not parse") }
+    }
+
+    let options = AnswerOptions(
+        ice: ICEDescription(ufrag: "fuzzUfrag", password: "fuzzPasswordfuzzPassword"),
+        security: .dtls(Fingerprint(hashFunction: "sha-256", value: "00:11")), sessionId: "1", allowUnencrypted: true)
+    if let answer = try? SessionDescription.answer(to: sdp, options: options) {
+        guard (try? SDPParser().parse(answer.description.text)) != nil else { fatalError("answer does not parse") }
+    }
+    return 0
+}
