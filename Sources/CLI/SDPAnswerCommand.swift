@@ -22,6 +22,9 @@ struct SDPAnswerCommand: ParsableCommand {
     @Flag(help: "Answer offers that use SDES keys (a=crypto) rather than DTLS-SRTP.")
     var sdes = false
 
+    @Flag(name: .customLong("allow-unencrypted"), help: "Also answer plain RTP/AVP offers (no SRTP). Off by default.")
+    var allowUnencrypted = false
+
     func run() throws {
         guard let codecOrder = CodecOrder(rawValue: order) else { throw ValidationError("--order must be offerer or ours") }
         guard let wanted = Direction(rawValue: direction) else {
@@ -30,7 +33,7 @@ struct SDPAnswerCommand: ParsableCommand {
         let input = SDPInput(path: offerFile, json: false)
         let offer = try input.load()
         do {
-            let answer = try LocalAnswer.make(to: offer, codecOrder: codecOrder, direction: wanted, sdes: sdes)
+            let answer = try LocalAnswer.make(to: offer, codecOrder: codecOrder, direction: wanted, sdes: sdes, allowUnencrypted: allowUnencrypted)
             FileHandle.standardOutput.write(Data(SDPSerializer.bytes(answer.description)))
         } catch {
             FileHandle.standardError.write(Data("\(input.displayName): \(error.description)\n".utf8))

@@ -19,7 +19,7 @@ public enum LocalAnswer {
         }
     }
 
-    public static func make(to offer: SessionDescription, codecOrder: CodecOrder = .offerer, direction: Direction = .sendrecv, sdes: Bool = false) throws(Failure) -> Answer {
+    public static func make(to offer: SessionDescription, codecOrder: CodecOrder = .offerer, direction: Direction = .sendrecv, sdes: Bool = false, allowUnencrypted: Bool = false) throws(Failure) -> Answer {
         let credentials = ICECredentials.random()
         let security: AnswerSecurity
         if sdes {
@@ -39,7 +39,8 @@ public enum LocalAnswer {
         var generator = SystemRandomNumberGenerator()
         let options = AnswerOptions(
             ice: ICEDescription(ufrag: credentials.ufrag, password: credentials.password), security: security,
-            direction: direction, codecOrder: codecOrder, sessionId: String(generator.next() >> 1))
+            direction: direction, codecOrder: codecOrder, sessionId: String(generator.next() >> 1),
+            allowUnencrypted: allowUnencrypted)
         do {
             return try SessionDescription.answer(to: offer, options: options)
         } catch {
