@@ -33,3 +33,17 @@ enum Fixtures {
     static let validNames: [String] = files(in: "valid", withExtension: "sdp").map(\.lastPathComponent)
     static let malformedNames: [String] = files(in: "malformed", withExtension: "sdp").map(\.lastPathComponent)
 }
+
+/// The first line where two SDP texts differ, for readable failures; nil when the bytes are equal.
+func firstDifference(_ actual: [UInt8], _ expected: [UInt8]) -> String? {
+    guard actual != expected else { return nil }
+    // Split bytes, not Characters: "\r\n" is one Character in Swift.
+    let actualLines = actual.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    let expectedLines = expected.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    for index in 0..<max(actualLines.count, expectedLines.count) {
+        let got = index < actualLines.count ? String(reflecting: actualLines[index]) : "<end>"
+        let want = index < expectedLines.count ? String(reflecting: expectedLines[index]) : "<end>"
+        if got != want { return "line \(index + 1): got \(got), expected \(want)" }
+    }
+    return "same lines, different bytes"
+}
