@@ -56,12 +56,7 @@ extension MediaDescription {
         // Formats we could not identify (no rtpmap, not static) stay at the end, untouched.
         let unknown = formats.filter { Int($0).map { !known.contains($0) } ?? true }
         formats = order.map(String.init) + unknown
-        attributes.removeAll { attribute in
-            guard [RTPMap.attributeName, FormatParameters.attributeName, RTCPFeedback.attributeName].contains(attribute.name),
-                let value = attribute.value
-            else { return false }
-            return dropped.contains(Lexer.splitFirst(value, at: Lexer.space).0)
-        }
+        attributes.removeAll { attribute in attribute.describedFormat.map(dropped.contains) ?? false }
         return warnings
     }
 }

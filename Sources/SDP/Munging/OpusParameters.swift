@@ -108,7 +108,7 @@ extension MediaDescription {
     mutating func setFormatParameters(of payloadType: Int, _ settings: [(String, String)]) {
         guard !settings.isEmpty else { return }
         let format = String(payloadType)
-        if let index = attributes.firstIndex(where: { $0.name == FormatParameters.attributeName && $0.value.map { Lexer.splitFirst($0, at: Lexer.space).0 } == format }),
+        if let index = attributes.firstIndex(where: { $0.name == FormatParameters.attributeName && $0.describedFormat == format }),
             var fmtp = try? FormatParameters(attributeValue: attributes[index].value)
         {
             for (key, value) in settings { fmtp.set(key, to: value) }
@@ -117,7 +117,7 @@ extension MediaDescription {
         }
         var fmtp = FormatParameters(format: format, parameters: "")
         for (key, value) in settings { fmtp.set(key, to: value) }
-        let afterMap = attributes.firstIndex { $0.name == RTPMap.attributeName && $0.value.map { Lexer.splitFirst($0, at: Lexer.space).0 } == format }
+        let afterMap = attributes.firstIndex { $0.name == RTPMap.attributeName && $0.describedFormat == format }
         attributes.insert(fmtp.attribute, at: afterMap.map { $0 + 1 } ?? formatAttributesEnd)
     }
 

@@ -72,9 +72,7 @@ extension SessionDescription {
             throw NegotiationError(reasons: reasons.isEmpty ? ["the offer has no m= line"] : reasons)
         }
         var attributes: [Attribute] = []
-        if let bundle = offer.attributes.first(where: { $0.name == Group.attributeName && (try? Group(attributeValue: $0.value))?.isBundle == true }),
-            let group = try? Group(attributeValue: bundle.value), let mid = audio.mid, group.mids.contains(mid)
-        {
+        if let group = offer.attributes.values(Group.self).first(where: \.isBundle), let mid = audio.mid, group.mids.contains(mid) {
             attributes.append(Group(semantics: "BUNDLE", mids: [mid]).attribute)
         }
         let description = SessionDescription(
