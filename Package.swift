@@ -11,6 +11,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // System-library shims: headers and link flags come from pkg-config.
@@ -19,13 +20,14 @@ let package = Package(
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
 
         .target(name: "SDP"),
-        .target(name: "Signaling", dependencies: ["SDP", "CWebSockets"]),
-        .target(name: "ICE", dependencies: ["CNice"]),
-        .target(name: "Media", dependencies: ["SDP", "CSRTP", "COpus", "COpenSSL"]),
+        .target(name: "Signaling", dependencies: ["SDP", "CWebSockets", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "ICE", dependencies: ["CNice", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Media", dependencies: ["SDP", "CSRTP", "COpus", "COpenSSL", "CSpeexDSP", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Parley", dependencies: ["SDP", "Signaling", "ICE", "Media"]),
-        .target(name: "Switch", dependencies: ["Signaling", "Media"]),
+        .target(name: "Switch", dependencies: ["Signaling", "Media", "SDP", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(
             name: "CLI",
             dependencies: [
@@ -36,6 +38,9 @@ let package = Package(
         ),
 
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
+        .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Switch", "SDP"]),
+        .testTarget(name: "ICETests", dependencies: ["ICE"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "SDP"]),
         .testTarget(name: "ParleyTests", dependencies: ["Parley"]),
     ],
     swiftLanguageModes: [.v6]
