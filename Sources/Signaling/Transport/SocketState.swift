@@ -1,0 +1,163 @@
+import CWebSockets
+import Foundation
+import Synchronization
+
+/// Message size and queue limits that apply to one socket.
+struct SocketLimits: Sendable {
+    var maximumMessageSize: Int
+    var maximumQueuedBytes: Int
+}
+
+/// Bytes waiting in a socket's outgoing queue, shared between the sending threads and the service thread.
+final class SendBudget: Sendable {
+    private let queued = Atomic<Int>(0)
+
+    /// Claims room for `bytes`; false when the queue would exceed `limit`.
+    func reserve(_ bytes: Int, limit: Int) -> Bool {
+        let total = queued.wrappingAdd(bytes, ordering: .relaxed).newValue
+        if total > limit, total != bytes {
+            queued.wrappingSubtract(bytes, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    func release(_ bytes: Int) { queued.wrappingSubtract(bytes, ordering: .relaxed) }
+
+    var waiting: Int { queued.load(ordering: .relaxed) }
+}
+
+/// One WebSocket as the service thread sees it.
+final class SocketState {
+    let id: Int
+    /// The listener that accepted it, or nil for a client connection.
+    let listener: Int?
+    let limits: SocketLimits
+    let sink: @Sendable (WebSocketEvent) -> Void
+    let budget: SendBudget
+    var wsi: OpaquePointer?
+    var opened = false
+    var outgoing: [[UInt8]] = []
+    var incoming: [UInt8] = []
+    var discardingMessage = false
+    var binaryMessage = false
+    var closeRequest: (code: UInt16, reason: String)?
+    var peerClose: (code: UInt16?, reason: String)?
+    var failure: WebSocketError?
+    let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
+    private var keptStrings: [UnsafeMutablePointer<CChar>] = []
+    private var finished = false
+
+    init(id: Int, listener: Int?, options: SocketLimits, sink: @escaping @Sendable (WebSocketEvent) -> Void, budget: SendBudget) {
+        self.id = id
+        self.listener = listener
+        self.limits = options
+        self.sink = sink
+        self.budget = budget
+        retryPolicy = .allocate(capacity: 1)
+        retryPolicy.initialize(to: lws_retry_bo_t())
+    }
+
+    deinit {
+        keptStrings.forEach { free($0) }
+        retryPolicy.deallocate()
+    }
+
+    /// A C copy of `text` that lives as long as this socket.
+    func keep(_ text: String) -> UnsafePointer<CChar> {
+        let copy = strdup(text)!
+        keptStrings.append(copy)
+        return UnsafePointer(copy)
+    }
+
+    /// Reports the end once; later calls are ignored.
+    func finish(_ closure: WebSocketClosure) {
+        guard !finished else { return }
+        finished = true
+        wsi = nil
+        budget.release(budget.waiting)
+        sink(.closed(closure))
+    }
+}
+
+/// One listening vhost as the service thread sees it.
+final class ListenerState {
+    let id: Int
+    let limits: SocketLimits
+    let sink: @Sendable (WebSocketServerEvent) -> Void
+    var vhost: OpaquePointer?
+    let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
+    private var keptStrings: [UnsafeMutablePointer<CChar>] = []
+
+    init(id: Int, options: WebSocketServerOptions, sink: @escaping @Sendable (WebSocketServerEvent) -> Void) {
+        self.id = id
+        self.limits = SocketLimits(maximumMessageSize: options.maximumMessageSize, maximumQueuedBytes: options.maximumQueuedBytes)
+        self.sink = sink
+        retryPolicy = .allocate(capacity: 1)
+        var policy = lws_retry_bo_t()
+        policy.secs_since_valid_ping = options.pingAfterIdleSeconds
+        policy.secs_since_valid_hangup = options.dropAfterIdleSeconds
+        retryPolicy.initialize(to: policy)
+    }
+
+    func keep(_ text: String?) -> UnsafePointer<CChar>? {
+        guard let text, let copy = strdup(text) else { return nil }
+        keptStrings.append(copy)
+        return UnsafePointer(copy)
+    }
+
+    /// Frees what libwebsockets no longer points at once the vhost is gone.
+    func release() {
+        keptStrings.forEach { free($0) }
+        keptStrings.removeAll()
+        vhost = nil
+    }
+
+    deinit {
+        keptStrings.forEach { free($0) }
+        retryPolicy.deallocate()
+    }
+}
+
+struct ClientSocketRequest {
+    let id: Int
+    let url: WebSocketURL
+    let options: WebSocketOptions
+    let limits: SocketLimits
+    let budget: SendBudget
+    let sink: @Sendable (WebSocketEvent) -> Void
+}
+
+struct ListenRequest {
+    let id: Int
+    let options: WebSocketServerOptions
+    let sink: @Sendable (WebSocketServerEvent) -> Void
+    let reply: @Sendable (Result<Int, WebSocketError>) -> Void
+}
+
+/// The protocol table every vhost shares: one callback for all sockets.
+enum LibWebSocketsProtocols {
+    static let janus = "janus-protocol"
+
+    /// Allocated once and never freed: libwebsockets holds it for the context's life.
+    nonisolated(unsafe) static let table: UnsafeMutablePointer<lws_protocols> = {
+        let names = ["parley", janus]
+        let table = UnsafeMutablePointer<lws_protocols>.allocate(capacity: names.count + 1)
+        for (index, name) in names.enumerated() {
+            var entry = lws_protocols()
+            entry.name = UnsafePointer(strdup(name))
+            entry.callback = { wsi, reason, user, input, length in
+                WebSocketService.dispatch(wsi, reason, user, input, length)
+            }
+            entry.rx_buffer_size = 65_536
+            table[index] = entry
+        }
+        table[names.count] = lws_protocols()
+        return table
+    }()
+
+    /// The local protocol a client socket binds to for the subprotocol it asks for.
+    static func localName(for subprotocol: String) -> String {
+        subprotocol == janus ? janus : "parley"
+    }
+}

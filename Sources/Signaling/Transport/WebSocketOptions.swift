@@ -1,0 +1,47 @@
+/// How a client connection verifies the server's TLS certificate.
+public enum TLSVerification: Sendable, Equatable {
+    /// The system CA store.
+    case systemTrustStore
+    /// A PEM file of trusted CA certificates instead of the system store.
+    case customCA(path: String)
+    /// No verification at all: for local tests against self-signed servers only.
+    case insecureSkipVerification
+}
+
+public struct WebSocketOptions: Sendable {
+    public var connectTimeout: Double = 5
+    /// Largest message accepted; a larger one is refused and the connection closed with 1009.
+    public var maximumMessageSize: Int = 1 << 20
+    /// Bytes allowed to wait in the outgoing queue before `send` refuses.
+    public var maximumQueuedBytes: Int = 8 << 20
+    /// Idle seconds before a WebSocket ping, and before a connection with no pong is dropped.
+    public var pingAfterIdleSeconds: UInt16 = 20
+    public var dropAfterIdleSeconds: UInt16 = 45
+    public var tls: TLSVerification = .systemTrustStore
+    /// The Sec-WebSocket-Protocol to ask for (Janus needs "janus-protocol").
+    public var subprotocol: String?
+    public var origin: String?
+
+    public init() {}
+}
+
+public struct WebSocketServerOptions: Sendable {
+    /// Address to bind, e.g. "127.0.0.1"; nil binds every interface.
+    public var bindAddress: String?
+    /// 0 picks a free port; `WebSocketServer.port` tells which.
+    public var port: Int
+    /// PEM certificate and key for wss://; nil serves plain ws://.
+    public var certificatePath: String?
+    public var privateKeyPath: String?
+    public var maximumMessageSize: Int = 1 << 20
+    public var maximumQueuedBytes: Int = 8 << 20
+    public var pingAfterIdleSeconds: UInt16 = 20
+    public var dropAfterIdleSeconds: UInt16 = 45
+
+    public init(bindAddress: String?, port: Int, certificatePath: String? = nil, privateKeyPath: String? = nil) {
+        self.bindAddress = bindAddress
+        self.port = port
+        self.certificatePath = certificatePath
+        self.privateKeyPath = privateKeyPath
+    }
+}

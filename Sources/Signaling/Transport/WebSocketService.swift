@@ -1,0 +1,368 @@
+import CWebSockets
+import Foundation
+import Synchronization
+
+/// The one libwebsockets context of the process and the thread that services it (DESIGN.md).
+///
+/// Only this thread touches libwebsockets; every other thread queues a `Command` and wakes it
+/// with `lws_cancel_service`, the one call libwebsockets allows from any thread.
+final class WebSocketService: @unchecked Sendable {
+    static let shared = WebSocketService()
+
+    enum Command {
+        case connect(ClientSocketRequest)
+        case send(socket: Int, message: [UInt8])
+        case close(socket: Int, code: UInt16, reason: String)
+        case expireConnect(socket: Int, seconds: Double)
+        case listen(ListenRequest)
+        case stopListening(listener: Int)
+    }
+
+    private let commands = Mutex<[Command]>([])
+    private let identifiers = Atomic<Int>(1)
+    private let context: OpaquePointer
+    private let clientVhost: OpaquePointer
+
+    // Service-thread state, never touched elsewhere.
+    private var sockets: [Int: SocketState] = [:]
+    private var listeners: [Int: ListenerState] = [:]
+    private var clientVhostsByCA: [String: OpaquePointer] = [:]
+
+    private init() {
+        lws_set_log_level(0, nil)
+        var info = lws_context_creation_info()
+        info.options = parley_lws_option_explicit_vhosts() | parley_lws_option_ssl_global_init()
+        info.port = CONTEXT_PORT_NO_LISTEN
+        info.gid = -1
+        info.uid = -1
+        info.protocols = UnsafePointer(LibWebSocketsProtocols.table)
+        guard let context = lws_create_context(&info) else {
+            fatalError("libwebsockets could not create its context; the library is unusable")
+        }
+        self.context = context
+        guard let vhost = Self.makeClientVhost(context: context, caPath: nil) else {
+            fatalError("libwebsockets could not create its client vhost")
+        }
+        clientVhost = vhost
+        let thread = Thread { [unowned self] in self.run() }
+        thread.name = "parley-signalling"
+        thread.start()
+    }
+
+    func makeIdentifier() -> Int { identifiers.wrappingAdd(1, ordering: .relaxed).oldValue }
+
+    func submit(_ command: Command) {
+        commands.withLock { $0.append(command) }
+        lws_cancel_service(context)
+    }
+
+    private func run() {
+        while true {
+            let batch = commands.withLock { queued -> [Command] in
+                defer { queued.removeAll(keepingCapacity: true) }
+                return queued
+            }
+            for command in batch { perform(command) }
+            lws_service(context, 0)
+        }
+    }
+
+    private func perform(_ command: Command) {
+        switch command {
+        case .connect(let request): connect(request)
+        case .send(let id, let message): enqueue(message, on: id)
+        case .close(let id, let code, let reason): requestClose(id, code: code, reason: reason)
+        case .expireConnect(let id, let seconds):
+            guard let socket = sockets[id], !socket.opened, let wsi = socket.wsi else { return }
+            socket.failure = .connectTimedOut(seconds: seconds)
+            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+        case .listen(let request): listen(request)
+        case .stopListening(let id):
+            guard let listener = listeners.removeValue(forKey: id) else { return }
+            for socket in sockets.values where socket.listener == id { requestClose(socket.id, code: WebSocketCloseCode.goingAway, reason: "server stopping") }
+            lws_vhost_destroy(listener.vhost)
+            listener.release()
+        }
+    }
+
+    // MARK: Client connections
+
+    private func connect(_ request: ClientSocketRequest) {
+        let vhost: OpaquePointer
+        switch request.options.tls {
+        case .customCA(let path):
+            if let existing = clientVhostsByCA[path] {
+                vhost = existing
+            } else if let created = Self.makeClientVhost(context: context, caPath: path) {
+                clientVhostsByCA[path] = created
+                vhost = created
+            } else {
+                request.sink(.closed(WebSocketClosure(code: nil, reason: "", initiatedByPeer: false, error: .tlsFailed("the CA file \(path) could not be loaded"))))
+                return
+            }
+        case .systemTrustStore, .insecureSkipVerification:
+            vhost = clientVhost
+        }
+        let socket = SocketState(id: request.id, listener: nil, options: request.limits, sink: request.sink, budget: request.budget)
+        socket.retryPolicy.pointee.secs_since_valid_ping = request.options.pingAfterIdleSeconds
+        socket.retryPolicy.pointee.secs_since_valid_hangup = request.options.dropAfterIdleSeconds
+        sockets[request.id] = socket
+
+        var info = lws_client_connect_info()
+        info.context = context
+        info.vhost = vhost
+        info.address = socket.keep(request.url.host)
+        info.port = Int32(request.url.port)
+        info.path = socket.keep(request.url.path)
+        info.host = socket.keep(request.url.host)
+        info.origin = socket.keep(request.options.origin ?? request.url.host)
+        if let subprotocol = request.options.subprotocol {
+            info.protocol = socket.keep(subprotocol)
+            info.local_protocol_name = socket.keep(LibWebSocketsProtocols.localName(for: subprotocol))
+        }
+        info.ietf_version_or_minus_one = -1
+        info.retry_and_idle_policy = UnsafePointer(socket.retryPolicy)
+        info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: request.id)
+        if request.url.secure {
+            var flags = LCCSCF_USE_SSL.rawValue
+            if request.options.tls == .insecureSkipVerification {
+                flags |= LCCSCF_ALLOW_SELFSIGNED.rawValue | LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK.rawValue
+                    | LCCSCF_ALLOW_EXPIRED.rawValue | LCCSCF_ALLOW_INSECURE.rawValue
+            }
+            info.ssl_connection = Int32(bitPattern: flags)
+        }
+        // lws reports most failures through CLIENT_CONNECTION_ERROR, which removes the socket;
+        // a nil return with the socket still registered means it failed before any callback.
+        let created = lws_client_connect_via_info(&info)
+        if created == nil, let socket = sockets.removeValue(forKey: request.id) {
+            socket.finish(WebSocketClosure(code: nil, reason: "", initiatedByPeer: false,
+                                           error: socket.failure ?? .connectFailed("libwebsockets refused to start connecting to \(request.url)")))
+            return
+        }
+        socket.wsi = created
+        DispatchQueue.global().asyncAfter(deadline: .now() + request.options.connectTimeout) { [self] in
+            submit(.expireConnect(socket: request.id, seconds: request.options.connectTimeout))
+        }
+    }
+
+    private static func makeClientVhost(context: OpaquePointer, caPath: String?) -> OpaquePointer? {
+        var info = lws_context_creation_info()
+        info.port = CONTEXT_PORT_NO_LISTEN
+        info.protocols = UnsafePointer(LibWebSocketsProtocols.table)
+        info.options = parley_lws_option_ssl_global_init()
+        info.gid = -1
+        info.uid = -1
+        // lws keeps these pointers for the vhost's life, which is the process's life.
+        info.vhost_name = UnsafePointer(strdup(caPath.map { "client-ca:" + $0 } ?? "client"))
+        if let caPath { info.client_ssl_ca_filepath = UnsafePointer(strdup(caPath)) }
+        return lws_create_vhost(context, &info)
+    }
+
+    // MARK: Listening
+
+    private func listen(_ request: ListenRequest) {
+        let listener = ListenerState(id: request.id, options: request.options, sink: request.sink)
+        var info = lws_context_creation_info()
+        info.port = Int32(request.options.port)
+        info.iface = listener.keep(request.options.bindAddress)
+        info.protocols = UnsafePointer(LibWebSocketsProtocols.table)
+        info.vhost_name = listener.keep("listener-\(request.id)")
+        info.gid = -1
+        info.uid = -1
+        info.retry_and_idle_policy = UnsafePointer(listener.retryPolicy)
+        if let certificate = request.options.certificatePath, let key = request.options.privateKeyPath {
+            info.options = parley_lws_option_ssl_global_init()
+            info.ssl_cert_filepath = listener.keep(certificate)
+            info.ssl_private_key_filepath = listener.keep(key)
+        }
+        guard let vhost = lws_create_vhost(context, &info) else {
+            listener.release()
+            request.reply(.failure(.listenFailed("libwebsockets could not listen on \(request.options.bindAddress ?? "*"):\(request.options.port) (address in use, or a bad certificate/key)")))
+            return
+        }
+        let port = Int(lws_get_vhost_listen_port(vhost))
+        guard port > 0 else {
+            lws_vhost_destroy(vhost)
+            listener.release()
+            request.reply(.failure(.listenFailed("no listening port on \(request.options.bindAddress ?? "*"):\(request.options.port)")))
+            return
+        }
+        listener.vhost = vhost
+        listeners[request.id] = listener
+        request.reply(.success(port))
+    }
+
+    // MARK: Sending and closing
+
+    private func enqueue(_ message: [UInt8], on id: Int) {
+        guard let socket = sockets[id], let wsi = socket.wsi else { return }
+        socket.outgoing.append(message)
+        if socket.opened { lws_callback_on_writable(wsi) }
+    }
+
+    private func requestClose(_ id: Int, code: UInt16, reason: String) {
+        guard let socket = sockets[id], let wsi = socket.wsi else { return }
+        if socket.opened {
+            socket.closeRequest = (code, reason)
+            lws_callback_on_writable(wsi)
+        } else {
+            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+        }
+    }
+
+    // MARK: Callback dispatch (service thread)
+
+    private static let handledReasons: Set<UInt32> = [
+        LWS_CALLBACK_CLIENT_ESTABLISHED, LWS_CALLBACK_ESTABLISHED, LWS_CALLBACK_CLIENT_RECEIVE, LWS_CALLBACK_RECEIVE,
+        LWS_CALLBACK_CLIENT_WRITEABLE, LWS_CALLBACK_SERVER_WRITEABLE, LWS_CALLBACK_WS_PEER_INITIATED_CLOSE,
+        LWS_CALLBACK_CLIENT_CONNECTION_ERROR, LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED,
+    ].reduce(into: []) { $0.insert($1.rawValue) }
+
+    /// Entry from C. Reasons raised while the context is still being built (protocol init and
+    /// the like) go to the library's default handler without touching `shared`, which is not
+    /// yet initialised then.
+    static func dispatch(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+                         _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        guard handledReasons.contains(reason.rawValue) else { return lws_callback_http_dummy(wsi, reason, user, input, length) }
+        return shared.handle(wsi, reason, user, input, length)
+    }
+
+    private func handle(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+                _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        guard let wsi else { return 0 }
+        switch reason {
+        case LWS_CALLBACK_CLIENT_ESTABLISHED:
+            guard let socket = socket(for: wsi) else { return -1 }
+            socket.wsi = wsi
+            socket.opened = true
+            socket.sink(.opened(subprotocol: nil))
+            if !socket.outgoing.isEmpty { lws_callback_on_writable(wsi) }
+        case LWS_CALLBACK_ESTABLISHED:
+            return accept(wsi)
+        case LWS_CALLBACK_CLIENT_RECEIVE, LWS_CALLBACK_RECEIVE:
+            guard let socket = socket(for: wsi) else { return -1 }
+            return receive(socket, wsi: wsi, input, length)
+        case LWS_CALLBACK_CLIENT_WRITEABLE, LWS_CALLBACK_SERVER_WRITEABLE:
+            guard let socket = socket(for: wsi) else { return -1 }
+            return write(socket, wsi: wsi)
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+            if let socket = socket(for: wsi) { socket.peerClose = Self.closePayload(input, length) }
+        case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+            guard let socket = socket(for: wsi) else { return 0 }
+            let text = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "unknown error"
+            let error = socket.failure ?? Self.classifyConnectError(text)
+            sockets[socket.id] = nil
+            socket.finish(WebSocketClosure(code: nil, reason: "", initiatedByPeer: false, error: error))
+        case LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED:
+            guard let socket = socket(for: wsi) else { return 0 }
+            sockets[socket.id] = nil
+            let peer = socket.peerClose
+            let closure: WebSocketClosure
+            if !socket.opened {
+                closure = WebSocketClosure(code: nil, reason: "", initiatedByPeer: true,
+                                           error: socket.failure ?? .connectFailed("the connection closed before the WebSocket handshake completed"))
+            } else if let peer {
+                closure = WebSocketClosure(code: peer.code, reason: peer.reason, initiatedByPeer: true, error: nil)
+            } else if let local = socket.closeRequest {
+                closure = WebSocketClosure(code: local.code, reason: local.reason, initiatedByPeer: false, error: nil)
+            } else {
+                closure = WebSocketClosure(code: nil, reason: "the connection was lost", initiatedByPeer: true, error: socket.failure)
+            }
+            socket.finish(closure)
+        default:
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
+        }
+        return 0
+    }
+
+    private func socket(for wsi: OpaquePointer) -> SocketState? {
+        guard let raw = lws_get_opaque_user_data(wsi) else { return nil }
+        return sockets[Int(bitPattern: raw)]
+    }
+
+    private func accept(_ wsi: OpaquePointer) -> Int32 {
+        guard let vhost = lws_get_vhost(wsi),
+            let listener = listeners.values.first(where: { $0.vhost == vhost })
+        else { return -1 }
+        let id = makeIdentifier()
+        var address = [CChar](repeating: 0, count: 64)
+        let peer = lws_get_peer_simple(wsi, &address, address.count).map { String(cString: $0) } ?? "unknown"
+        let listenerSink = listener.sink
+        let budget = SendBudget()
+        let socket = SocketState(id: id, listener: listener.id, options: listener.limits,
+                                 sink: { event in listenerSink(.peer(id, event)) }, budget: budget)
+        socket.wsi = wsi
+        socket.opened = true
+        sockets[id] = socket
+        lws_set_opaque_user_data(wsi, UnsafeMutableRawPointer(bitPattern: id))
+        listenerSink(.accepted(WebSocketPeer(id: id, address: peer, budget: budget)))
+        return 0
+    }
+
+    private func receive(_ socket: SocketState, wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        if lws_is_first_fragment(wsi) != 0 {
+            socket.incoming.removeAll(keepingCapacity: true)
+            socket.discardingMessage = false
+            socket.binaryMessage = lws_frame_is_binary(wsi) != 0
+        }
+        if !socket.discardingMessage {
+            if socket.incoming.count + length > socket.limits.maximumMessageSize {
+                socket.discardingMessage = true
+                socket.incoming.removeAll()
+                socket.sink(.refused(.tooLarge(limit: socket.limits.maximumMessageSize)))
+                socket.closeRequest = (WebSocketCloseCode.messageTooBig, "message larger than \(socket.limits.maximumMessageSize) bytes")
+                lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, nil, 0)
+                return -1
+            }
+            if let input, length > 0 {
+                socket.incoming.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+            }
+        }
+        guard lws_is_final_fragment(wsi) != 0, lws_remaining_packet_payload(wsi) == 0 else { return 0 }
+        defer { socket.incoming.removeAll(keepingCapacity: socket.incoming.capacity <= 65_536) }
+        if socket.discardingMessage { return 0 }
+        if socket.binaryMessage {
+            socket.sink(.refused(.binary))
+            return 0
+        }
+        guard let text = String(validating: socket.incoming, as: UTF8.self) else {
+            socket.sink(.refused(.invalidUTF8))
+            return 0
+        }
+        socket.sink(.text(text))
+        return 0
+    }
+
+    private func write(_ socket: SocketState, wsi: OpaquePointer) -> Int32 {
+        if let request = socket.closeRequest, socket.outgoing.isEmpty || request.code != WebSocketCloseCode.normal {
+            var reason = Array(request.reason.utf8.prefix(120))
+            lws_close_reason(wsi, lws_close_status(UInt32(request.code)), &reason, reason.count)
+            return -1
+        }
+        guard !socket.outgoing.isEmpty else { return 0 }
+        var message = socket.outgoing.removeFirst()
+        let pre = Int(parley_lws_pre())
+        let payload = message.count - pre
+        let written = message.withUnsafeMutableBufferPointer { buffer in
+            lws_write(wsi, buffer.baseAddress! + pre, payload, LWS_WRITE_TEXT)
+        }
+        socket.budget.release(payload)
+        if written < 0 { return -1 }
+        if !socket.outgoing.isEmpty || socket.closeRequest != nil { lws_callback_on_writable(wsi) }
+        return 0
+    }
+
+    private static func closePayload(_ input: UnsafeMutableRawPointer?, _ length: Int) -> (code: UInt16?, reason: String) {
+        guard let input, length >= 2 else { return (nil, "") }
+        let bytes = UnsafeRawBufferPointer(start: input, count: length)
+        let code = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
+        let reason = String(decoding: bytes.dropFirst(2), as: UTF8.self)
+        return (code, reason)
+    }
+
+    private static func classifyConnectError(_ text: String) -> WebSocketError {
+        let lowered = text.lowercased()
+        if ["tls", "ssl", "cert", "verify"].contains(where: lowered.contains) { return .tlsFailed(text) }
+        return .connectFailed(text)
+    }
+}

@@ -1,0 +1,190 @@
+/// A Verto/Telnyx client on a real WebSocket: drives a `VertoSession` with socket events and
+/// time, and turns its requests into async calls.
+public actor VertoClient {
+    public nonisolated let events: AsyncStream<VertoEvent>
+    private let eventSink: AsyncStream<VertoEvent>.Continuation
+    private let baseURL: WebSocketURL
+    private let socketOptions: WebSocketOptions
+    private var session: VertoSession
+    private var socket: WebSocketConnection?
+    private var generation = 0
+    private var waiters: [JSONRPCID: CheckedContinuation<Result<JSONValue, SignalingError>, Never>] = [:]
+    private var readinessWaiters: [CheckedContinuation<Result<Void, SignalingError>, Never>] = []
+    private var timerTask: Task<Void, Never>?
+    private let clock = ContinuousClock()
+    private let origin: ContinuousClock.Instant
+
+    public init(url: WebSocketURL, configuration: VertoConfiguration, socketOptions: WebSocketOptions = WebSocketOptions(), sessid: String? = nil) {
+        (events, eventSink) = AsyncStream.makeStream(of: VertoEvent.self)
+        baseURL = url
+        self.socketOptions = socketOptions
+        session = VertoSession(configuration: configuration, sessid: sessid)
+        origin = clock.now
+    }
+
+    public var sessid: String { session.sessid }
+    public var voiceSDKID: String? { session.voiceSDKID }
+    public var phase: VertoSession.Phase { session.phase }
+
+    /// The URL the next connection uses: the given one plus `?voice_sdk_id=` once the server sent one.
+    public var connectURL: WebSocketURL {
+        guard let id = session.voiceSDKID else { return baseURL }
+        return baseURL.settingQuery("voice_sdk_id", to: id)
+    }
+
+    /// Opens the socket, logs in and waits until the session is ready for calls.
+    /// Calling it again after a disconnect logs in again with the same sessid.
+    public func connect() async throws(SignalingError) {
+        if let socket { socket.close(code: WebSocketCloseCode.goingAway, reason: "reconnecting") }
+        generation += 1
+        let current = generation
+        let connection = WebSocketConnection(url: connectURL, options: socketOptions)
+        socket = connection
+        Task { [weak self] in
+            for await event in connection.events { await self?.handle(event, generation: current) }
+        }
+        startTimer()
+        let outcome = await withCheckedContinuation { readinessWaiters.append($0) }
+        try outcome.get()
+    }
+
+    public func disconnect() {
+        socket?.close()
+        timerTask?.cancel()
+        timerTask = nil
+    }
+
+    /// Sends any call-level request through `body` and waits for its result.
+    public func perform(_ body: (inout VertoSession, Double) throws(SignalingError) -> JSONRPCID) async throws(SignalingError) -> JSONValue {
+        let id = try body(&session, now)
+        let outcome = await withCheckedContinuation { continuation in
+            waiters[id] = continuation
+            flush()
+        }
+        return try outcome.get()
+    }
+
+    public func invite(_ dial: VertoDialParameters, sdp: String) async throws(SignalingError) -> JSONValue {
+        try await perform { session, now throws(SignalingError) in try session.invite(dial, sdp: sdp, now: now) }
+    }
+
+    public func answer(callID: String, sdp: String, attach: Bool = false, customHeaders: [CustomHeader] = [], trickle: Bool = false) async throws(SignalingError) -> JSONValue {
+        try await perform { session, now throws(SignalingError) in
+            try session.answer(callID: callID, sdp: sdp, attach: attach, customHeaders: customHeaders, trickle: trickle, now: now)
+        }
+    }
+
+    public func bye(callID: String, cause: HangupCause) async throws(SignalingError) -> JSONValue {
+        try await perform { session, now throws(SignalingError) in try session.bye(callID: callID, cause: cause, now: now) }
+    }
+
+    /// Returns the server's holdState ("held" or "active").
+    public func modify(callID: String, action: HoldAction) async throws(SignalingError) -> String? {
+        let result = try await perform { session, now throws(SignalingError) in try session.modify(callID: callID, action: action, now: now) }
+        return result["holdState"]?.stringValue
+    }
+
+    /// Returns the answer SDP to an ICE-restart offer.
+    public func updateMedia(callID: String, offer: String) async throws(SignalingError) -> String {
+        let result = try await perform { session, now throws(SignalingError) in try session.updateMedia(callID: callID, offer: offer, now: now) }
+        guard let sdp = result["sdp"]?.stringValue else { throw .unexpectedMessage("the updateMedia result carries no sdp") }
+        return sdp
+    }
+
+    public func info(callID: String, dtmf: String) async throws(SignalingError) -> JSONValue {
+        try await perform { session, now throws(SignalingError) in try session.info(callID: callID, dtmf: dtmf, now: now) }
+    }
+
+    public func candidate(_ candidate: VertoCandidate) async throws(SignalingError) -> JSONValue {
+        try await perform { session, now throws(SignalingError) in try session.candidate(candidate, now: now) }
+    }
+
+    public func endOfCandidates(callID: String) async throws(SignalingError) -> JSONValue {
+        try await perform { session, now throws(SignalingError) in try session.endOfCandidates(callID: callID, now: now) }
+    }
+
+    /// A signalling-health probe: true when the server answered within `timeout` seconds.
+    public func probe(timeout: Double) async -> Bool {
+        do {
+            _ = try await perform { session, now throws(SignalingError) in try session.ping(now: now, timeout: timeout) }
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    // MARK: Driving the session
+
+    private var now: Double {
+        let elapsed = clock.now - origin
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    private func handle(_ event: WebSocketEvent, generation eventGeneration: Int) {
+        guard eventGeneration == generation else { return }
+        switch event {
+        case .opened:
+            eventSink.yield(.socketOpened(url: connectURL.description))
+            session.connected(now: now)
+        case .text(let text):
+            session.received(text, now: now)
+        case .refused(let refusal):
+            eventSink.yield(.error(.malformedFrame(refusal.description)))
+        case .closed(let closure):
+            session.disconnected(closure)
+            socket = nil
+            eventSink.yield(.socketClosed(closure))
+            finishReadiness(.failure(closure.error.map(SignalingError.socket) ?? .socketClosed(closure)))
+        }
+        flush()
+    }
+
+    private func flush() {
+        let output = session.takeOutput()
+        for frame in output.frames {
+            do {
+                try socket?.send(frame)
+            } catch {
+                eventSink.yield(.error(.socket(error)))
+            }
+        }
+        for event in output.events {
+            eventSink.yield(event)
+            switch event {
+            case .ready: finishReadiness(.success(()))
+            case .error(let error):
+                if case .failed = session.phase { finishReadiness(.failure(error)) }
+                if case .keepaliveTimedOut = error { socket?.close(code: WebSocketCloseCode.goingAway, reason: "keepalive timeout") }
+            case .punted: socket?.close(code: WebSocketCloseCode.normal, reason: "punted")
+            default: break
+            }
+        }
+        for completion in output.completions {
+            waiters.removeValue(forKey: completion.id)?.resume(returning: completion.result)
+        }
+    }
+
+    private func finishReadiness(_ outcome: Result<Void, SignalingError>) {
+        let pending = readinessWaiters
+        readinessWaiters.removeAll()
+        pending.forEach { $0.resume(returning: outcome) }
+    }
+
+    private func startTimer() {
+        guard timerTask == nil else { return }
+        timerTask = Task { [weak self] in
+            while !Task.isCancelled {
+                guard let delay = await self?.tickAndNextDelay() else { return }
+                try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+            }
+        }
+    }
+
+    /// Runs due timers; returns how long to sleep (at most a second, so new deadlines are not missed by much).
+    private func tickAndNextDelay() -> Double {
+        session.tick(now: now)
+        flush()
+        guard let deadline = session.nextDeadline else { return 1 }
+        return min(1, max(0.01, deadline - now))
+    }
+}

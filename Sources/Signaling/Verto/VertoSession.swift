@@ -1,0 +1,297 @@
+import Foundation
+
+/// The client side of the Verto/Telnyx dialect as a state machine without I/O.
+///
+/// The owner feeds it socket events, received text and the time, and takes out the frames to
+/// send, the events to report and the outcomes of requests. Keeping time an input makes the
+/// dialect replayable from recorded transcripts with no clock and no sleeps.
+public struct VertoSession: Sendable {
+    public enum Phase: Sendable, Equatable {
+        case disconnected
+        case loggingIn
+        case awaitingClientReady
+        case checkingGateway
+        case ready
+        case failed(SignalingError)
+    }
+
+    enum RequestKind: Sendable {
+        case login, gatewayState, keepalive, call
+    }
+
+    public let configuration: VertoConfiguration
+    public private(set) var phase: Phase = .disconnected
+    /// Made by the client and kept across reconnects, so the server can re-attach calls.
+    public private(set) var sessid: String
+    /// The server's sticky-routing id, put on the reconnect URL as `?voice_sdk_id=`.
+    public private(set) var voiceSDKID: String?
+    public private(set) var lastGatewayState: String?
+
+    private let makeID: @Sendable () -> String
+    private var pending = PendingRequests<RequestKind>()
+    private var frames: [String] = []
+    private var events: [VertoEvent] = []
+    private var completions: [VertoCompletion] = []
+    private var lastReceived: Double = 0
+    private var keepaliveInFlight = false
+    private var gatewayRequests = 0
+    private var gatewayRetryAt: Double?
+
+    public init(configuration: VertoConfiguration, sessid: String? = nil,
+                makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }) {
+        self.configuration = configuration
+        self.makeID = makeID
+        self.sessid = sessid ?? makeID()
+    }
+
+    // MARK: Inputs
+
+    /// The socket opened: log in at once (reference §2.1).
+    public mutating func connected(now: Double) {
+        phase = .loggingIn
+        lastReceived = now
+        keepaliveInFlight = false
+        gatewayRequests = 0
+        gatewayRetryAt = nil
+        var params: [String: JSONValue] = [
+            "sessid": .string(sessid),
+            "User-Agent": .string(configuration.userAgent),
+            "loginParams": configuration.loginParams,
+            "userVariables": configuration.userVariables,
+        ]
+        switch configuration.credentials {
+        case .password(let login, let password):
+            params["login"] = .string(login)
+            params["passwd"] = .string(password)
+        case .token(let token):
+            params["login_token"] = .string(token)
+        }
+        sendRequest("login", params: .object(params), kind: .login, now: now)
+    }
+
+    /// The socket closed: every outstanding request fails with the closure.
+    public mutating func disconnected(_ closure: WebSocketClosure) {
+        let error = SignalingError.socketClosed(closure)
+        for (id, entry) in pending.removeAll() where entry.context == .call {
+            completions.append(VertoCompletion(id: id, method: entry.method, result: .failure(error)))
+        }
+        phase = .disconnected
+        keepaliveInFlight = false
+        gatewayRetryAt = nil
+    }
+
+    public mutating func received(_ text: String, now: Double) {
+        lastReceived = now
+        let message: JSONRPCMessage
+        do {
+            message = try JSONRPCMessage.parse(text)
+        } catch {
+            events.append(.error(.malformedFrame(error.reason)))
+            return
+        }
+        if let id = message.frame["voice_sdk_id"]?.stringValue, !id.isEmpty { voiceSDKID = id }
+        switch message {
+        case .response(let id, let outcome, _):
+            handleResponse(id: id, outcome: outcome, now: now)
+        case .request(let id, let method, let params, _):
+            handleServerMessage(id: id, method: method, params: params, now: now)
+        case .notification(let method, let params, _):
+            handleServerMessage(id: nil, method: method, params: params, now: now)
+        }
+    }
+
+    /// Fires whatever is due: request timeouts, gateway retries, our keepalive ping.
+    public mutating func tick(now: Double) {
+        for (id, entry) in pending.expire(now: now) {
+            expire(id: id, entry: entry)
+        }
+        if phase == .checkingGateway, let retryAt = gatewayRetryAt, now >= retryAt {
+            if gatewayRequests <= configuration.gatewayRetries {
+                requestGatewayState(now: now)
+            } else {
+                fail(.gatewayNotRegistered(lastState: lastGatewayState))
+            }
+        }
+        if isConnected, !keepaliveInFlight, now - lastReceived >= configuration.keepaliveIdle {
+            keepaliveInFlight = true
+            sendRequest(method("ping"), params: .object([:]), kind: .keepalive, now: now, timeout: configuration.keepaliveTimeout)
+        }
+    }
+
+    /// When `tick` next has something to do.
+    public var nextDeadline: Double? {
+        var deadlines = [pending.nextDeadline, phase == .checkingGateway ? gatewayRetryAt : nil]
+        if isConnected, !keepaliveInFlight { deadlines.append(lastReceived + configuration.keepaliveIdle) }
+        return deadlines.compactMap { $0 }.min()
+    }
+
+    /// Frames to send, events to report and finished requests since the last call.
+    public mutating func takeOutput() -> (frames: [String], events: [VertoEvent], completions: [VertoCompletion]) {
+        defer {
+            frames.removeAll()
+            events.removeAll()
+            completions.removeAll()
+        }
+        return (frames, events, completions)
+    }
+
+    // MARK: Requests we make
+
+    public var isReady: Bool { phase == .ready }
+
+    private var isConnected: Bool {
+        switch phase {
+        case .disconnected, .failed: false
+        default: true
+        }
+    }
+
+    /// Sends a call-level request; its outcome comes back as a `VertoCompletion`.
+    @discardableResult
+    public mutating func request(_ name: String, params: JSONValue, now: Double) throws(SignalingError) -> JSONRPCID {
+        guard phase == .ready else { throw .notReady("\(method(name)) needs a logged-in, registered session") }
+        return sendRequest(method(name), params: params, kind: .call, now: now)
+    }
+
+    /// A probe ping whose answer proves the signalling path is alive (used by reconnection).
+    @discardableResult
+    public mutating func ping(now: Double, timeout: Double) throws(SignalingError) -> JSONRPCID {
+        guard isConnected else { throw .notReady("the socket is not connected") }
+        return sendRequest(method("ping"), params: .object([:]), kind: .call, now: now, timeout: timeout)
+    }
+
+    /// `verto.*` for FreeSWITCH, `telnyx_rtc.*` for Telnyx; `login` has no prefix in either.
+    public func method(_ name: String) -> String { "\(configuration.methodPrefix).\(name)" }
+
+    @discardableResult
+    private mutating func sendRequest(_ method: String, params: JSONValue, kind: RequestKind, now: Double, timeout: Double? = nil) -> JSONRPCID {
+        let id = JSONRPCID.string(makeID())
+        var extras: [String: JSONValue] = [:]
+        if kind != .login, kind != .call || method.hasSuffix(".ping"), let voiceSDKID { extras["voice_sdk_id"] = .string(voiceSDKID) }
+        frames.append(JSONRPCMessage.requestFrame(id: id, method: method, params: params, extras: extras).serialized)
+        pending.add(id, method: method, now: now, timeout: timeout ?? configuration.requestTimeout, context: kind)
+        return id
+    }
+
+    private mutating func requestGatewayState(now: Double) {
+        gatewayRequests += 1
+        gatewayRetryAt = now + configuration.gatewayRetryInterval
+        sendRequest(method("gatewayState"), params: .object([:]), kind: .gatewayState, now: now)
+    }
+
+    private mutating func fail(_ error: SignalingError) {
+        phase = .failed(error)
+        gatewayRetryAt = nil
+        events.append(.error(error))
+    }
+
+    // MARK: Responses
+
+    private mutating func handleResponse(id: JSONRPCID, outcome: Result<JSONValue, JSONRPCErrorObject>, now: Double) {
+        guard let entry = pending.complete(id) else {
+            events.append(.error(.unexpectedMessage("a response to request \(id), which is not outstanding")))
+            return
+        }
+        switch entry.context {
+        case .login:
+            switch outcome {
+            case .success(let result):
+                if let serverSessid = result["sessid"]?.stringValue, !serverSessid.isEmpty { sessid = serverSessid }
+                events.append(.loggedIn(sessid: sessid))
+                if configuration.readiness == .loggedIn {
+                    phase = .ready
+                    events.append(.ready)
+                } else if phase == .loggingIn {
+                    phase = .awaitingClientReady
+                }
+            case .failure(let error):
+                fail(SignalingError.fromServer(error, method: "login"))
+            }
+        case .gatewayState:
+            if case .success(let result) = outcome {
+                handleGatewayState(result["params"]?["state"]?.stringValue ?? result["state"]?.stringValue)
+            }
+        // An error answer still retries on the timer, like no answer at all.
+        case .keepalive:
+            keepaliveInFlight = false
+        case .call:
+            let result = outcome.mapError { SignalingError.fromServer($0, method: entry.method) }
+            completions.append(VertoCompletion(id: id, method: entry.method, result: result))
+        }
+    }
+
+    private mutating func expire(id: JSONRPCID, entry: PendingRequests<RequestKind>.Entry) {
+        switch entry.context {
+        case .login:
+            fail(.requestTimedOut(method: "login", seconds: configuration.requestTimeout))
+        case .gatewayState:
+            break  // the gateway retry timer decides
+        case .keepalive:
+            keepaliveInFlight = false
+            events.append(.error(.keepaliveTimedOut(seconds: configuration.keepaliveTimeout)))
+        case .call:
+            completions.append(VertoCompletion(id: id, method: entry.method, result: .failure(.requestTimedOut(method: entry.method, seconds: entry.timeout))))
+        }
+    }
+
+    private mutating func handleGatewayState(_ state: String?) {
+        guard let state else {
+            events.append(.error(.unexpectedMessage("a gatewayState without a state")))
+            return
+        }
+        lastGatewayState = state
+        events.append(.gatewayState(state))
+        guard phase == .checkingGateway || phase == .awaitingClientReady else { return }
+        switch GatewayState(rawValue: state) {
+        case .reged:
+            phase = .ready
+            gatewayRetryAt = nil
+            events.append(.ready)
+        case .failed:
+            fail(.gatewayFailed(message: "Gateway registration has failed (\(state))"))
+        case .noreg, .expired:
+            fail(.gatewayTimeout(message: "Gateway registration has timed out (\(state))"))
+        default:
+            break  // wait for the retry timer
+        }
+    }
+
+    // MARK: Server requests
+
+    private mutating func handleServerMessage(id: JSONRPCID?, method fullMethod: String, params: JSONValue, now: Double) {
+        let name = VertoInbound.baseName(fullMethod)
+        switch name {
+        case "ping":
+            if let id { reply(id, result: ["method": .string(fullMethod)]) }
+            return
+        case "clientReady":
+            let reattached = params["reattached_sessions"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            events.append(.clientReady(reattachedSessions: reattached))
+            if configuration.readiness == .gatewayRegistered, phase == .awaitingClientReady || phase == .loggingIn {
+                phase = .checkingGateway
+                requestGatewayState(now: now)
+            }
+        case "gatewayState":
+            handleGatewayState(params["state"]?.stringValue)
+        case "punt":
+            events.append(.punted)
+        default:
+            do {
+                events.append(try VertoInbound.event(for: name, params: params))
+            } catch {
+                events.append(.error(.unexpectedMessage("\(fullMethod): \(error.message)")))
+                if let id { reply(id, error: JSONRPCErrorObject(code: error.code, message: error.message)) }
+                return
+            }
+        }
+        if let id, configuration.acknowledgeServerRequests { reply(id, result: ["method": .string(fullMethod)]) }
+    }
+
+    private mutating func reply(_ id: JSONRPCID, result: JSONValue) {
+        frames.append(JSONRPCMessage.resultFrame(id: id, result: result).serialized)
+    }
+
+    private mutating func reply(_ id: JSONRPCID, error: JSONRPCErrorObject) {
+        frames.append(JSONRPCMessage.errorFrame(id: id, error: error).serialized)
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Signaling
+
+/// A host for bots the switch routes calls to. Issue-specific bots (the IVR bot) implement it.
+public protocol SwitchBotHost: Sendable {
+    /// A call arrived for `bot`; report progress through `switch.botAnswered(...)` and friends.
+    func offer(bot: String, callID: String, sdp: String, caller: String, headers: [CustomHeader], via embeddedSwitch: EmbeddedSwitch) async
+    func event(bot: String, callID: String, event: BotCallEvent, via embeddedSwitch: EmbeddedSwitch) async
+}
+
+/// The embedded Verto/Telnyx switch on a real WebSocket server: `parley demo`, the tests and
+/// `parley switch` talk to it like to a hosted service.
+public actor EmbeddedSwitch {
+    public nonisolated let port: Int
+    public nonisolated let url: WebSocketURL
+    private let server: WebSocketServer
+    private var core: SwitchCore
+    private var peers: [Int: WebSocketPeer] = [:]
+    private var botHost: (any SwitchBotHost)?
+    private var timerTask: Task<Void, Never>?
+    private let clock = ContinuousClock()
+    private let origin: ContinuousClock.Instant
+
+    private init(server: WebSocketServer, url: WebSocketURL, configuration: SwitchConfiguration) {
+        self.server = server
+        self.port = server.port
+        self.url = url
+        core = SwitchCore(configuration: configuration)
+        origin = clock.now
+    }
+
+    /// Starts listening on `listen` (ws:// or wss://; port 0 picks a free one).
+    public static func start(listen: WebSocketURL, configuration: SwitchConfiguration,
+                             certificatePath: String? = nil, privateKeyPath: String? = nil) async throws(WebSocketError) -> EmbeddedSwitch {
+        if listen.secure, certificatePath == nil || privateKeyPath == nil {
+            throw .listenFailed("wss:// needs a certificate and a private key")
+        }
+        var options = WebSocketServerOptions(bindAddress: listen.host, port: listen.port == 80 || listen.port == 443 ? listen.port : listen.port,
+                                             certificatePath: listen.secure ? certificatePath : nil,
+                                             privateKeyPath: listen.secure ? privateKeyPath : nil)
+        options.pingAfterIdleSeconds = 60
+        options.dropAfterIdleSeconds = 120
+        let server = try await WebSocketServer.listen(options)
+        var bound = listen
+        bound.port = server.port
+        bound.path = "/"
+        let embedded = EmbeddedSwitch(server: server, url: bound, configuration: configuration)
+        await embedded.run()
+        return embedded
+    }
+
+    public func setBotHost(_ host: any SwitchBotHost) { botHost = host }
+
+    public func stop() {
+        timerTask?.cancel()
+        server.stop()
+    }
+
+    public var activeCallIDs: [String] { core.activeCallIDs }
+    public var onlineLogins: [String] { core.onlineLogins }
+
+    // MARK: Bot progress
+
+    public func botAnswered(callID: String, sdp: String) {
+        core.botAnswered(callID: callID, sdp: sdp)
+        perform()
+    }
+
+    public func botRinging(callID: String) {
+        core.botRinging(callID: callID)
+        perform()
+    }
+
+    public func botHungUp(callID: String, cause: HangupCause) {
+        core.botHungUp(callID: callID, cause: cause)
+        perform()
+    }
+
+    public func botSentCandidate(_ candidate: VertoCandidate) {
+        core.botSentCandidate(candidate)
+        perform()
+    }
+
+    // MARK: Driving the core
+
+    private var now: Double {
+        let elapsed = clock.now - origin
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    private func run() {
+        let events = server.events
+        Task { [weak self] in
+            for await event in events { await self?.handle(event) }
+        }
+        timerTask = Task { [weak self] in
+            while !Task.isCancelled {
+                guard let delay = await self?.tick() else { return }
+                try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+            }
+        }
+    }
+
+    private func handle(_ event: WebSocketServerEvent) {
+        switch event {
+        case .accepted(let peer):
+            peers[peer.id] = peer
+            core.connected(peer: peer.id, now: now)
+        case .peer(let id, .text(let text)):
+            core.received(text, from: id, now: now)
+        case .peer(let id, .closed):
+            peers[id] = nil
+            core.disconnected(peer: id, now: now)
+        case .peer(_, .refused), .peer(_, .opened):
+            break
+        }
+        perform()
+    }
+
+    private func tick() -> Double {
+        core.tick(now: now)
+        perform()
+        guard let deadline = core.nextDeadline else { return 1 }
+        return min(1, max(0.01, deadline - now))
+    }
+
+    private func perform() {
+        for action in core.takeActions() {
+            switch action {
+            case .send(let id, let text):
+                guard let peer = peers[id] else { continue }
+                try? server.send(text, to: peer)
+            case .close(let id, let code, let reason):
+                guard let peer = peers[id] else { continue }
+                server.close(peer, code: code, reason: reason)
+            case .offerToBot(let bot, let callID, let sdp, let caller, let headers):
+                guard let host = botHost else {
+                    core.botHungUp(callID: callID, cause: HangupCause(cause: "NO_ANSWER", causeCode: 19, sipCode: 480, sipReason: "no bot host is running"))
+                    continue
+                }
+                Task { await host.offer(bot: bot, callID: callID, sdp: sdp, caller: caller, headers: headers, via: self) }
+            case .toBot(let bot, let callID, let event):
+                guard let host = botHost else { continue }
+                Task { await host.event(bot: bot, callID: callID, event: event, via: self) }
+            }
+        }
+    }
+}

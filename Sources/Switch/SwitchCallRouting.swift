@@ -1,0 +1,230 @@
+import Signaling
+
+/// Call methods: routing an invite, relaying what one side says to the other.
+extension SwitchCore {
+    mutating func invite(id: JSONRPCID, params: JSONValue, from party: SwitchParty, peer: Int) {
+        let dialog = params["dialogParams"] ?? .object([:])
+        guard let callID = dialog["callID"]?.stringValue ?? dialog["callId"]?.stringValue, !callID.isEmpty else {
+            return sendError(id: id, code: -32002, message: "CallID missing", to: peer)
+        }
+        guard let sdp = params["sdp"]?.stringValue, !sdp.isEmpty else {
+            return sendError(id: id, code: -32002, message: "SDP missing", to: peer)
+        }
+        guard calls[callID] == nil else { return sendError(id: id, code: -32002, message: "CALL EXISTS", to: peer) }
+        let destination = dialog["destination_number"]?.stringValue ?? ""
+        guard case .client(let callerSessid) = party, let callerLogin = sessions[callerSessid]?.login else { return }
+        let callerName = dialog["caller_id_name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? callerLogin
+        let callerNumber = dialog["caller_id_number"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? callerLogin
+
+        let callee: SwitchParty
+        if configuration.bots.contains(destination) {
+            callee = .bot(destination)
+        } else if let session = sessions.values.first(where: { $0.login == destination && $0.peer != nil && $0.sessid != callerSessid }) {
+            callee = .client(sessid: session.sessid)
+        } else {
+            // Accept, then clear with the cause a PSTN switch gives an unknown number.
+            sendResult(id: id, ["callID": .string(callID), "message": "CALL CREATED", "sessid": .string(callerSessid)], to: peer)
+            sendRequest("bye", params: ["callID": .string(callID), "cause": "UNALLOCATED_NUMBER", "causeCode": 1, "sipCode": 404,
+                                        "sipReason": .string("\(destination.isEmpty ? "no destination" : destination) is not a user or bot here")], to: peer)
+            return
+        }
+        let headers = dialog["custom_headers"] ?? .array([])
+        calls[callID] = SwitchCall(callID: callID, caller: party, callee: callee, callerSDP: sdp, calleeSDP: nil,
+                                   callerName: callerName, callerNumber: callerNumber, destination: destination)
+        sendResult(id: id, ["callID": .string(callID), "message": "CALL CREATED", "sessid": .string(callerSessid)], to: peer)
+
+        switch callee {
+        case .bot(let bot):
+            let parsed = headers.arrayValue?.compactMap { entry -> CustomHeader? in
+                guard let name = entry["name"]?.stringValue, let value = entry["value"]?.stringValue else { return nil }
+                return CustomHeader(name: name, value: value)
+            } ?? []
+            actions.append(.offerToBot(bot: bot, callID: callID, sdp: sdp, caller: callerNumber, headers: parsed))
+        case .client:
+            guard let calleePeer = self.peer(of: callee) else { return }
+            var offer: [String: JSONValue] = [
+                "callID": .string(callID), "sdp": .string(sdp),
+                "caller_id_name": .string(callerName), "caller_id_number": .string(callerNumber),
+                "callee_id_name": .string(destination), "callee_id_number": .string(destination),
+                "display_direction": "inbound", "dialogParams": ["custom_headers": headers],
+            ]
+            if let state = dialog["clientState"] { offer["client_state"] = state }
+            if params["trickle"]?.boolValue == true { offer["trickle"] = true }
+            sendRequest("invite", params: .object(offer), to: calleePeer)
+            calls[callID]?.phase = .ringing
+            sendRequest("ringing", params: ["callID": .string(callID), "caller_id_name": .string(callerName), "caller_id_number": .string(callerNumber),
+                                            "callee_id_name": .string(destination), "callee_id_number": .string(destination),
+                                            "dialogParams": ["custom_headers": .array([])], "display_direction": "inbound"], to: peer)
+        }
+    }
+
+    mutating func answer(id: JSONRPCID, params: JSONValue, from party: SwitchParty, peer: Int) {
+        guard let call = call(for: id, params: params, party: party, peer: peer) else { return }
+        guard call.callee == party, call.phase != .active else {
+            return sendError(id: id, code: -32002, message: "CALL DOES NOT EXIST", extra: ["callID": .string(call.callID)], to: peer)
+        }
+        guard let sdp = params["sdp"]?.stringValue, !sdp.isEmpty else { return sendError(id: id, code: -32002, message: "SDP missing", to: peer) }
+        calls[call.callID]?.calleeSDP = sdp
+        calls[call.callID]?.phase = .active
+        sendResult(id: id, ["callID": .string(call.callID), "message": "CALL ANSWERED"], to: peer)
+        relay("answer", ["callID": .string(call.callID), "sdp": .string(sdp)], of: call, from: party)
+    }
+
+    /// A client's answer to our attach re-offer: its new SDP goes to the other side as a media update.
+    mutating func reattached(id: JSONRPCID, params: JSONValue, from party: SwitchParty, peer: Int) {
+        guard let call = call(for: id, params: params, party: party, peer: peer) else { return }
+        guard call.phase == .active else {
+            return sendError(id: id, code: -32002, message: "Cannot attach to a call that has not been answered.", to: peer)
+        }
+        guard let sdp = params["sdp"]?.stringValue, !sdp.isEmpty else { return sendError(id: id, code: -32002, message: "SDP missing", to: peer) }
+        updateSDP(of: call.callID, from: peer, sdp: sdp)
+        sendResult(id: id, ["callID": .string(call.callID), "message": "CALL ATTACHED"], to: peer)
+        relay("modify", ["callID": .string(call.callID), "action": "updateMedia", "sdp": .string(sdp), "reattach": true], of: call, from: party)
+    }
+
+    mutating func bye(id: JSONRPCID, params: JSONValue, from party: SwitchParty, peer: Int) {
+        guard let call = call(for: id, params: params, party: party, peer: peer) else { return }
+        let code = params["causeCode"]?.intValue
+        let cause = HangupCause(cause: params["cause"]?.stringValue ?? (code == 17 ? "USER_BUSY" : "NORMAL_CLEARING"), causeCode: code ?? 16,
+                                sipCode: params["sipCode"]?.intValue, sipReason: params["sipReason"]?.stringValue)
+        sendResult(id: id, ["callID": .string(call.callID), "message": "CALL ENDED", "cause": .string(cause.cause),
+                            "causeCode": .integer(cause.causeCode ?? 16)], to: peer)
+        endCall(call.callID, cause: cause, by: party)
+    }
+
+    mutating func modify(id: JSONRPCID, params: JSONValue, from party: SwitchParty, peer: Int, now: Double) {
+        guard let call = call(for: id, params: params, party: party, peer: peer) else { return }
+        guard let action = params["action"]?.stringValue else { return sendError(id: id, code: -32002, message: "action missing", to: peer) }
+        switch action {
+        case "hold", "unhold", "toggleHold":
+            let holding = action == "hold" || (action == "toggleHold" && !call.held.contains(party))
+            if holding { calls[call.callID]?.held.insert(party) } else { calls[call.callID]?.held.remove(party) }
+            sendResult(id: id, ["callID": .string(call.callID), "action": .string(action), "holdState": holding ? "held" : "active"], to: peer)
+            relay("modify", ["callID": .string(call.callID), "action": holding ? "hold" : "unhold", "holdState": holding ? "held" : "active"],
+                  of: call, from: party)
+        case "updateMedia":
+            guard call.phase == .active else {
+                return sendError(id: id, code: -32002, message: "Cannot update a call that has not been answered.", to: peer)
+            }
+            guard let sdp = params["sdp"]?.stringValue, !sdp.isEmpty else { return sendError(id: id, code: -32002, message: "SDP missing", to: peer) }
+            guard let other = call.other(than: party), let otherPeer = self.peer(of: other) else {
+                return sendError(id: id, code: -32002, message: "MEDIA ERROR: the other party cannot renegotiate now", to: peer)
+            }
+            updateSDP(of: call.callID, from: peer, sdp: sdp)
+            let relayID = sendRequest("modify", params: ["callID": .string(call.callID), "action": "updateMedia", "sdp": .string(sdp)], to: otherPeer)
+            relayed.add(relayID, method: "updateMedia", now: now, timeout: configuration.relayTimeout,
+                        context: RelayedRequest(originPeer: peer, originID: id, callID: call.callID, method: "updateMedia"))
+        default:
+            sendError(id: id, code: -32002, message: "action not supported: \(action)", to: peer)
+        }
+    }
+
+    mutating func info(id: JSONRPCID, params: JSONValue, from party: SwitchParty, peer: Int) {
+        guard let call = call(for: id, params: params, party: party, peer: peer) else { return }
+        guard let digits = params["dtmf"]?.stringValue, !digits.isEmpty,
+            digits.allSatisfy({ "0123456789*#ABCDabcd".contains($0) })
+        else { return sendError(id: id, code: -32602, message: "dtmf must be digits 0-9, *, # or A-D", to: peer) }
+        sendResult(id: id, ["callID": .string(call.callID), "message": "SENT"], to: peer)
+        relay("info", ["callID": .string(call.callID), "dtmf": .string(digits)], of: call, from: party) { _ in .dtmf(digits) }
+    }
+
+    mutating func trickle(id: JSONRPCID, name: String, params: JSONValue, from party: SwitchParty, peer: Int) {
+        guard let call = call(for: id, params: params, party: party, peer: peer) else { return }
+        sendResult(id: id, ["callID": .string(call.callID), "message": "OK"], to: peer)
+        if name == "endOfCandidates" {
+            relay(name, ["callID": .string(call.callID)], of: call, from: party)
+            return
+        }
+        guard let candidate = params["candidate"]?.stringValue, !candidate.isEmpty else { return }
+        var fields: [String: JSONValue] = ["callID": .string(call.callID), "candidate": .string(candidate)]
+        fields["sdpMid"] = params["sdpMid"] ?? .null
+        fields["sdpMLineIndex"] = params["sdpMLineIndex"] ?? 0
+        relay(name, fields, of: call, from: party) { _ in
+            .candidate(VertoCandidate(callID: call.callID, candidate: candidate, sdpMid: params["sdpMid"]?.stringValue,
+                                      sdpMLineIndex: params["sdpMLineIndex"]?.intValue))
+        }
+    }
+
+    // MARK: Bots (driven by the switch's host)
+
+    public mutating func botAnswered(callID: String, sdp: String) {
+        guard let call = calls[callID], case .bot = call.callee, call.phase != .active else { return }
+        calls[callID]?.calleeSDP = sdp
+        calls[callID]?.phase = .active
+        relay("answer", ["callID": .string(callID), "sdp": .string(sdp)], of: call, from: call.callee)
+    }
+
+    public mutating func botRinging(callID: String) {
+        guard let call = calls[callID], case .bot = call.callee else { return }
+        calls[callID]?.phase = .ringing
+        relay("ringing", ["callID": .string(callID), "callee_id_name": .string(call.destination), "callee_id_number": .string(call.destination)],
+              of: call, from: call.callee)
+    }
+
+    public mutating func botHungUp(callID: String, cause: HangupCause) {
+        guard let call = calls[callID], case .bot = call.callee else { return }
+        endCall(callID, cause: cause, by: call.callee)
+    }
+
+    public mutating func botSentCandidate(_ candidate: VertoCandidate) {
+        guard let call = calls[candidate.callID], case .bot = call.callee else { return }
+        relay("candidate", ["callID": .string(candidate.callID), "candidate": .string(candidate.candidate),
+                            "sdpMid": candidate.sdpMid.map(JSONValue.string) ?? .null, "sdpMLineIndex": .integer(candidate.sdpMLineIndex ?? 0)],
+              of: call, from: call.callee)
+    }
+
+    // MARK: Helpers
+
+    /// The call a request names, if `party` is in it; otherwise answers with the FreeSWITCH error.
+    private mutating func call(for id: JSONRPCID, params: JSONValue, party: SwitchParty, peer: Int) -> SwitchCall? {
+        let dialog = params["dialogParams"]
+        guard let callID = [params["callID"], dialog?["callID"], dialog?["callId"], params["callId"]].lazy.compactMap({ $0?.stringValue }).first else {
+            sendError(id: id, code: -32002, message: "CallID missing", to: peer)
+            return nil
+        }
+        guard let call = calls[callID], call.caller == party || call.callee == party else {
+            sendError(id: id, code: -32002, message: "CALL DOES NOT EXIST", extra: ["callID": .string(callID)], to: peer)
+            return nil
+        }
+        return call
+    }
+
+    /// Sends `method` to the other side of `call`: to its socket, or as an event to its bot.
+    private mutating func relay(_ method: String, _ params: [String: JSONValue], of call: SwitchCall, from party: SwitchParty,
+                                botEvent: ((String) -> BotCallEvent?)? = nil) {
+        guard let other = call.other(than: party) else { return }
+        switch other {
+        case .bot(let bot):
+            if let event = botEvent?(bot) { actions.append(.toBot(bot: bot, callID: call.callID, event: event)) }
+        case .client:
+            if let otherPeer = peer(of: other) { sendRequest(method, params: .object(params), to: otherPeer) }
+        }
+    }
+
+    mutating func endCall(_ callID: String, cause: HangupCause, by party: SwitchParty) {
+        guard let call = calls.removeValue(forKey: callID) else { return }
+        guard let other = call.other(than: party) else { return }
+        switch other {
+        case .bot(let bot):
+            actions.append(.toBot(bot: bot, callID: callID, event: .hangup(cause)))
+        case .client:
+            guard let otherPeer = peer(of: other) else { return }
+            var params: [String: JSONValue] = ["callID": .string(callID), "cause": .string(cause.cause)]
+            if let code = cause.causeCode { params["causeCode"] = .integer(code) }
+            if let code = cause.sipCode { params["sipCode"] = .integer(code) }
+            if let reason = cause.sipReason { params["sipReason"] = .string(reason) }
+            sendRequest("bye", params: .object(params), to: otherPeer)
+        }
+    }
+
+    mutating func updateSDP(of callID: String, from peer: Int, sdp: String) {
+        guard let sessid = links[peer]?.sessid, let call = calls[callID] else { return }
+        if call.caller == .client(sessid: sessid) { calls[callID]?.callerSDP = sdp } else { calls[callID]?.calleeSDP = sdp }
+    }
+
+    /// Caller and callee fields of a re-offered call; both sides see the original direction.
+    func partyFields(_ call: SwitchCall) -> [String: JSONValue] {
+        ["caller_id_name": .string(call.callerName), "caller_id_number": .string(call.callerNumber),
+         "callee_id_name": .string(call.destination), "callee_id_number": .string(call.destination)]
+    }
+}

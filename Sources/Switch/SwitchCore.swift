@@ -1,0 +1,234 @@
+import Foundation
+import Signaling
+
+/// The server side of the Verto/Telnyx dialect as a state machine without I/O: logins,
+/// readiness, call routing between clients and to hosted bots, keepalive pings, and detach /
+/// re-attach of calls when a client's socket drops (reference §3, §4, §5, §10.1).
+public struct SwitchCore: Sendable {
+    public let configuration: SwitchConfiguration
+    let prefix = "telnyx_rtc."
+    var links: [Int: SwitchLink] = [:]
+    var sessions: [String: SwitchSession] = [:]
+    var calls: [String: SwitchCall] = [:]
+    var relayed = PendingRequests<RelayedRequest>()
+    var nextRequestID = 1
+    var actions: [SwitchAction] = []
+
+    public init(configuration: SwitchConfiguration) {
+        self.configuration = configuration
+    }
+
+    public mutating func takeActions() -> [SwitchAction] {
+        defer { actions.removeAll() }
+        return actions
+    }
+
+    /// Calls in progress, for status and tests.
+    public var activeCallIDs: [String] { calls.keys.sorted() }
+
+    /// Logged-in users with an open socket.
+    public var onlineLogins: [String] {
+        sessions.values.filter { $0.peer != nil }.map(\.login).sorted()
+    }
+
+    // MARK: Inputs
+
+    public mutating func connected(peer: Int, now: Double) {
+        links[peer] = SwitchLink(peer: peer, lastHeard: now)
+    }
+
+    public mutating func disconnected(peer: Int, now: Double) {
+        guard let link = links.removeValue(forKey: peer), let sessid = link.sessid, sessions[sessid]?.peer == peer else { return }
+        let party = SwitchParty.client(sessid: sessid)
+        if calls.values.contains(where: { $0.caller == party || $0.callee == party }) {
+            sessions[sessid]?.peer = nil
+            sessions[sessid]?.detachedAt = now
+        } else {
+            sessions[sessid] = nil
+        }
+    }
+
+    public mutating func received(_ text: String, from peer: Int, now: Double) {
+        guard links[peer] != nil else { return }
+        links[peer]?.lastHeard = now
+        let message: JSONRPCMessage
+        do {
+            message = try JSONRPCMessage.parse(text)
+        } catch {
+            send(JSONRPCMessage.errorFrame(id: error.id, error: JSONRPCErrorObject(code: error.responseCode, message: error.reason)), to: peer)
+            return
+        }
+        switch message {
+        case .request(let id, let method, let params, _):
+            handleRequest(id: id, method: method, params: params, from: peer, now: now)
+        case .notification(let method, _, _):
+            // Verto clients send no notifications the switch acts on; record nothing, answer nothing.
+            _ = method
+        case .response(let id, let outcome, _):
+            handleResponse(id: id, outcome: outcome, from: peer)
+        }
+    }
+
+    /// Pings idle clients, ends calls whose detach timeout passed, fails relays that got no answer.
+    public mutating func tick(now: Double) {
+        for (peer, link) in links where now - link.lastHeard >= configuration.pingInterval {
+            links[peer]?.lastHeard = now
+            sendRequest("ping", params: ["serno": .integer(Int(now))], to: peer)
+        }
+        for session in sessions.values {
+            guard let detachedAt = session.detachedAt, now - detachedAt >= configuration.detachTimeout else { continue }
+            let party = SwitchParty.client(sessid: session.sessid)
+            for call in calls.values where call.caller == party || call.callee == party {
+                endCall(call.callID, cause: .recoveryOnTimerExpire, by: party)
+            }
+            sessions[session.sessid] = nil
+        }
+        for (_, entry) in relayed.expire(now: now) {
+            let request = entry.context
+            sendError(id: request.originID, code: -32002, message: "MEDIA ERROR: the other party did not answer \(request.method)", to: request.originPeer)
+        }
+    }
+
+    public var nextDeadline: Double? {
+        let pings = links.values.map { $0.lastHeard + configuration.pingInterval }
+        let detaches = sessions.values.compactMap { $0.detachedAt.map { $0 + configuration.detachTimeout } }
+        return (pings + detaches + [relayed.nextDeadline].compactMap { $0 }).min()
+    }
+
+    // MARK: Requests from clients
+
+    private mutating func handleRequest(id: JSONRPCID, method: String, params: JSONValue, from peer: Int, now: Double) {
+        let name = method.hasPrefix(prefix) ? String(method.dropFirst(prefix.count)) : method.hasPrefix("verto.") ? String(method.dropFirst(6)) : method
+        switch name {
+        case "login":
+            login(id: id, params: params, from: peer, now: now)
+            return
+        case "ping":
+            sendResult(id: id, ["message": "PONG"], to: peer)
+            return
+        default:
+            break
+        }
+        guard let link = links[peer], let sessid = link.sessid else {
+            sendError(id: id, code: -32000, message: "Authentication Required", to: peer)
+            return
+        }
+        let party = SwitchParty.client(sessid: sessid)
+        switch name {
+        case "gatewayState": gatewayState(id: id, link: link, to: peer)
+        case "invite": invite(id: id, params: params, from: party, peer: peer)
+        case "answer": answer(id: id, params: params, from: party, peer: peer)
+        case "attach": reattached(id: id, params: params, from: party, peer: peer)
+        case "bye": bye(id: id, params: params, from: party, peer: peer)
+        case "modify": modify(id: id, params: params, from: party, peer: peer, now: now)
+        case "info": info(id: id, params: params, from: party, peer: peer)
+        case "candidate", "endOfCandidates": trickle(id: id, name: name, params: params, from: party, peer: peer)
+        case "attachCalls", "ringing_ack": sendResult(id: id, ["message": "OK"], to: peer)
+        default: sendError(id: id, code: -32601, message: "Invalid Method, Missing Method or Permission Denied", to: peer)
+        }
+    }
+
+    private mutating func login(id: JSONRPCID, params: JSONValue, from peer: Int, now: Double) {
+        let account: SwitchAccount?
+        if let token = params["login_token"]?.stringValue, params["login"] == nil {
+            account = configuration.account(token: token)
+            guard account != nil else { return sendError(id: id, code: -32001, message: "JWT token authentication failed", to: peer) }
+        } else {
+            guard let login = params["login"]?.stringValue, let password = params["passwd"]?.stringValue else {
+                return sendError(id: id, code: -32001, message: "Missing params", to: peer)
+            }
+            account = configuration.account(login: login).flatMap { $0.password == password ? $0 : nil }
+            guard account != nil else { return sendError(id: id, code: -32001, message: "Login Incorrect", to: peer) }
+        }
+        guard let account else { return }
+        let sessid = params["sessid"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? UUID().uuidString.lowercased()
+        if let existing = sessions[sessid] {
+            guard existing.login == account.login else { return sendError(id: id, code: -32001, message: "Session in use", to: peer) }
+            if let oldPeer = existing.peer, oldPeer != peer {
+                // A newer connection took over this sessid: tell the old one and drop it.
+                sendRequest("punt", params: [:], to: oldPeer)
+                links[oldPeer]?.sessid = nil
+                actions.append(.close(peer: oldPeer, code: 1000, reason: "punted"))
+            }
+        }
+        links[peer]?.login = account.login
+        links[peer]?.sessid = sessid
+        links[peer]?.gatewayRequests = 0
+        sessions[sessid] = SwitchSession(sessid: sessid, login: account.login, peer: peer, detachedAt: nil)
+        sendResult(id: id, ["message": "logged in", "sessid": .string(sessid)], to: peer)
+
+        // Re-offer every call this session left behind, then report which were re-attached (§5.11).
+        let party = SwitchParty.client(sessid: sessid)
+        var reattached: [JSONValue] = []
+        for call in calls.values.sorted(by: { $0.callID < $1.callID }) where call.phase == .active {
+            guard let other = call.other(than: party), let offer = call.sdp(from: other) else { continue }
+            reattached.append(.string(call.callID))
+            var params = partyFields(call)
+            params["callID"] = .string(call.callID)
+            params["sdp"] = .string(offer)
+            sendRequest("attach", params: .object(params), to: peer)
+        }
+        sendRequest("clientReady", params: ["reattached_sessions": .array(reattached)], to: peer)
+    }
+
+    private mutating func gatewayState(id: JSONRPCID, link: SwitchLink, to peer: Int) {
+        guard let login = link.login, let account = configuration.account(login: login) else { return }
+        let state = account.gatewayStates[min(link.gatewayRequests, account.gatewayStates.count - 1)]
+        links[peer]?.gatewayRequests += 1
+        sendResult(id: id, ["params": ["state": .string(state)], "sessid": .string(link.sessid ?? "")], to: peer)
+    }
+
+    // MARK: Responses from clients
+
+    private mutating func handleResponse(id: JSONRPCID, outcome: Result<JSONValue, JSONRPCErrorObject>, from peer: Int) {
+        guard let request = relayed.complete(id)?.context else { return }  // acks of invite, ringing, ping…
+        switch outcome {
+        case .success(let result):
+            if request.method == "updateMedia", let sdp = result["sdp"]?.stringValue {
+                updateSDP(of: request.callID, from: peer, sdp: sdp)
+                sendResult(id: request.originID, ["action": "updateMedia", "callID": .string(request.callID), "sdp": .string(sdp)], to: request.originPeer)
+            } else {
+                sendError(id: request.originID, code: -32002, message: "MEDIA ERROR: the other party sent no SDP", to: request.originPeer)
+            }
+        case .failure(let error):
+            sendError(id: request.originID, code: -32002, message: error.message, to: request.originPeer)
+        }
+    }
+
+    // MARK: Sending
+
+    mutating func send(_ frame: JSONValue, to peer: Int) {
+        var frame = frame
+        if case .object(var members) = frame {
+            members["voice_sdk_id"] = .string(configuration.voiceSDKID)
+            frame = .object(members)
+        }
+        actions.append(.send(peer: peer, text: frame.serialized))
+    }
+
+    mutating func sendResult(id: JSONRPCID, _ result: JSONValue, to peer: Int) {
+        send(JSONRPCMessage.resultFrame(id: id, result: result), to: peer)
+    }
+
+    mutating func sendError(id: JSONRPCID?, code: Int, message: String, extra: [String: JSONValue] = [:], to peer: Int) {
+        var details = extra
+        details["code"] = .integer(code)
+        details["message"] = .string(message)
+        send(JSONRPCMessage.errorFrame(id: id, error: JSONRPCErrorObject(code: code, message: message, details: .object(details))), to: peer)
+    }
+
+    /// Server requests carry numeric ids (reference §1.2).
+    @discardableResult
+    mutating func sendRequest(_ name: String, params: JSONValue, to peer: Int) -> JSONRPCID {
+        let id = JSONRPCID.number(nextRequestID)
+        nextRequestID += 1
+        send(JSONRPCMessage.requestFrame(id: id, method: prefix + name, params: params), to: peer)
+        return id
+    }
+
+    /// The open socket of a client party, if it has one now.
+    func peer(of party: SwitchParty) -> Int? {
+        guard case .client(let sessid) = party else { return nil }
+        return sessions[sessid]?.peer
+    }
+}

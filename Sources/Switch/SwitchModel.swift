@@ -1,0 +1,76 @@
+import Signaling
+
+/// One side of a call the switch carries.
+public enum SwitchParty: Sendable, Hashable {
+    /// A logged-in client, named by its sessid (which survives reconnects).
+    case client(sessid: String)
+    /// A bot hosted in the switch process.
+    case bot(String)
+}
+
+/// What the switch wants done; the driver performs it.
+public enum SwitchAction: Sendable, Equatable {
+    case send(peer: Int, text: String)
+    case close(peer: Int, code: UInt16, reason: String)
+    /// A call for a hosted bot; answer with `botAnswered` or `botHungUp`.
+    case offerToBot(bot: String, callID: String, sdp: String, caller: String, headers: [CustomHeader])
+    /// Something the client side of a bot call did: DTMF, hangup, a trickled candidate.
+    case toBot(bot: String, callID: String, event: BotCallEvent)
+}
+
+public enum BotCallEvent: Sendable, Equatable {
+    case dtmf(String)
+    case candidate(VertoCandidate)
+    case hangup(HangupCause)
+    case hold(Bool)
+}
+
+/// A call as the switch sees it.
+struct SwitchCall {
+    enum Phase { case routing, ringing, active }
+
+    let callID: String
+    let caller: SwitchParty
+    var callee: SwitchParty
+    var phase: Phase = .routing
+    var callerSDP: String
+    var calleeSDP: String?
+    var callerName: String
+    var callerNumber: String
+    var destination: String
+    var held: Set<SwitchParty> = []
+
+    func other(than party: SwitchParty) -> SwitchParty? {
+        if party == caller { return callee }
+        if party == callee { return caller }
+        return nil
+    }
+
+    /// The latest SDP the other side sent, re-offered to `party` when it comes back from a reconnect.
+    func sdp(from party: SwitchParty) -> String? { party == caller ? callerSDP : calleeSDP }
+}
+
+/// One WebSocket connection.
+struct SwitchLink {
+    let peer: Int
+    var login: String?
+    var sessid: String?
+    var gatewayRequests = 0
+    var lastHeard: Double
+}
+
+/// A logged-in session; outlives its socket while its calls wait to be re-attached.
+struct SwitchSession {
+    let sessid: String
+    let login: String
+    var peer: Int?
+    var detachedAt: Double?
+}
+
+/// A request the switch sent to a client whose answer it must relay.
+struct RelayedRequest {
+    let originPeer: Int
+    let originID: JSONRPCID
+    let callID: String
+    let method: String
+}

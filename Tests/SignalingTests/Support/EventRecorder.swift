@@ -1,0 +1,62 @@
+import Foundation
+
+struct WaitTimedOut: Error, CustomStringConvertible {
+    let what: String
+    let seconds: Double
+    let seen: String
+    var description: String { "waited \(seconds) s for \(what); saw: \(seen)" }
+}
+
+/// Records every element of an async stream and lets a test wait, with a bound, for the first
+/// one that matches — including ones that arrived before the wait began.
+actor EventRecorder<Event: Sendable> {
+    private(set) var events: [Event] = []
+    private var consumed = 0
+    private var waiters: [(id: Int, match: @Sendable (Event) -> Bool, continuation: CheckedContinuation<Event?, Never>)] = []
+    private var nextWaiter = 0
+
+    init<S: AsyncSequence & Sendable>(_ stream: S) where S.Element == Event {
+        Task { [weak self] in
+            do {
+                for try await event in stream { await self?.append(event) }
+            } catch {}
+        }
+    }
+
+    private func append(_ event: Event) {
+        events.append(event)
+        if let index = waiters.firstIndex(where: { $0.match(event) }) {
+            let waiter = waiters.remove(at: index)
+            consumed = events.count
+            waiter.continuation.resume(returning: event)
+        }
+    }
+
+    /// The first event after the last one a wait returned that matches `match`.
+    func next(_ what: String, within seconds: Double = 10, where match: @escaping @Sendable (Event) -> Bool) async throws -> Event {
+        if let index = events[consumed...].firstIndex(where: match) {
+            consumed = index + 1
+            return events[index]
+        }
+        consumed = events.count
+        let id = nextWaiter
+        nextWaiter += 1
+        let timer = Task { [weak self] in
+            try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+            await self?.expire(id)
+        }
+        let result = await withCheckedContinuation { continuation in
+            waiters.append((id, match, continuation))
+        }
+        timer.cancel()
+        guard let result else { throw WaitTimedOut(what: what, seconds: seconds, seen: "\(events.suffix(8))") }
+        return result
+    }
+
+    private func expire(_ id: Int) {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+        waiters.remove(at: index).continuation.resume(returning: nil)
+    }
+
+    func all() -> [Event] { events }
+}
