@@ -103,6 +103,11 @@ public actor VertoClient {
         try await perform { session, now throws(SignalingError) in try session.endOfCandidates(callID: callID, now: now) }
     }
 
+    public func answerMediaUpdate(requestID: JSONRPCID, callID: String, answer: Result<String, JSONRPCErrorObject>) {
+        session.answerMediaUpdate(requestID: requestID, callID: callID, answer: answer)
+        flush()
+    }
+
     /// A signalling-health probe: true when the server answered within `timeout` seconds.
     public func probe(timeout: Double) async -> Bool {
         do {

@@ -113,6 +113,16 @@ public struct VertoOffer: Sendable, Equatable {
 
 /// Progress of an outgoing call: ringing, early media or answer.
 public struct VertoCallProgress: Sendable, Equatable {
+    public init(callID: String, sdp: String?, customHeaders: [CustomHeader] = [], telnyxSessionID: String? = nil, telnyxLegID: String? = nil,
+                params: JSONValue) {
+        self.callID = callID
+        self.sdp = sdp
+        self.customHeaders = customHeaders
+        self.telnyxSessionID = telnyxSessionID
+        self.telnyxLegID = telnyxLegID
+        self.params = params
+    }
+
     public var callID: String
     public var sdp: String?
     public var customHeaders: [CustomHeader]

@@ -20,6 +20,9 @@ public enum VertoEvent: Sendable, Equatable {
     /// The server pushed a hold change or a media update for a call.
     case modify(callID: String, action: String, params: JSONValue)
     case display(callID: String, params: JSONValue)
+    /// The server asks us to renegotiate (a relayed ICE restart or a re-attach on the other
+    /// side): answer with `VertoSession.answerMediaUpdate`, which completes this request.
+    case mediaUpdateRequest(requestID: JSONRPCID, callID: String, offer: String)
     case punted
     /// A failure that is not the answer to one of our requests: a malformed frame, a login or
     /// gateway failure, a keepalive that went unanswered.

@@ -135,6 +135,14 @@ public struct VertoSession: Sendable {
         return (frames, events, completions)
     }
 
+    /// Answers a server `updateMedia` request with our answer SDP, or refuses it.
+    public mutating func answerMediaUpdate(requestID: JSONRPCID, callID: String, answer: Result<String, JSONRPCErrorObject>) {
+        switch answer {
+        case .success(let sdp): reply(requestID, result: ["action": "updateMedia", "callID": .string(callID), "sdp": .string(sdp)])
+        case .failure(let error): reply(requestID, error: error)
+        }
+    }
+
     // MARK: Requests we make
 
     public var isReady: Bool { phase == .ready }
@@ -275,6 +283,14 @@ public struct VertoSession: Sendable {
             handleGatewayState(params["state"]?.stringValue)
         case "punt":
             events.append(.punted)
+        case "modify" where params["action"]?.stringValue == "updateMedia":
+            guard let id, let callID = VertoInbound.callIDIfPresent(params), let offer = params["sdp"]?.stringValue, !offer.isEmpty else {
+                events.append(.error(.unexpectedMessage("\(fullMethod) updateMedia without an id, callID or sdp")))
+                if let id { reply(id, error: JSONRPCErrorObject(code: -32602, message: "updateMedia needs callID and sdp")) }
+                return
+            }
+            events.append(.mediaUpdateRequest(requestID: id, callID: callID, offer: offer))
+            return  // answered later, with the SDP, by answerMediaUpdate
         default:
             do {
                 events.append(try VertoInbound.event(for: name, params: params))
