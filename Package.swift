@@ -33,12 +33,14 @@ let package = Package(
             dependencies: [
                 "Parley",
                 "SDP",
+                "Signaling",
+                "Switch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
-        .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Switch", "SDP"]),
+        .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Switch", "SDP"], exclude: ["Support/ws_fragments.py"]),
         .testTarget(name: "ICETests", dependencies: ["ICE"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "SDP"]),
         .testTarget(name: "ParleyTests", dependencies: ["Parley"]),

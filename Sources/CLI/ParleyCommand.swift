@@ -1,10 +1,10 @@
 import ArgumentParser
 
 @main
-struct ParleyCommand: ParsableCommand {
+struct ParleyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parley",
         abstract: "A headless WebRTC-style voice client for Linux.",
-        subcommands: [VersionCommand.self, SDPCommand.self]
+        subcommands: [VersionCommand.self, SDPCommand.self, SwitchCommand.self]
     )
 }

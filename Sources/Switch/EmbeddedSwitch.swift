@@ -13,6 +13,8 @@ public protocol SwitchBotHost: Sendable {
 public actor EmbeddedSwitch {
     public nonisolated let port: Int
     public nonisolated let url: WebSocketURL
+    public nonisolated let activity: AsyncStream<SwitchActivity>
+    private let activitySink: AsyncStream<SwitchActivity>.Continuation
     private let server: WebSocketServer
     private var core: SwitchCore
     private var peers: [Int: WebSocketPeer] = [:]
@@ -27,6 +29,7 @@ public actor EmbeddedSwitch {
         self.url = url
         core = SwitchCore(configuration: configuration)
         origin = clock.now
+        (activity, activitySink) = AsyncStream.makeStream(of: SwitchActivity.self, bufferingPolicy: .bufferingNewest(1000))
     }
 
     /// Starts listening on `listen` (ws:// or wss://; port 0 picks a free one).
@@ -35,7 +38,7 @@ public actor EmbeddedSwitch {
         if listen.secure, certificatePath == nil || privateKeyPath == nil {
             throw .listenFailed("wss:// needs a certificate and a private key")
         }
-        var options = WebSocketServerOptions(bindAddress: listen.host, port: listen.port == 80 || listen.port == 443 ? listen.port : listen.port,
+        var options = WebSocketServerOptions(bindAddress: listen.host, port: listen.port,
                                              certificatePath: listen.secure ? certificatePath : nil,
                                              privateKeyPath: listen.secure ? privateKeyPath : nil)
         options.pingAfterIdleSeconds = 60
@@ -54,6 +57,7 @@ public actor EmbeddedSwitch {
     public func stop() {
         timerTask?.cancel()
         server.stop()
+        activitySink.finish()
     }
 
     public var activeCallIDs: [String] { core.activeCallIDs }
@@ -105,7 +109,7 @@ public actor EmbeddedSwitch {
         switch event {
         case .accepted(let peer):
             peers[peer.id] = peer
-            core.connected(peer: peer.id, now: now)
+            core.connected(peer: peer.id, address: peer.address, now: now)
         case .peer(let id, .text(let text)):
             core.received(text, from: id, now: now)
         case .peer(let id, .closed):
@@ -142,6 +146,8 @@ public actor EmbeddedSwitch {
             case .toBot(let bot, let callID, let event):
                 guard let host = botHost else { continue }
                 Task { await host.event(bot: bot, callID: callID, event: event, via: self) }
+            case .activity(let activity):
+                activitySink.yield(activity)
             }
         }
     }

@@ -32,6 +32,7 @@ extension SwitchCore {
         calls[callID] = SwitchCall(callID: callID, caller: party, callee: callee, callerSDP: sdp, calleeSDP: nil,
                                    callerName: callerName, callerNumber: callerNumber, destination: destination)
         sendResult(id: id, ["callID": .string(callID), "message": "CALL CREATED", "sessid": .string(callerSessid)], to: peer)
+        actions.append(.activity(.callRouted(callID: callID, from: callerLogin, to: destination)))
 
         switch callee {
         case .bot(let bot):
@@ -67,6 +68,7 @@ extension SwitchCore {
         calls[call.callID]?.calleeSDP = sdp
         calls[call.callID]?.phase = .active
         sendResult(id: id, ["callID": .string(call.callID), "message": "CALL ANSWERED"], to: peer)
+        actions.append(.activity(.callAnswered(callID: call.callID)))
         relay("answer", ["callID": .string(call.callID), "sdp": .string(sdp)], of: call, from: party)
     }
 
@@ -151,6 +153,7 @@ extension SwitchCore {
         guard let call = calls[callID], case .bot = call.callee, call.phase != .active else { return }
         calls[callID]?.calleeSDP = sdp
         calls[callID]?.phase = .active
+        actions.append(.activity(.callAnswered(callID: callID)))
         relay("answer", ["callID": .string(callID), "sdp": .string(sdp)], of: call, from: call.callee)
     }
 
@@ -203,6 +206,7 @@ extension SwitchCore {
 
     mutating func endCall(_ callID: String, cause: HangupCause, by party: SwitchParty) {
         guard let call = calls.removeValue(forKey: callID) else { return }
+        actions.append(.activity(.callEnded(callID: callID, cause: cause.cause)))
         guard let other = call.other(than: party) else { return }
         switch other {
         case .bot(let bot):

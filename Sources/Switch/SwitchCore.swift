@@ -33,14 +33,16 @@ public struct SwitchCore: Sendable {
 
     // MARK: Inputs
 
-    public mutating func connected(peer: Int, now: Double) {
-        links[peer] = SwitchLink(peer: peer, lastHeard: now)
+    public mutating func connected(peer: Int, address: String = "", now: Double) {
+        links[peer] = SwitchLink(peer: peer, address: address, lastHeard: now)
     }
 
     public mutating func disconnected(peer: Int, now: Double) {
         guard let link = links.removeValue(forKey: peer), let sessid = link.sessid, sessions[sessid]?.peer == peer else { return }
         let party = SwitchParty.client(sessid: sessid)
-        if calls.values.contains(where: { $0.caller == party || $0.callee == party }) {
+        let detached = calls.values.filter { $0.caller == party || $0.callee == party }.count
+        actions.append(.activity(.disconnected(login: link.login ?? "?", callsDetached: detached)))
+        if detached > 0 {
             sessions[sessid]?.peer = nil
             sessions[sessid]?.detachedAt = now
         } else {
@@ -132,18 +134,18 @@ public struct SwitchCore: Sendable {
         let account: SwitchAccount?
         if let token = params["login_token"]?.stringValue, params["login"] == nil {
             account = configuration.account(token: token)
-            guard account != nil else { return sendError(id: id, code: -32001, message: "JWT token authentication failed", to: peer) }
+            guard account != nil else { return refuseLogin(id: id, message: "JWT token authentication failed", to: peer) }
         } else {
             guard let login = params["login"]?.stringValue, let password = params["passwd"]?.stringValue else {
-                return sendError(id: id, code: -32001, message: "Missing params", to: peer)
+                return refuseLogin(id: id, message: "Missing params", to: peer)
             }
             account = configuration.account(login: login).flatMap { $0.password == password ? $0 : nil }
-            guard account != nil else { return sendError(id: id, code: -32001, message: "Login Incorrect", to: peer) }
+            guard account != nil else { return refuseLogin(id: id, message: "Login Incorrect", to: peer) }
         }
         guard let account else { return }
         let sessid = params["sessid"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? UUID().uuidString.lowercased()
         if let existing = sessions[sessid] {
-            guard existing.login == account.login else { return sendError(id: id, code: -32001, message: "Session in use", to: peer) }
+            guard existing.login == account.login else { return refuseLogin(id: id, message: "Session in use", to: peer) }
             if let oldPeer = existing.peer, oldPeer != peer {
                 // A newer connection took over this sessid: tell the old one and drop it.
                 sendRequest("punt", params: [:], to: oldPeer)
@@ -156,6 +158,7 @@ public struct SwitchCore: Sendable {
         links[peer]?.gatewayRequests = 0
         sessions[sessid] = SwitchSession(sessid: sessid, login: account.login, peer: peer, detachedAt: nil)
         sendResult(id: id, ["message": "logged in", "sessid": .string(sessid)], to: peer)
+        actions.append(.activity(.loggedIn(login: account.login, peer: links[peer]?.address ?? "")))
 
         // Re-offer every call this session left behind, then report which were re-attached (§5.11).
         let party = SwitchParty.client(sessid: sessid)
@@ -169,6 +172,12 @@ public struct SwitchCore: Sendable {
             sendRequest("attach", params: .object(params), to: peer)
         }
         sendRequest("clientReady", params: ["reattached_sessions": .array(reattached)], to: peer)
+        if !reattached.isEmpty { actions.append(.activity(.callsReattached(login: account.login, count: reattached.count))) }
+    }
+
+    private mutating func refuseLogin(id: JSONRPCID, message: String, to peer: Int) {
+        actions.append(.activity(.loginRefused(reason: message, peer: links[peer]?.address ?? "")))
+        sendError(id: id, code: -32001, message: message, to: peer)
     }
 
     private mutating func gatewayState(id: JSONRPCID, link: SwitchLink, to peer: Int) {

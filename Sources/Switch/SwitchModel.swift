@@ -16,6 +16,19 @@ public enum SwitchAction: Sendable, Equatable {
     case offerToBot(bot: String, callID: String, sdp: String, caller: String, headers: [CustomHeader])
     /// Something the client side of a bot call did: DTMF, hangup, a trickled candidate.
     case toBot(bot: String, callID: String, event: BotCallEvent)
+    /// For people watching the switch (`parley switch` prints these).
+    case activity(SwitchActivity)
+}
+
+/// What happened on the switch, without secrets or SDP.
+public enum SwitchActivity: Sendable, Equatable {
+    case loggedIn(login: String, peer: String)
+    case loginRefused(reason: String, peer: String)
+    case disconnected(login: String, callsDetached: Int)
+    case callRouted(callID: String, from: String, to: String)
+    case callAnswered(callID: String)
+    case callEnded(callID: String, cause: String)
+    case callsReattached(login: String, count: Int)
 }
 
 public enum BotCallEvent: Sendable, Equatable {
@@ -53,6 +66,7 @@ struct SwitchCall {
 /// One WebSocket connection.
 struct SwitchLink {
     let peer: Int
+    let address: String
     var login: String?
     var sessid: String?
     var gatewayRequests = 0

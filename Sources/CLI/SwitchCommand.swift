@@ -1,0 +1,125 @@
+import ArgumentParser
+import Foundation
+import Signaling
+import Switch
+
+struct SwitchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "switch",
+        abstract: "Run the embedded Verto/Telnyx switch: clients log in to it and call each other.",
+        discussion: """
+            Users log in with a password (--user alice:secret) or a token (--token TOKEN=alice).
+            Calls to a logged-in user are relayed to that user; media flows peer to peer.
+            Example: parley switch --listen ws://127.0.0.1:8080 --user alice:secret --user bob:secret
+            """
+    )
+
+    @Option(help: "ws://HOST:PORT or wss://HOST:PORT to listen on (port 0 picks a free one).")
+    var listen = "ws://127.0.0.1:8080"
+
+    @Option(name: .customLong("user"), help: "An account LOGIN:PASSWORD (repeatable).")
+    var users: [String] = []
+
+    @Option(name: .customLong("token"), help: "A login token for an account, TOKEN=LOGIN (repeatable).")
+    var tokens: [String] = []
+
+    @Option(name: .customLong("cert"), help: "PEM certificate for wss://.")
+    var certificate: String?
+
+    @Option(name: .customLong("key"), help: "PEM private key for wss://.")
+    var privateKey: String?
+
+    @Option(help: "Seconds a dropped client's calls wait for it to log in again.")
+    var detachTimeout: Double = 30
+
+    @Flag(help: "Print one JSON object per line on standard output.")
+    var json = false
+
+    func validate() throws {
+        guard !users.isEmpty || !tokens.isEmpty else { throw ValidationError("give at least one --user LOGIN:PASSWORD or --token TOKEN=LOGIN") }
+        guard detachTimeout > 0 else { throw ValidationError("--detach-timeout must be positive") }
+        let url: WebSocketURL
+        do { url = try WebSocketURL(parsing: listen) } catch { throw ValidationError(error.description) }
+        if url.secure, certificate == nil || privateKey == nil { throw ValidationError("wss:// needs --cert and --key") }
+        _ = try accounts()
+    }
+
+    private func accounts() throws -> [SwitchAccount] {
+        var accounts: [SwitchAccount] = []
+        for user in users {
+            do { accounts.append(try SwitchAccount(parsing: user)) } catch { throw ValidationError(error.reason) }
+        }
+        for token in tokens {
+            guard let equals = token.lastIndex(of: "="), equals != token.startIndex, token.index(after: equals) != token.endIndex else {
+                throw ValidationError("a token must be written TOKEN=LOGIN")
+            }
+            let login = String(token[token.index(after: equals)...])
+            let value = String(token[..<equals])
+            if let index = accounts.firstIndex(where: { $0.login == login }) {
+                accounts[index].tokens.append(value)
+            } else {
+                accounts.append(SwitchAccount(login: login, tokens: [value]))
+            }
+        }
+        return accounts
+    }
+
+    func run() async throws {
+        var configuration = SwitchConfiguration(accounts: try accounts())
+        configuration.detachTimeout = detachTimeout
+        let embedded: EmbeddedSwitch
+        do {
+            embedded = try await EmbeddedSwitch.start(listen: try WebSocketURL(parsing: listen), configuration: configuration,
+                                                      certificatePath: certificate, privateKeyPath: privateKey)
+        } catch {
+            Diagnostics.fail("parley switch: \(error)", json: json, code: "switch.listen")
+        }
+        if json {
+            JSONEvents.emit("listening", ListeningPayload(url: embedded.url.description, users: configuration.accounts.map(\.login)))
+        } else {
+            Diagnostics.say("parley switch: listening on \(embedded.url) for \(configuration.accounts.map(\.login).joined(separator: ", "))")
+        }
+        for await activity in embedded.activity {
+            if json {
+                JSONEvents.emit("switch", ActivityPayload(activity))
+            } else {
+                Diagnostics.say("parley switch: \(ActivityPayload(activity).text)")
+            }
+        }
+    }
+}
+
+private struct ListeningPayload: Encodable {
+    let url: String
+    let users: [String]
+}
+
+private struct ActivityPayload: Encodable {
+    let kind: String
+    let login: String?
+    let callID: String?
+    let detail: String?
+    let text: String
+
+    init(_ activity: SwitchActivity) {
+        switch activity {
+        case .loggedIn(let login, let peer):
+            (kind, self.login, callID, detail, text) = ("login", login, nil, peer, "\(login) logged in from \(peer)")
+        case .loginRefused(let reason, let peer):
+            (kind, login, callID, detail, text) = ("login-refused", nil, nil, reason, "refused a login from \(peer): \(reason)")
+        case .disconnected(let login, let count):
+            (kind, self.login, callID, detail, text) = ("disconnected", login, nil, "\(count) calls detached",
+                                                        "\(login) disconnected" + (count > 0 ? "; \(count) call(s) wait for it to return" : ""))
+        case .callRouted(let id, let from, let to):
+            (kind, login, callID, detail, text) = ("call", from, id, to, "call \(id): \(from) → \(to)")
+        case .callAnswered(let id):
+            (kind, login, callID, detail, text) = ("answered", nil, id, nil, "call \(id) answered")
+        case .callEnded(let id, let cause):
+            (kind, login, callID, detail, text) = ("ended", nil, id, cause, "call \(id) ended: \(cause)")
+        case .callsReattached(let login, let count):
+            (kind, self.login, callID, detail, text) = ("reattached", login, nil, "\(count)", "\(login) is back; \(count) call(s) re-offered")
+        }
+    }
+
+    enum CodingKeys: String, CodingKey { case kind, login, callID = "call", detail }
+}
