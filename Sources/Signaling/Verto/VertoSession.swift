@@ -235,8 +235,9 @@ public struct VertoSession: Sendable {
         case .gatewayState:
             break  // the gateway retry timer decides
         case .keepalive:
+            // The socket is presumed dead: stop pinging until the owner reconnects.
             keepaliveInFlight = false
-            events.append(.error(.keepaliveTimedOut(seconds: configuration.keepaliveTimeout)))
+            fail(.keepaliveTimedOut(seconds: configuration.keepaliveTimeout))
         case .call:
             completions.append(VertoCompletion(id: id, method: entry.method, result: .failure(.requestTimedOut(method: entry.method, seconds: entry.timeout))))
         }
