@@ -40,7 +40,7 @@ let package = Package(
         ),
 
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
-        .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Switch", "SDP"], exclude: ["Support/ws_fragments.py"]),
+        .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Switch", "SDP", "Media"], exclude: ["Support/ws_fragments.py"]),
         .testTarget(name: "ICETests", dependencies: ["ICE"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "SDP"]),
         .testTarget(name: "ParleyTests", dependencies: ["Parley"]),
