@@ -88,7 +88,7 @@ public final class JitterBuffer {
 
     private static func frames(forMilliseconds milliseconds: Double, _ configuration: Configuration) -> Int {
         let bounded = min(Double(configuration.maximumDelayMilliseconds), max(Double(configuration.minimumDelayMilliseconds), milliseconds))
-        return max(1, Int((bounded / Double(configuration.frameMilliseconds)).rounded(.up)))
+        return max(1, Int((bounded / Double(configuration.frameMilliseconds)).rounded(.toNearestOrAwayFromZero)))
     }
 
     private static func frames(forMilliseconds milliseconds: Int, _ configuration: Configuration) -> Int {
