@@ -56,7 +56,7 @@ final class SessionPair {
 
     init(
         codec: MediaCodec, telephoneEvent: UInt8? = nil, sourceA: any AudioSource, sourceB: any AudioSource, secure: Bool = true,
-        wrongFingerprintForB: Bool = false, disruptionTimeout: Duration = .seconds(2)
+        wrongFingerprintForB: Bool = false, disruptionTimeout: Duration = .seconds(2), remoteSSRCForB: UInt32? = nil
     ) throws {
         socketA = try LoopbackSocket()
         socketB = try LoopbackSocket()
@@ -83,6 +83,7 @@ final class SessionPair {
         a = try MediaSession(configuration: configuration, security: securityA, transport: socketA, source: sourceA, sink: sinkA)
         configuration.localSSRC = configuration.localSSRC &+ 1
         configuration.cname = "b@parley"
+        configuration.remoteSSRC = remoteSSRCForB
         b = try MediaSession(configuration: configuration, security: securityB, transport: socketB, source: sourceB, sink: sinkB)
         eventsA = EventLog(a)
         eventsB = EventLog(b)
@@ -203,6 +204,15 @@ final class SessionPair {
         let events = pair.eventsB.events
         #expect(events.firstIndex(of: .disrupted)! < events.firstIndex(of: .restored)!)
         #expect(pair.b.statistics().packetsLost >= 30)
+    }
+
+    @Test func followsTheSourceThatActuallySends() throws {
+        let pair = try SessionPair(
+            codec: .pcmu(), sourceA: ToneSource(frequency: 700, sampleRate: 8000), sourceB: SilenceSource(), secure: false, remoteSSRCForB: 12345)
+        defer { pair.finish() }
+        #expect(pair.waitForAudio(seconds: 5, samples: 8000))
+        #expect(pair.b.statistics().packetsReceived > 20)
+        #expect(abs(TestAudio.dominantFrequency(afterStartup(pair.sinkB.captured, skip: 800).prefix(4000).map { $0 }, sampleRate: 8000) - 700) <= 5)
     }
 
     @Test func fingerprintMismatchMeansNoMediaEver() throws {

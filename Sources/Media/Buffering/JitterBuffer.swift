@@ -168,6 +168,13 @@ public final class JitterBuffer {
         return result
     }
 
+    /// Forgets everything, for a new source with its own sequence space.
+    public func reset() {
+        for index in slots.indices { slots[index] = Slot() }
+        started = false
+        playing = false
+    }
+
     private func reset(at sequence: Int64) {
         for index in slots.indices { slots[index] = Slot() }
         counters.resets += 1

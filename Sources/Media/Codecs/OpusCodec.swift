@@ -20,6 +20,7 @@ public final class OpusEncoder: AudioEncoder {
             try OpusControl.set(encoder, OPUS_SET_INBAND_FEC_REQUEST, settings.inbandFEC ? 1 : 0, name: "inband FEC")
             try OpusControl.set(encoder, OPUS_SET_PACKET_LOSS_PERC_REQUEST, Int32(settings.expectedLossPercent), name: "packet loss")
             try OpusControl.set(encoder, OPUS_SET_DTX_REQUEST, settings.dtx ? 1 : 0, name: "DTX")
+            try OpusControl.set(encoder, OPUS_SET_COMPLEXITY_REQUEST, Int32(settings.complexity), name: "complexity")
             try OpusControl.set(encoder, OPUS_SET_SIGNAL_REQUEST, OPUS_SIGNAL_VOICE, name: "signal")
         } catch {
             opus_encoder_destroy(encoder)

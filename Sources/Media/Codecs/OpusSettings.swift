@@ -14,14 +14,17 @@ public struct OpusSettings: Sendable, Equatable {
     public var expectedLossPercent: Int
     /// Packet duration in milliseconds (from a=ptime; 20 by default).
     public var frameMilliseconds: Int
+    /// libopus complexity 0...10: lower spends less CPU per call (bots with many calls).
+    public var complexity: Int
 
-    public init(bitrate: Int = 32000, maxPlaybackRate: Int = 48000, inbandFEC: Bool = true, dtx: Bool = false, expectedLossPercent: Int = 10, frameMilliseconds: Int = 20) {
+    public init(bitrate: Int = 32000, maxPlaybackRate: Int = 48000, inbandFEC: Bool = true, dtx: Bool = false, expectedLossPercent: Int = 10, frameMilliseconds: Int = 20, complexity: Int = 10) {
         self.bitrate = bitrate
         self.maxPlaybackRate = maxPlaybackRate
         self.inbandFEC = inbandFEC
         self.dtx = dtx
         self.expectedLossPercent = expectedLossPercent
         self.frameMilliseconds = frameMilliseconds
+        self.complexity = min(10, max(0, complexity))
     }
 
     /// Settings for sending to a peer whose Opus fmtp is `remoteParameters` and whose ptime is `ptime`.

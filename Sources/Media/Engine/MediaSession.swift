@@ -65,6 +65,8 @@ public final class MediaSession: @unchecked Sendable {
     private var dtmfReceived = 0
     private var malformedPackets = 0
 
+    static let sourceSwitchSilence = Duration.milliseconds(500)
+
     public init(
         configuration: MediaSessionConfiguration, security: MediaSecurity, transport: any MediaTransport,
         source: any AudioSource, sink: any AudioSink
@@ -190,9 +192,16 @@ public final class MediaSession: @unchecked Sendable {
             malformedPackets += 1
             return
         }
-        if remoteSSRC == nil { remoteSSRC = packet.ssrc }
-        guard packet.ssrc == remoteSSRC else { return }
         let now = ContinuousClock.now
+        if packet.ssrc != remoteSSRC {
+            // Follow a new source (peer restart, or an SSRC the SDP did not announce) once the
+            // current one has been silent for a while; until then the newcomer is ignored.
+            if let last = lastRTPArrival, now - last < Self.sourceSwitchSilence { return }
+            remoteSSRC = packet.ssrc
+            reception = ReceptionStatistics()
+            jitterBuffer.reset()
+            dtmfReceiver = DTMFReceiver()
+        }
         lastRTPArrival = now
         if disrupted {
             disrupted = false
