@@ -8,6 +8,8 @@ final class LoopbackSocket: MediaTransport, @unchecked Sendable {
     let port: UInt16
     private let lock = NSLock()
     private var dropsRemaining = 0
+    private var dropPeriod = 0
+    private var sinceDrop = 0
     private(set) var sentDatagrams = 0
 
     init() throws {
@@ -45,11 +47,26 @@ final class LoopbackSocket: MediaTransport, @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Loses every `period`th outgoing RTP datagram from now on (0 stops), like a lossy link.
+    func dropEvery(_ period: Int) {
+        lock.lock()
+        dropPeriod = period
+        sinceDrop = 0
+        lock.unlock()
+    }
+
     func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
         lock.lock()
         sentDatagrams += 1
-        let drop = dropsRemaining > 0
+        var drop = dropsRemaining > 0
         if drop { dropsRemaining -= 1 }
+        if dropPeriod > 0, PacketKind.classify(bytes) == .rtp {
+            sinceDrop += 1
+            if sinceDrop == dropPeriod {
+                sinceDrop = 0
+                drop = true
+            }
+        }
         lock.unlock()
         if drop { return true }
         return Glibc.send(descriptor, bytes.baseAddress, bytes.count, 0) == bytes.count

@@ -152,6 +152,28 @@ final class SessionPair {
         }
     }
 
+    /// 10% loss on one direction: the call carries on, the receiver counts the loss and conceals
+    /// it (Opus FEC from the next packet), and the peer learns the loss from RTCP.
+    @Test func lossIsReportedAndConcealed() throws {
+        let pair = try SessionPair(
+            codec: .opus(payloadType: 111, settings: OpusSettings(expectedLossPercent: 20)),
+            sourceA: ToneSource(frequency: 440, sampleRate: 48000), sourceB: ToneSource(frequency: 1000, sampleRate: 48000))
+        defer { pair.finish() }
+        #expect(pair.waitForAudio(seconds: 5, samples: 24000))
+        pair.socketA.dropEvery(10)
+        let start = pair.sinkB.capturedCount
+        #expect(pair.waitForAudio(seconds: 10, samples: start + 3 * 48000))
+        #expect(waitUntil(seconds: 3) { (pair.a.statistics().remotePacketsLost ?? 0) > 0 })
+        let stats = pair.b.statistics()
+        #expect(stats.packetsLost >= 12)
+        #expect(stats.concealedSamples >= stats.packetsLost * 960)
+        let heard = Array(pair.sinkB.captured[(start + 4800)...].prefix(96000))
+        #expect(abs(TestAudio.dominantFrequency(heard, sampleRate: 48000) - 440) <= 5)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        print("loopback-opus-10%-loss B: \(String(decoding: try encoder.encode(stats), as: UTF8.self))")
+    }
+
     @Test func g711WithSDESAndRFC4733DigitsArriveOnceEach() throws {
         let pair = try SessionPair(
             codec: .pcmu(), telephoneEvent: 101, sourceA: ToneSource(frequency: 600, sampleRate: 8000),
