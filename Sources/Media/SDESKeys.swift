@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import SDP
 
 /// SDES master keys (RFC 4568) from OpenSSL's CSPRNG.
 public enum SDESKeys {
@@ -27,5 +28,14 @@ public enum SDESKeys {
         var key = [UInt8](repeating: 0, count: length)
         guard RAND_bytes(&key, Int32(length)) == 1 else { return nil }
         return "inline:" + Data(key).base64EncodedString()
+    }
+}
+
+extension SDESKeys {
+    /// The master key and salt of an `a=crypto` line for `profile`, or nil when its inline key is
+    /// not base64 of the right length. The key never appears in errors or logs.
+    public static func masterKey(of crypto: Crypto, profile: SRTPProfile) -> [UInt8]? {
+        guard let text = crypto.inlineKey, let data = Data(base64Encoded: text), data.count == profile.masterLength else { return nil }
+        return [UInt8](data)
     }
 }

@@ -1,0 +1,193 @@
+import CSpeexDSP
+import Foundation
+
+/// The parts of a RIFF/WAVE file we play: 16-bit PCM, one or two channels.
+struct WAVContent {
+    var sampleRate: Int
+    var channels: Int
+    /// Interleaved samples.
+    var samples: [Int16]
+
+    static func parse(_ data: [UInt8], path: String) throws(AudioError) -> WAVContent {
+        func u16(_ offset: Int) -> Int { Int(data[offset]) | Int(data[offset + 1]) << 8 }
+        func u32(_ offset: Int) -> Int { u16(offset) | u16(offset + 2) << 16 }
+        guard data.count >= 12, data[0..<4].elementsEqual("RIFF".utf8), data[8..<12].elementsEqual("WAVE".utf8) else {
+            throw .notWAV(path: path, reason: "no RIFF/WAVE header")
+        }
+        var offset = 12
+        var format: (code: Int, channels: Int, rate: Int, bits: Int)?
+        while offset + 8 <= data.count {
+            let size = u32(offset + 4)
+            let body = offset + 8
+            guard body + size <= data.count || data[offset..<(offset + 4)].elementsEqual("data".utf8) else {
+                throw .notWAV(path: path, reason: "chunk runs past the end of the file")
+            }
+            if data[offset..<(offset + 4)].elementsEqual("fmt ".utf8) {
+                guard size >= 16 else { throw .notWAV(path: path, reason: "fmt chunk too short") }
+                var code = u16(body)
+                // WAVE_FORMAT_EXTENSIBLE: the real format is the first two bytes of the sub-format GUID.
+                if code == 0xFFFE && size >= 26 { code = u16(body + 24) }
+                format = (code, u16(body + 2), u32(body + 4), u16(body + 14))
+            } else if data[offset..<(offset + 4)].elementsEqual("data".utf8) {
+                guard let format else { throw .notWAV(path: path, reason: "data before fmt") }
+                guard format.code == 1, format.bits == 16 else {
+                    throw .unsupportedWAV(path: path, reason: "format \(format.code) with \(format.bits) bits")
+                }
+                guard (1...2).contains(format.channels) else { throw .unsupportedWAV(path: path, reason: "\(format.channels) channels") }
+                guard (8000...96000).contains(format.rate) else { throw .unsupportedWAV(path: path, reason: "\(format.rate) Hz") }
+                // A truncated data chunk (a recorder that never finished) plays what is there.
+                let end = min(data.count, body + size) & ~1
+                let samples = stride(from: body, to: end, by: 2).map { Int16(bitPattern: UInt16(u16($0))) }
+                return WAVContent(sampleRate: format.rate, channels: format.channels, samples: samples)
+            }
+            offset = body + size + (size & 1)
+        }
+        throw .notWAV(path: path, reason: format == nil ? "no fmt chunk" : "no data chunk")
+    }
+
+    /// Mono at `rate`: channels averaged, then resampled with speexdsp.
+    func mono(at rate: Int) throws(AudioError) -> [Int16] {
+        var mono = samples
+        if channels == 2 {
+            mono = [Int16](repeating: 0, count: samples.count / 2)
+            for index in mono.indices {
+                let sum = Int(samples[2 * index]) + Int(samples[2 * index + 1])
+                mono[index] = Int16(sum / 2)
+            }
+        }
+        guard rate != sampleRate, !mono.isEmpty else { return mono }
+        var error: Int32 = 0
+        guard let resampler = speex_resampler_init(1, UInt32(sampleRate), UInt32(rate), 6, &error) else {
+            throw .resampler("speex_resampler_init error \(error)")
+        }
+        defer { speex_resampler_destroy(resampler) }
+        // Feed the resampler's latency worth of zeros after the audio so the tail comes out too.
+        let latency = Int(speex_resampler_get_input_latency(resampler))
+        mono += [Int16](repeating: 0, count: latency)
+        var output = [Int16](repeating: 0, count: mono.count * rate / sampleRate + 64)
+        var inputLength = UInt32(mono.count)
+        var outputLength = UInt32(output.count)
+        let status = mono.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                speex_resampler_process_int(resampler, 0, input.baseAddress, &inputLength, out.baseAddress, &outputLength)
+            }
+        }
+        guard status == 0 else { throw .resampler("speex_resampler_process_int error \(status)") }
+        let skip = min(Int(outputLength), Int(speex_resampler_get_output_latency(resampler)))
+        return Array(output[skip..<Int(outputLength)])
+    }
+}
+
+/// A WAV file (8/16/48 kHz or any rate, mono or stereo), converted once at open to mono at the
+/// session rate; reading is a copy. With `loop`, it starts over at the end.
+public final class WAVFileSource: AudioSource {
+    public let path: String
+    public let loop: Bool
+    /// The file's own format, as read.
+    public let fileSampleRate: Int
+    public let fileChannels: Int
+    private let samples: [Int16]
+    private var position = 0
+
+    public init(path: String, sampleRate: Int, loop: Bool = false) throws(AudioError) {
+        guard let data = FileManager.default.contents(atPath: path) else { throw .cannotOpen(path: path, reason: "not readable") }
+        let content = try WAVContent.parse([UInt8](data), path: path)
+        self.path = path
+        self.loop = loop
+        fileSampleRate = content.sampleRate
+        fileChannels = content.channels
+        samples = try content.mono(at: sampleRate)
+    }
+
+    /// Samples at the session rate.
+    public var duration: Int { samples.count }
+
+    public func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
+        var filled = 0
+        while filled < frame.count {
+            if position >= samples.count {
+                guard loop, !samples.isEmpty else { break }
+                position = 0
+            }
+            let count = min(frame.count - filled, samples.count - position)
+            for index in 0..<count { frame[filled + index] = samples[position + index] }
+            filled += count
+            position += count
+        }
+        for index in filled..<frame.count { frame[index] = 0 }
+        return filled > 0 || frame.isEmpty
+    }
+}
+
+/// Records 16-bit PCM WAV: remote audio mono, or stereo with local left and remote right. The
+/// header's sizes are written on close.
+public final class WAVRecorder: AudioSink {
+    public let path: String
+    public let sampleRate: Int
+    public let stereo: Bool
+    private var file: UnsafeMutablePointer<FILE>?
+    private var dataBytes = 0
+    private var interleaved: UnsafeMutableBufferPointer<Int16>
+
+    public init(path: String, sampleRate: Int, stereo: Bool = false, maximumFrame: Int = 5760) throws(AudioError) {
+        guard let file = fopen(path, "wb") else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        self.file = file
+        self.path = path
+        self.sampleRate = sampleRate
+        self.stereo = stereo
+        interleaved = .allocate(capacity: 2 * maximumFrame)
+        writeHeader()
+    }
+
+    deinit {
+        close()
+        interleaved.deallocate()
+    }
+
+    private var channels: Int { stereo ? 2 : 1 }
+
+    private func writeHeader() {
+        guard let file else { return }
+        var header = [UInt8]()
+        func append(_ text: String) { header += Array(text.utf8) }
+        func append32(_ value: Int) { header += (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        func append16(_ value: Int) { header += (0..<2).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        append("RIFF")
+        append32(36 + dataBytes)
+        append("WAVEfmt ")
+        append32(16)
+        append16(1)
+        append16(channels)
+        append32(sampleRate)
+        append32(sampleRate * channels * 2)
+        append16(channels * 2)
+        append16(16)
+        append("data")
+        append32(dataBytes)
+        fseek(file, 0, SEEK_SET)
+        fwrite(header, 1, header.count, file)
+        fseek(file, 0, SEEK_END)
+    }
+
+    public func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
+        guard let file else { return }
+        // WAV is little-endian, as is every host Parley runs on (x86-64, AArch64).
+        if stereo {
+            let count = min(remote.count, local.count, interleaved.count / 2)
+            for index in 0..<count {
+                interleaved[2 * index] = local[index]
+                interleaved[2 * index + 1] = remote[index]
+            }
+            dataBytes += fwrite(interleaved.baseAddress, 4, count, file) * 4
+        } else {
+            dataBytes += fwrite(remote.baseAddress, 2, remote.count, file) * 2
+        }
+    }
+
+    public func close() {
+        guard let file else { return }
+        writeHeader()
+        fclose(file)
+        self.file = nil
+    }
+}

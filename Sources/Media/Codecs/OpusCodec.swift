@@ -1,0 +1,93 @@
+import COpus
+
+/// Opus at 48 kHz, mono, through libopus.
+public final class OpusEncoder: AudioEncoder {
+    public let sampleRate = 48000
+    public let rtpClockRate = 48000
+    public let settings: OpusSettings
+    private let encoder: OpaquePointer
+
+    public init(settings: OpusSettings = OpusSettings()) throws(CodecError) {
+        var error: Int32 = 0
+        guard let encoder = opus_encoder_create(48000, 1, OPUS_APPLICATION_VOIP, &error), error == OPUS_OK else {
+            throw .library(function: "opus_encoder_create", code: error)
+        }
+        self.encoder = encoder
+        self.settings = settings
+        do {
+            try OpusControl.set(encoder, OPUS_SET_BITRATE_REQUEST, Int32(settings.bitrate), name: "bitrate")
+            try OpusControl.set(encoder, OPUS_SET_MAX_BANDWIDTH_REQUEST, Self.bandwidth(forPlaybackRate: settings.maxPlaybackRate), name: "max bandwidth")
+            try OpusControl.set(encoder, OPUS_SET_INBAND_FEC_REQUEST, settings.inbandFEC ? 1 : 0, name: "inband FEC")
+            try OpusControl.set(encoder, OPUS_SET_PACKET_LOSS_PERC_REQUEST, Int32(settings.expectedLossPercent), name: "packet loss")
+            try OpusControl.set(encoder, OPUS_SET_DTX_REQUEST, settings.dtx ? 1 : 0, name: "DTX")
+            try OpusControl.set(encoder, OPUS_SET_COMPLEXITY_REQUEST, Int32(settings.complexity), name: "complexity")
+            try OpusControl.set(encoder, OPUS_SET_SIGNAL_REQUEST, OPUS_SIGNAL_VOICE, name: "signal")
+        } catch {
+            opus_encoder_destroy(encoder)
+            throw error
+        }
+    }
+
+    deinit { opus_encoder_destroy(encoder) }
+
+    public var frameSamples: Int { settings.frameMilliseconds * 48 }
+
+    static func bandwidth(forPlaybackRate rate: Int) -> Int32 {
+        switch rate {
+        case ..<12000: OPUS_BANDWIDTH_NARROWBAND
+        case ..<16000: OPUS_BANDWIDTH_MEDIUMBAND
+        case ..<24000: OPUS_BANDWIDTH_WIDEBAND
+        case ..<48000: OPUS_BANDWIDTH_SUPERWIDEBAND
+        default: OPUS_BANDWIDTH_FULLBAND
+        }
+    }
+
+    public func encode(_ pcm: UnsafeBufferPointer<Int16>, into payload: UnsafeMutableRawBufferPointer) throws(CodecError) -> Int {
+        guard [120, 240, 480, 960, 1920, 2880].contains(pcm.count) else { throw .invalidFrameSize(samples: pcm.count, expected: frameSamples) }
+        guard let input = pcm.baseAddress, let output = payload.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            throw .bufferTooSmall(needed: 1, capacity: 0)
+        }
+        let written = opus_encode(encoder, input, Int32(pcm.count), output, Int32(payload.count))
+        guard written >= 0 else { throw .library(function: "opus_encode", code: written) }
+        // RFC 7587 §3.1.3 / libopus: a packet of two bytes or less is DTX and need not be sent.
+        return settings.dtx && written <= 2 ? 0 : Int(written)
+    }
+}
+
+public final class OpusDecoder: AudioDecoder {
+    public let sampleRate = 48000
+    public let canRecoverFromNextPacket = true
+    private let decoder: OpaquePointer
+
+    public init() throws(CodecError) {
+        var error: Int32 = 0
+        guard let decoder = opus_decoder_create(48000, 1, &error), error == OPUS_OK else {
+            throw .library(function: "opus_decoder_create", code: error)
+        }
+        self.decoder = decoder
+    }
+
+    deinit { opus_decoder_destroy(decoder) }
+
+    public func decode(_ payload: UnsafeRawBufferPointer, into pcm: UnsafeMutableBufferPointer<Int16>) throws(CodecError) -> Int {
+        try run(payload, pcm, fec: false)
+    }
+
+    /// Decodes the FEC copy of the lost frame that `next` carries; libopus falls back to PLC when
+    /// `next` has none. `pcm.count` must be the lost frame's duration.
+    public func recover(lostBefore next: UnsafeRawBufferPointer, into pcm: UnsafeMutableBufferPointer<Int16>) throws(CodecError) -> Int {
+        try run(next, pcm, fec: true)
+    }
+
+    public func conceal(into pcm: UnsafeMutableBufferPointer<Int16>) throws(CodecError) -> Int {
+        try run(UnsafeRawBufferPointer(start: nil, count: 0), pcm, fec: false)
+    }
+
+    private func run(_ payload: UnsafeRawBufferPointer, _ pcm: UnsafeMutableBufferPointer<Int16>, fec: Bool) throws(CodecError) -> Int {
+        let data = payload.count > 0 ? payload.baseAddress?.assumingMemoryBound(to: UInt8.self) : nil
+        guard let output = pcm.baseAddress else { throw .bufferTooSmall(needed: 120, capacity: 0) }
+        let samples = opus_decode(decoder, data, Int32(payload.count), output, Int32(pcm.count), fec ? 1 : 0)
+        guard samples >= 0 else { throw .library(function: "opus_decode", code: samples) }
+        return Int(samples)
+    }
+}

@@ -1,0 +1,60 @@
+/// Finds DTMF tone pairs in 8 kHz audio (G.711 calls whose far end sends DTMF as sound) with
+/// Goertzel filters on 20 ms blocks. A digit is reported once when two consecutive blocks agree,
+/// and again only after a block without it.
+public struct InBandDTMFDetector: Sendable {
+    static let rows: [Double] = [697, 770, 852, 941]
+    static let columns: [Double] = [1209, 1336, 1477, 1633]
+    static let layout = "123A456B789C*0#D"
+    public static let blockSamples = 160
+    public let sampleRate: Int
+
+    private var candidate: Character?
+    private var reported: Character?
+
+    public init(sampleRate: Int = 8000) { self.sampleRate = sampleRate }
+
+    /// Feeds one block (ideally `blockSamples` long); returns a newly detected digit.
+    public mutating func process(_ block: UnsafeBufferPointer<Int16>) -> DTMFDigit? {
+        let found = detect(block)
+        defer { candidate = found }
+        guard let found else {
+            reported = nil
+            return nil
+        }
+        guard found == candidate, found != reported else { return nil }
+        reported = found
+        return DTMFDigit(found)
+    }
+
+    private func detect(_ block: UnsafeBufferPointer<Int16>) -> Character? {
+        guard block.count >= 80 else { return nil }
+        var energy = 0.0
+        for sample in block { energy += Double(sample) * Double(sample) }
+        // Below about -45 dBov nothing is a digit.
+        guard energy / Double(block.count) > 180 * 180 else { return nil }
+        func strongest(_ frequencies: [Double]) -> (index: Int, power: Double, runnerUp: Double) {
+            var best = (index: 0, power: -1.0, runnerUp: -1.0)
+            for (index, frequency) in frequencies.enumerated() {
+                let power = Goertzel.power(of: frequency, in: block, sampleRate: sampleRate)
+                if power > best.power {
+                    best = (index, power, best.power)
+                } else if power > best.runnerUp {
+                    best.runnerUp = power
+                }
+            }
+            return best
+        }
+        let row = strongest(Self.rows)
+        let column = strongest(Self.columns)
+        // A pure tone of power P gives a Goertzel power of about N·P·N/2 against energy N·P.
+        let scale = Double(block.count) * energy
+        let rowShare = row.power / scale
+        let columnShare = column.power / scale
+        guard rowShare > 0.08, columnShare > 0.08, rowShare + columnShare > 0.35 else { return nil }
+        // Twist: the two tones within 8 dB of each other; each clearly above its neighbours.
+        guard row.power < column.power * 6.3, column.power < row.power * 6.3 else { return nil }
+        guard row.runnerUp * 6 < row.power, column.runnerUp * 6 < column.power else { return nil }
+        let characters = Array(Self.layout)
+        return characters[row.index * 4 + column.index]
+    }
+}

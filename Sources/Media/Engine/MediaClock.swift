@@ -1,0 +1,80 @@
+import Foundation
+import Glibc
+
+/// The one media clock of the process: a single thread that ticks every 20 ms and steps every
+/// registered session in turn (DESIGN.md: no thread per call). Sleeps to absolute deadlines on
+/// CLOCK_MONOTONIC so ticks do not drift; when a tick overruns, the schedule restarts from now.
+public final class MediaClock: @unchecked Sendable {
+    public static let shared = MediaClock()
+    public static let tickMilliseconds = 20
+
+    private let lock = NSLock()
+    private var sessions: [MediaSession] = []
+    private var thread: Thread?
+    private var running = false
+    private var tickCount = 0
+    private var overrunCount = 0
+
+    public init() {}
+
+    public var ticks: Int { lock.withLock { tickCount } }
+    /// Ticks that started more than a whole tick late.
+    public var overruns: Int { lock.withLock { overrunCount } }
+    public var sessionCount: Int { lock.withLock { sessions.count } }
+
+    public func add(_ session: MediaSession) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !sessions.contains(where: { $0 === session }) else { return }
+        sessions.append(session)
+        guard thread == nil else { return }
+        running = true
+        let thread = Thread { [self] in run() }
+        thread.name = "parley-media-clock"
+        thread.qualityOfService = .userInteractive
+        self.thread = thread
+        thread.start()
+    }
+
+    public func remove(_ session: MediaSession) {
+        lock.withLock { sessions.removeAll { $0 === session } }
+    }
+
+    /// Stops the thread (after its current tick). For clocks other than `shared`.
+    public func stop() {
+        lock.withLock { running = false }
+    }
+
+    private func run() {
+        let interval = Int(Self.tickMilliseconds) * 1_000_000
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        while true {
+            lock.lock()
+            let current = sessions
+            let keepRunning = running
+            if keepRunning { tickCount += 1 }
+            lock.unlock()
+            guard keepRunning else {
+                lock.withLock { thread = nil }
+                return
+            }
+            let now = ContinuousClock.now
+            for session in current { session.tick(now: now) }
+
+            deadline.tv_nsec += interval
+            if deadline.tv_nsec >= 1_000_000_000 {
+                deadline.tv_sec += 1
+                deadline.tv_nsec -= 1_000_000_000
+            }
+            var actual = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &actual)
+            let lateness = (actual.tv_sec - deadline.tv_sec) * 1_000_000_000 + (actual.tv_nsec - deadline.tv_nsec)
+            if lateness > interval {
+                lock.withLock { overrunCount += 1 }
+                deadline = actual
+            }
+            while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import SDP
+
+/// The audio codec of a session and its RTP payload type.
+public enum MediaCodec: Sendable, Equatable {
+    case opus(payloadType: UInt8, settings: OpusSettings)
+    case pcmu(payloadType: UInt8 = 0)
+    case pcma(payloadType: UInt8 = 8)
+
+    public var name: String {
+        switch self {
+        case .opus: "opus"
+        case .pcmu: "PCMU"
+        case .pcma: "PCMA"
+        }
+    }
+
+    public var payloadType: UInt8 {
+        switch self {
+        case .opus(let payloadType, _), .pcmu(let payloadType), .pcma(let payloadType): payloadType
+        }
+    }
+
+    /// PCM and RTP clock rate.
+    public var sampleRate: Int {
+        switch self {
+        case .opus: 48000
+        case .pcmu, .pcma: 8000
+        }
+    }
+}
+
+/// What a session needs from the negotiated SDP, plus local policy.
+public struct MediaSessionConfiguration: Sendable {
+    public var codec: MediaCodec
+    /// Packet time for G.711 (Opus takes its own from `OpusSettings.frameMilliseconds`).
+    public var ptimeMilliseconds: Int
+    public var telephoneEventPayloadType: UInt8?
+    public var localSSRC: UInt32
+    /// The peer's SSRC when signalled; otherwise the first one seen is used.
+    public var remoteSSRC: UInt32?
+    public var cname: String
+    public var jitterBuffer: JitterBuffer.Configuration
+    /// RTP silence after which `MediaEvent.disrupted` fires.
+    public var disruptionTimeout: Duration
+    public var rtcpInterval: Duration
+    public var dtmfDurationMilliseconds: Int
+    /// -dBm0, 0...63.
+    public var dtmfVolume: UInt8
+    /// Goertzel detection of DTMF sent as audio, for G.711 sessions.
+    public var detectInBandDTMF: Bool
+
+    public init(
+        codec: MediaCodec, ptimeMilliseconds: Int = 20, telephoneEventPayloadType: UInt8? = nil, localSSRC: UInt32 = UInt32.random(in: 1...UInt32.max),
+        remoteSSRC: UInt32? = nil, cname: String = "parley", jitterBuffer: JitterBuffer.Configuration = .init(),
+        disruptionTimeout: Duration = .seconds(2), rtcpInterval: Duration = .seconds(5), dtmfDurationMilliseconds: Int = 100,
+        dtmfVolume: UInt8 = 10, detectInBandDTMF: Bool = true
+    ) {
+        self.codec = codec
+        self.ptimeMilliseconds = ptimeMilliseconds
+        self.telephoneEventPayloadType = telephoneEventPayloadType
+        self.localSSRC = localSSRC
+        self.remoteSSRC = remoteSSRC
+        self.cname = cname
+        self.jitterBuffer = jitterBuffer
+        self.disruptionTimeout = disruptionTimeout
+        self.rtcpInterval = rtcpInterval
+        self.dtmfDurationMilliseconds = dtmfDurationMilliseconds
+        self.dtmfVolume = dtmfVolume
+        self.detectInBandDTMF = detectInBandDTMF
+    }
+
+    /// Packet duration we send, in milliseconds.
+    public var frameMilliseconds: Int {
+        if case .opus(_, let settings) = codec { return settings.frameMilliseconds }
+        return ptimeMilliseconds
+    }
+
+    /// Configuration for sending to and receiving from the peer described by `remote` (its
+    /// answer to our offer, or the offer we answered with the same formats): the first of its
+    /// formats we support, its telephone-event at the same clock rate, its ptime, its SSRC.
+    public static func negotiated(remote: MediaDescription, cname: String = "parley") throws(MediaSessionError) -> MediaSessionConfiguration {
+        let codecs = remote.codecs
+        let ptime = remote.attributes.first(PTime.self)?.milliseconds
+        var chosen: (MediaCodec, Int)?
+        for codec in codecs where !codec.isTelephoneEvent && !codec.isCompanion {
+            guard let payloadType = UInt8(exactly: codec.payloadType) else { continue }
+            switch (codec.name.lowercased(), codec.clockRate) {
+            case ("opus", 48000):
+                chosen = (.opus(payloadType: payloadType, settings: OpusSettings.negotiated(remoteParameters: codec.parameters, ptime: ptime)), 48000)
+            case ("pcmu", 8000): chosen = (.pcmu(payloadType: payloadType), 8000)
+            case ("pcma", 8000): chosen = (.pcma(payloadType: payloadType), 8000)
+            default: continue
+            }
+            break
+        }
+        guard let (codec, rate) = chosen else { throw .noSupportedCodec(codecs.map(\.label)) }
+        let telephoneEvent = codecs.first { $0.isTelephoneEvent && $0.clockRate == rate }.flatMap { UInt8(exactly: $0.payloadType) }
+        // a=ssrc:<id> <attribute>; the first one names the stream.
+        let ssrc = remote.attributes.first { $0.name == "ssrc" }?.value?.split(separator: " ").first.flatMap { UInt32($0) }
+        var configuration = MediaSessionConfiguration(codec: codec, telephoneEventPayloadType: telephoneEvent, remoteSSRC: ssrc, cname: cname)
+        if let ptime, [10.0, 20, 30, 40, 60].contains(ptime), rate == 8000 { configuration.ptimeMilliseconds = Int(ptime) }
+        configuration.jitterBuffer.frameMilliseconds = configuration.frameMilliseconds
+        return configuration
+    }
+}
+
+public enum MediaSessionError: Error, Sendable, Equatable, CustomStringConvertible {
+    case noSupportedCodec([String])
+    case codec(CodecError)
+    case security(String)
+    case invalidDTMF(String)
+    case unsupportedPacketTime(Int)
+
+    public var description: String {
+        switch self {
+        case .noSupportedCodec(let offered): "no supported audio codec among \(offered.joined(separator: ", ")); Parley speaks opus/48000, PCMU/8000, PCMA/8000"
+        case .codec(let error): "codec: \(error)"
+        case .security(let reason): "media security: \(reason)"
+        case .invalidDTMF(let digits): "\"\(digits)\" is not a DTMF digit string (0-9 * # A-D)"
+        case .unsupportedPacketTime(let ms): "packet time \(ms) ms is not supported (10, 20, 40 or 60)"
+        }
+    }
+}
+
+/// What a session reports as it runs. Delivered through `MediaSession.events`.
+public enum MediaEvent: Sendable, Equatable {
+    case secured(SRTPProfile)
+    case securityFailed(DTLSError)
+    case disrupted
+    case restored
+    case dtmf(DTMFDigit, inBand: Bool)
+    case remoteGoodbye
+}

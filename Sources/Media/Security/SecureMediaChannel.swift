@@ -1,0 +1,155 @@
+/// Everything between the transport and plain RTP/RTCP: RFC 7983 demultiplexing, the DTLS
+/// handshake (or SDES keys), and SRTP/SRTCP in both directions. Packets that fail authentication,
+/// replays, garbage, and media arriving before keys exist are dropped and counted, never fatal.
+///
+/// Not thread-safe: the owning session serialises calls. Allocates nothing per packet.
+public final class SecureMediaChannel {
+    public enum State: Sendable, Equatable {
+        case negotiating
+        case secure(SRTPProfile)
+        case failed(DTLSError)
+    }
+
+    /// What `receive` found in a datagram. Plain bytes are in `plaintext` when it returns a kind.
+    public enum Received: Equatable {
+        case rtp(length: Int)
+        case rtcp(length: Int)
+        /// Consumed (DTLS) or dropped.
+        case none
+    }
+
+    public struct Counters: Sendable, Equatable {
+        public var authenticationFailures = 0
+        public var replays = 0
+        public var droppedBeforeKeys = 0
+        public var unknownDatagrams = 0
+        public var sendFailures = 0
+    }
+
+    public static let bufferCapacity = 1500 + SRTPContext.maximumTrailer
+
+    public private(set) var state = State.negotiating
+    public private(set) var counters = Counters()
+    /// Scratch for unprotecting in place; holds the plain packet after `receive`.
+    public let plaintext: UnsafeMutableRawBufferPointer
+    private let transport: any MediaTransport
+    private var dtls: DTLSEndpoint?
+    private var outbound: SRTPContext?
+    private var inbound: SRTPContext?
+    private let stateChanged: (State) -> Void
+
+    public init(security: MediaSecurity, transport: any MediaTransport, stateChanged: @escaping (State) -> Void = { _ in }) throws {
+        self.transport = transport
+        self.stateChanged = stateChanged
+        plaintext = .allocate(byteCount: Self.bufferCapacity, alignment: 16)
+        switch security {
+        case .dtls(let identity, let role, let fingerprint, let profiles):
+            dtls = try DTLSEndpoint(identity: identity, role: role, remoteFingerprint: fingerprint, profiles: profiles) { [transport] bytes in
+                _ = transport.send(bytes)
+            }
+        case .sdes(let material):
+            try install(material)
+        }
+    }
+
+    deinit { plaintext.deallocate() }
+
+    public var isSecure: Bool { if case .secure = state { true } else { false } }
+
+    /// Starts the DTLS handshake (the client sends first). Nothing to do for SDES.
+    public func start(now: ContinuousClock.Instant = .now) {
+        dtls?.start(now: now)
+        checkHandshake()
+    }
+
+    /// DTLS retransmission and handshake deadline; call every tick.
+    public func poll(now: ContinuousClock.Instant = .now) {
+        guard let dtls, case .negotiating = state else { return }
+        dtls.poll(now: now)
+        checkHandshake()
+    }
+
+    public func receive(_ datagram: UnsafeRawBufferPointer) -> Received {
+        let kind = PacketKind.classify(datagram)
+        switch kind {
+        case .dtls:
+            guard let dtls else {
+                counters.unknownDatagrams += 1
+                return .none
+            }
+            dtls.receive(datagram)
+            checkHandshake()
+            return .none
+        case .rtp, .rtcp:
+            guard let inbound else {
+                counters.droppedBeforeKeys += 1
+                return .none
+            }
+            guard datagram.count <= plaintext.count, let source = datagram.baseAddress else {
+                counters.unknownDatagrams += 1
+                return .none
+            }
+            plaintext.baseAddress!.copyMemory(from: source, byteCount: datagram.count)
+            do {
+                if kind == .rtp {
+                    return .rtp(length: try inbound.unprotectRTP(plaintext, length: datagram.count))
+                }
+                return .rtcp(length: try inbound.unprotectRTCP(plaintext, length: datagram.count))
+            } catch .replay {
+                counters.replays += 1
+            } catch {
+                counters.authenticationFailures += 1
+            }
+            return .none
+        case .stun, .unknown:
+            counters.unknownDatagrams += 1
+            return .none
+        }
+    }
+
+    /// Protects the plain packet of `length` bytes at the start of `buffer` (which must have
+    /// `SRTPContext.maximumTrailer` spare bytes) and sends it. False when not secure yet or the
+    /// transport refused.
+    @discardableResult
+    public func send(_ buffer: UnsafeMutableRawBufferPointer, length: Int, isRTCP: Bool) -> Bool {
+        guard let outbound else { return false }
+        do {
+            let protected = isRTCP ? try outbound.protectRTCP(buffer, length: length) : try outbound.protectRTP(buffer, length: length)
+            guard transport.send(UnsafeRawBufferPointer(rebasing: buffer[0..<protected])) else {
+                counters.sendFailures += 1
+                return false
+            }
+            return true
+        } catch {
+            counters.sendFailures += 1
+            return false
+        }
+    }
+
+    private func checkHandshake() {
+        guard let dtls, case .negotiating = state else { return }
+        switch dtls.state {
+        case .connected(let material):
+            do {
+                try install(material)
+            } catch {
+                setState(.failed(.keyExport))
+            }
+        case .failed(let error):
+            setState(.failed(error))
+        case .new, .handshaking:
+            break
+        }
+    }
+
+    private func install(_ material: SRTPKeyingMaterial) throws(SRTPError) {
+        outbound = try SRTPContext(profile: material.profile, masterKey: material.localMasterKey, direction: .outbound)
+        inbound = try SRTPContext(profile: material.profile, masterKey: material.remoteMasterKey, direction: .inbound)
+        setState(.secure(material.profile))
+    }
+
+    private func setState(_ newState: State) {
+        state = newState
+        stateChanged(newState)
+    }
+}

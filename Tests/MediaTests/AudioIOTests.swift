@@ -1,0 +1,163 @@
+import Foundation
+import Glibc
+import Media
+import Testing
+
+@Suite struct AudioIOTests {
+    func temporaryPath(_ name: String) -> String {
+        NSTemporaryDirectory() + "parley-\(UUID().uuidString)-\(name)"
+    }
+
+    /// A WAV file written byte by byte here, independent of WAVRecorder.
+    func writeWAV(path: String, rate: Int, channels: Int, bits: Int = 16, frames: [[Int16]]) {
+        var bytes: [UInt8] = []
+        func put32(_ value: Int) { bytes += (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        func put16(_ value: Int) { bytes += (0..<2).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let dataLength = frames.count * channels * bits / 8
+        bytes += Array("RIFF".utf8)
+        put32(36 + dataLength + 12)
+        bytes += Array("WAVE".utf8)
+        // An unrelated chunk first, which readers must skip.
+        bytes += Array("LIST".utf8)
+        put32(4)
+        bytes += Array("INFO".utf8)
+        bytes += Array("fmt ".utf8)
+        put32(16)
+        put16(1)
+        put16(channels)
+        put32(rate)
+        put32(rate * channels * bits / 8)
+        put16(channels * bits / 8)
+        put16(bits)
+        bytes += Array("data".utf8)
+        put32(dataLength)
+        for frame in frames {
+            for sample in frame.prefix(channels) {
+                if bits == 16 { put16(Int(sample)) } else { bytes.append(UInt8(truncatingIfNeeded: sample)) }
+            }
+        }
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    }
+
+    func readAll(_ source: any AudioSource, samples: Int, frame: Int = 960) -> [Int16] {
+        var output: [Int16] = []
+        var buffer = [Int16](repeating: 0, count: frame)
+        while output.count < samples {
+            _ = buffer.withUnsafeMutableBufferPointer { source.read(into: $0) }
+            output += buffer
+        }
+        return Array(output.prefix(samples))
+    }
+
+    @Test func namesParse() throws {
+        #expect(try AudioSourceSpec("tone:440") == .tone(frequency: 440))
+        #expect(try AudioSourceSpec("silence") == .silence)
+        #expect(try AudioSourceSpec("-") == .standardInput)
+        #expect(try AudioSourceSpec("stdin") == .standardInput)
+        #expect(try AudioSourceSpec("prompt.wav") == .wav(path: "prompt.wav", loop: false))
+        #expect(try AudioSourceSpec("loop:/tmp/a.WAV") == .wav(path: "/tmp/a.WAV", loop: true))
+        #expect(throws: AudioError.invalidTone("tone:abc")) { try AudioSourceSpec("tone:abc") }
+        #expect(throws: AudioError.invalidTone("tone:5")) { try AudioSourceSpec("tone:5") }
+        #expect(throws: AudioError.unknownSource("mic")) { try AudioSourceSpec("mic") }
+        #expect(try AudioSinkSpec("null") == .null)
+        #expect(try AudioSinkSpec("stdout") == .standardOutput)
+        #expect(try AudioSinkSpec("call.wav") == .wav(path: "call.wav", stereo: false))
+        #expect(try AudioSinkSpec("stereo:call.wav") == .wav(path: "call.wav", stereo: true))
+        #expect(throws: AudioError.unknownSink("speaker")) { try AudioSinkSpec("speaker") }
+    }
+
+    @Test(arguments: [(8000, 1), (16000, 1), (48000, 1), (8000, 2), (16000, 2), (48000, 2)])
+    func wavSourceResamplesEveryRateAndLayout(rate: Int, channels: Int) throws {
+        let path = temporaryPath("tone.wav")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let tone = TestAudio.sine(440, sampleRate: rate, count: rate / 2)
+        // Stereo: the tone on the left, its inverse-free copy on the right, so the mix keeps it.
+        writeWAV(path: path, rate: rate, channels: channels, frames: tone.map { [$0, $0] })
+        for sessionRate in [8000, 48000] {
+            let source = try WAVFileSource(path: path, sampleRate: sessionRate)
+            #expect(source.fileSampleRate == rate)
+            #expect(source.fileChannels == channels)
+            // Half a second at the session rate, within the resampler's rounding.
+            #expect(abs(source.duration - sessionRate / 2) <= sessionRate / 100)
+            let samples = readAll(source, samples: sessionRate / 4)
+            #expect(abs(TestAudio.dominantFrequency(samples, sampleRate: sessionRate) - 440) <= 5)
+            #expect(TestAudio.rms(samples[...]) > 3000)
+        }
+    }
+
+    @Test func wavSourceEndsOrLoops() throws {
+        let path = temporaryPath("short.wav")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        writeWAV(path: path, rate: 8000, channels: 1, frames: (0..<100).map { [Int16($0 + 1)] })
+        let once = try WAVFileSource(path: path, sampleRate: 8000)
+        var frame = [Int16](repeating: 0, count: 160)
+        #expect(frame.withUnsafeMutableBufferPointer { once.read(into: $0) })
+        #expect(frame[99] == 100 && frame[100] == 0)
+        #expect(!frame.withUnsafeMutableBufferPointer { once.read(into: $0) })
+
+        let looped = try WAVFileSource(path: path, sampleRate: 8000, loop: true)
+        #expect(frame.withUnsafeMutableBufferPointer { looped.read(into: $0) })
+        #expect(frame[99] == 100 && frame[100] == 1 && frame[159] == 60)
+    }
+
+    @Test func badFilesGiveTypedErrors() throws {
+        let path = temporaryPath("bad.wav")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        _ = FileManager.default.createFile(atPath: path, contents: Data("hello, not audio".utf8))
+        #expect(throws: AudioError.notWAV(path: path, reason: "no RIFF/WAVE header")) { try WAVFileSource(path: path, sampleRate: 8000) }
+        writeWAV(path: path, rate: 8000, channels: 1, bits: 8, frames: [[1], [2]])
+        #expect(throws: AudioError.unsupportedWAV(path: path, reason: "format 1 with 8 bits")) { try WAVFileSource(path: path, sampleRate: 8000) }
+        #expect(throws: AudioError.cannotOpen(path: "/nonexistent/x.wav", reason: "not readable")) { try WAVFileSource(path: "/nonexistent/x.wav", sampleRate: 8000) }
+    }
+
+    @Test func recorderWritesStereoLocalLeftRemoteRight() throws {
+        let path = temporaryPath("call.wav")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recorder = try WAVRecorder(path: path, sampleRate: 16000, stereo: true)
+        let local = TestAudio.sine(300, sampleRate: 16000, count: 16000)
+        let remote = TestAudio.sine(1200, sampleRate: 16000, count: 16000)
+        for start in stride(from: 0, to: 16000, by: 320) {
+            remote[start..<(start + 320)].withUnsafeBufferPointer { r in
+                local[start..<(start + 320)].withUnsafeBufferPointer { l in recorder.write(remote: r, local: l) }
+            }
+        }
+        recorder.close()
+        let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+        #expect(bytes.count == 44 + 16000 * 4)
+        // Header sizes filled in at close.
+        #expect(Array(bytes[40..<44]) == [0x00, 0xFA, 0x00, 0x00])
+        var left: [Int16] = []
+        var right: [Int16] = []
+        for offset in stride(from: 44, to: bytes.count, by: 4) {
+            left.append(Int16(bitPattern: UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8))
+            right.append(Int16(bitPattern: UInt16(bytes[offset + 2]) | UInt16(bytes[offset + 3]) << 8))
+        }
+        #expect(left == local)
+        #expect(right == remote)
+        // And our own reader accepts the file (mixing the two channels).
+        let source = try WAVFileSource(path: path, sampleRate: 16000)
+        #expect(source.fileChannels == 2 && source.duration == 16000)
+    }
+
+    @Test func toneIsPhaseContinuousAcrossFrames() {
+        let source = ToneSource(frequency: 1000, sampleRate: 8000, amplitude: 0.5)
+        let framed = readAll(source, samples: 800, frame: 160)
+        let whole = TestAudio.sine(1000, sampleRate: 8000, count: 800, amplitude: 0.5 * 32767)
+        #expect(zip(framed, whole).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+    }
+
+    @Test func rawPCMFromAPipe() throws {
+        var descriptors: [Int32] = [0, 0]
+        #expect(pipe(&descriptors) == 0)
+        let source = RawPCMSource(descriptor: descriptors[0])
+        let samples: [Int16] = [1, -2, 300, -400, 5]
+        _ = samples.withUnsafeBytes { write(descriptors[1], $0.baseAddress, $0.count) }
+        var frame = [Int16](repeating: 7, count: 8)
+        #expect(frame.withUnsafeMutableBufferPointer { source.read(into: $0) })
+        // What has arrived plays; the rest of the frame is silence.
+        #expect(frame == [1, -2, 300, -400, 5, 0, 0, 0])
+        close(descriptors[1])
+        #expect(!frame.withUnsafeMutableBufferPointer { source.read(into: $0) })
+        close(descriptors[0])
+    }
+}

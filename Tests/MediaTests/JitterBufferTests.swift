@@ -1,0 +1,134 @@
+import Media
+import Testing
+
+@Suite struct JitterBufferTests {
+    /// Inserts a one-byte payload equal to the sequence number's low byte.
+    @discardableResult
+    func insert(_ buffer: JitterBuffer, _ sequence: UInt16) -> JitterBuffer.InsertResult {
+        [UInt8(truncatingIfNeeded: sequence)].withUnsafeBytes { buffer.insert(sequence: sequence, payload: $0) }
+    }
+
+    enum Outcome: Equatable {
+        case frame(UInt8)
+        case lost(next: UInt8?)
+        case buffering
+    }
+
+    func pop(_ buffer: JitterBuffer) -> Outcome {
+        switch buffer.pop() {
+        case .frame(let payload): .frame(payload[0])
+        case .lost(let next): .lost(next: next?[0])
+        case .buffering: .buffering
+        }
+    }
+
+    @Test func reordersAndReportsLossWithTheNextFrameForFEC() {
+        let buffer = JitterBuffer(configuration: .init(minimumDelayMilliseconds: 60))
+        #expect(buffer.targetFrames == 3)
+        for sequence: UInt16 in [10, 12, 11, 14, 15] { insert(buffer, sequence) }
+        #expect(pop(buffer) == .frame(10))
+        #expect(pop(buffer) == .frame(11))
+        #expect(pop(buffer) == .frame(12))
+        #expect(pop(buffer) == .lost(next: 14))
+        #expect(pop(buffer) == .frame(14))
+        #expect(pop(buffer) == .frame(15))
+        #expect(pop(buffer) == .buffering)
+        #expect(buffer.counters.lostFrames == 1)
+        #expect(buffer.counters.underruns == 1)
+    }
+
+    @Test func waitsForTheTargetDepthBeforePlaying() {
+        let buffer = JitterBuffer(configuration: .init(minimumDelayMilliseconds: 60))
+        insert(buffer, 100)
+        #expect(pop(buffer) == .buffering)
+        insert(buffer, 101)
+        #expect(pop(buffer) == .buffering)
+        insert(buffer, 102)
+        #expect(pop(buffer) == .frame(100))
+        #expect(buffer.currentDelayMilliseconds == 40)
+    }
+
+    @Test func dropsDuplicatesAndLatePackets() {
+        let buffer = JitterBuffer()
+        #expect(insert(buffer, 1) == .stored)
+        #expect(insert(buffer, 1) == .duplicate)
+        #expect(pop(buffer) == .frame(1))
+        #expect(insert(buffer, 1) == .late)
+        #expect(insert(buffer, 0) == .late)
+        #expect(buffer.counters.duplicates == 1)
+        #expect(buffer.counters.late == 2)
+    }
+
+    @Test func earlierPacketBeforePlayoutMovesTheStartBack() {
+        let buffer = JitterBuffer(configuration: .init(minimumDelayMilliseconds: 40))
+        insert(buffer, 6)
+        insert(buffer, 5)
+        #expect(pop(buffer) == .frame(5))
+        #expect(pop(buffer) == .frame(6))
+    }
+
+    @Test func handlesSequenceWrap() {
+        let buffer = JitterBuffer()
+        var played: [UInt8] = []
+        var sequence: UInt16 = 65533
+        for _ in 0..<6 {
+            insert(buffer, sequence)
+            if case .frame(let value) = pop(buffer) { played.append(value) }
+            sequence &+= 1
+        }
+        #expect(played == [253, 254, 255, 0, 1, 2])
+        #expect(buffer.counters.lostFrames == 0)
+    }
+
+    @Test func placeholdersAreSkippedNotConcealed() {
+        let buffer = JitterBuffer(configuration: .init(minimumDelayMilliseconds: 60))
+        insert(buffer, 1)
+        buffer.insertPlaceholder(sequence: 2)
+        insert(buffer, 3)
+        #expect(pop(buffer) == .frame(1))
+        #expect(pop(buffer) == .frame(3))
+        #expect(buffer.counters.lostFrames == 0)
+    }
+
+    @Test func farJumpResets() {
+        let buffer = JitterBuffer()
+        insert(buffer, 1)
+        #expect(insert(buffer, 30000) == .reset)
+        #expect(pop(buffer) == .frame(UInt8(truncatingIfNeeded: 30000)))
+        #expect(buffer.counters.resets == 1)
+    }
+
+    @Test func targetFollowsJitterWithinBounds() {
+        let buffer = JitterBuffer()
+        buffer.updateTarget(jitterMilliseconds: 0)
+        #expect(buffer.targetDelayMilliseconds == 20)
+        buffer.updateTarget(jitterMilliseconds: 20)
+        #expect(buffer.targetDelayMilliseconds == 80)
+        buffer.updateTarget(jitterMilliseconds: 500)
+        #expect(buffer.targetDelayMilliseconds == 200)
+    }
+
+    @Test func excessDelayShrinksTowardsTheTarget() {
+        let buffer = JitterBuffer(configuration: .init(minimumDelayMilliseconds: 20))
+        // A burst of 8 frames, then steady one-in one-out: the delay starts at 160 ms.
+        var sequence: UInt16 = 0
+        for _ in 0..<8 {
+            insert(buffer, sequence)
+            sequence += 1
+        }
+        for _ in 0..<300 {
+            _ = buffer.pop()
+            insert(buffer, sequence)
+            sequence += 1
+        }
+        #expect(buffer.counters.droppedForDelay >= 4)
+        #expect(buffer.currentDelayMilliseconds <= 80)
+        #expect(buffer.counters.underruns == 0)
+    }
+
+    @Test func oversizedPayloadIsRefused() {
+        let buffer = JitterBuffer(configuration: .init(maximumPayload: 4))
+        let result = [UInt8](repeating: 0, count: 5).withUnsafeBytes { buffer.insert(sequence: 1, payload: $0) }
+        #expect(result == .tooLarge)
+    }
+}
