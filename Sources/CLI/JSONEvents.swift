@@ -3,8 +3,11 @@ import Foundation
 /// The `--json` output contract: one object per line on standard output, `event` and `ts`
 /// (ISO 8601) first, then the event's own fields in sorted order, so lines diff cleanly.
 enum JSONEvents {
+    /// Prints one event line and flushes it at once: a reader of a long-running command
+    /// (a switch, a call) must see each event when it happens, not when a buffer fills.
     static func emit(_ event: String, _ payload: some Encodable) {
         print(line(event, payload, at: Date()))
+        fflush(nil)
     }
 
     static func line(_ event: String, _ payload: some Encodable, at date: Date) -> String {
