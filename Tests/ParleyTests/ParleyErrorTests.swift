@@ -1,0 +1,33 @@
+import Parley
+import Signaling
+import Testing
+
+@Suite struct ParleyErrorTests {
+    /// Every server error code of the reference's table (§9.1) maps to its own typed error and
+    /// keeps the server's message.
+    @Test(arguments: [
+        (-32000, "Authentication Required", ParleyError.Kind.authenticationRequired),
+        (-32001, "Login Incorrect", .authenticationFailed),
+        (-32002, "CALL DOES NOT EXIST", .sessionError),
+        (-32003, "Gateway registration has timed out", .gatewayTimeout),
+        (-32004, "Gateway registration has failed", .gatewayFailed),
+        (-32600, "Invalid message", .invalidRequest),
+        (-32601, "Invalid Method, Missing Method or Permission Denied", .methodNotFound),
+        (-32602, "Permission Denied", .permissionDenied),
+        (-31999, "something new", .serverError),
+    ])
+    func serverErrorCodesMapToTypedErrors(code: Int, message: String, kind: ParleyError.Kind) {
+        let signaling = SignalingError.fromServer(JSONRPCErrorObject(code: code, message: message), method: "telnyx_rtc.invite")
+        let error = ParleyError(signaling)
+        #expect(error.kind == kind)
+        #expect(error.serverCode == code)
+        #expect(error.message.contains(message))
+    }
+
+    @Test func codesAreStableAndDistinct() {
+        let codes = ParleyError.Kind.allCases.map(\.rawValue)
+        #expect(Set(codes).count == codes.count)
+        #expect(ParleyError(.gatewayNotRegistered(lastState: "TRYING")).code == "gateway-not-registered")
+        #expect(ParleyError(.janus(code: 458, reason: "No such session")).serverCode == 458)
+    }
+}
