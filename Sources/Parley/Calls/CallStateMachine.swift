@@ -1,0 +1,160 @@
+/// What a person or program can ask of a call.
+public enum CallOperation: String, Sendable, CaseIterable {
+    case dial, answer, reject, ignore, hangup, hold, unhold, mute, unmute, dtmf
+
+    /// Operations that send a request and so may not overlap with another one.
+    var sendsRequest: Bool {
+        switch self {
+        case .dial, .answer, .hold, .unhold, .dtmf: true
+        case .reject, .ignore, .hangup, .mute, .unmute: false
+        }
+    }
+}
+
+/// An operation refused by the state machine; the call is unchanged.
+public struct CallOperationError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let operation: CallOperation
+    public let state: String
+    public let reason: String
+
+    public init(operation: CallOperation, state: String, reason: String) {
+        self.operation = operation
+        self.state = state
+        self.reason = reason
+    }
+
+    public var description: String { "cannot \(operation.rawValue) the call: \(reason)" }
+}
+
+/// What the far end, the server or the network did to a call.
+public enum CallSignal: Sendable, Equatable {
+    case ringing
+    case earlyMedia
+    /// The far end answered our call, or the server confirmed our answer.
+    case answered
+    case remoteHold
+    case remoteUnhold
+    case remoteHangup(TerminationReason)
+    case networkLost
+    case reconnecting
+    case recovered
+    /// The client ended the call on its own (a timeout, a failed negotiation, …).
+    case ended(TerminationReason)
+}
+
+/// One call's state machine, shared by outgoing and incoming calls (docs/calls.md has its table).
+/// Each operation is allowed only in the states that make sense; anything else is a typed error
+/// that changes nothing. One request is in flight at a time; hangup is always allowed.
+public struct CallStateMachine: Sendable {
+    public let direction: CallDirection
+    public private(set) var state: CallState
+    public private(set) var inFlight: CallOperation?
+    public private(set) var muted = false
+    /// Where to return when a dropped or reconnecting call recovers.
+    private var stateBeforeDisruption: CallState?
+
+    public init(direction: CallDirection) {
+        self.direction = direction
+        state = direction == .outgoing ? .new : .ringing
+    }
+
+    /// The states in which `operation` is allowed, for a call going `direction`.
+    public static func allowedStates(for operation: CallOperation, direction: CallDirection) -> [CallState] {
+        switch operation {
+        case .dial: direction == .outgoing ? [.new] : []
+        case .answer, .reject, .ignore: direction == .incoming ? [.ringing] : []
+        case .hangup: CallState.live
+        case .hold: [.active, .remotelyHeld]
+        case .unhold: [.held, .doubleHeld]
+        case .mute, .unmute: CallState.live.filter { $0 != .new }
+        case .dtmf: [.earlyMedia, .active]
+        }
+    }
+
+    public func isAllowed(_ operation: CallOperation) -> Bool {
+        Self.allowedStates(for: operation, direction: direction).contains(state)
+    }
+
+    /// Starts an operation: checks it, then applies what happens at once (dial → dialing,
+    /// answer → answering, hangup/reject/ignore → done, mute flags). Request operations stay in
+    /// flight until `finish`.
+    public mutating func begin(_ operation: CallOperation) throws(CallOperationError) {
+        guard isAllowed(operation) else {
+            throw CallOperationError(operation: operation, state: state.name, reason: "not allowed while the call is \(state)")
+        }
+        if operation.sendsRequest, let inFlight {
+            throw CallOperationError(operation: operation, state: state.name, reason: "\(inFlight.rawValue) is still in progress")
+        }
+        if operation.sendsRequest { inFlight = operation }
+        switch operation {
+        case .dial: state = .dialing
+        case .answer: state = .answering
+        case .hangup: end(TerminationReason(cause: "NORMAL_CLEARING", causeCode: 16, localStatus: .endedByLocalUser))
+        case .reject: end(TerminationReason(cause: "USER_BUSY", causeCode: 17, localStatus: .rejected))
+        case .ignore: end(TerminationReason(localStatus: .ignored))
+        case .mute: muted = true
+        case .unmute: muted = false
+        case .hold, .unhold, .dtmf: break
+        }
+    }
+
+    /// A request operation finished: success applies its effect, failure leaves the state as it was.
+    public mutating func finish(_ operation: CallOperation, succeeded: Bool) {
+        guard inFlight == operation else { return }
+        inFlight = nil
+        guard succeeded, !state.isDone else {
+            if !succeeded, operation == .answer, state == .answering { state = .ringing }
+            return
+        }
+        switch (operation, state) {
+        case (.hold, .active): state = .held
+        case (.hold, .remotelyHeld): state = .doubleHeld
+        case (.unhold, .held): state = .active
+        case (.unhold, .doubleHeld): state = .remotelyHeld
+        default: break
+        }
+    }
+
+    /// Applies a signal; returns false when it does not apply in the current state (ignored).
+    @discardableResult
+    public mutating func handle(_ signal: CallSignal) -> Bool {
+        guard !state.isDone else { return false }
+        let next: CallState?
+        switch (signal, state) {
+        case (.ringing, .dialing): next = .ringing
+        case (.earlyMedia, .dialing), (.earlyMedia, .ringing): next = direction == .outgoing ? .earlyMedia : nil
+        case (.answered, .dialing), (.answered, .ringing), (.answered, .earlyMedia): next = direction == .outgoing ? .active : nil
+        case (.answered, .answering): next = .active
+        case (.remoteHold, .active): next = .remotelyHeld
+        case (.remoteHold, .held): next = .doubleHeld
+        case (.remoteUnhold, .remotelyHeld): next = .active
+        case (.remoteUnhold, .doubleHeld): next = .held
+        case (.remoteHangup(let reason), _), (.ended(let reason), _):
+            end(reason)
+            return true
+        case (.networkLost, .dropped), (.networkLost, .new), (.reconnecting, .reconnecting), (.reconnecting, .new):
+            next = nil
+        case (.networkLost, _):
+            stateBeforeDisruption = stateBeforeDisruption ?? state
+            next = .dropped
+        case (.reconnecting, _):
+            stateBeforeDisruption = stateBeforeDisruption ?? state
+            next = .reconnecting
+        case (.recovered, .dropped), (.recovered, .reconnecting):
+            next = stateBeforeDisruption ?? .active
+            stateBeforeDisruption = nil
+        default:
+            next = nil
+        }
+        guard let next else { return false }
+        if signal == .answered, inFlight == .answer || inFlight == .dial { inFlight = nil }
+        state = next
+        return true
+    }
+
+    private mutating func end(_ reason: TerminationReason) {
+        state = .done(reason)
+        inFlight = nil
+        stateBeforeDisruption = nil
+    }
+}
