@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "Signaling", dependencies: ["SDP", "CWebSockets", .product(name: "Logging", package: "swift-log")]),
         .target(name: "ICE", dependencies: ["CNice", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Media", dependencies: ["SDP", "CSRTP", "COpus", "COpenSSL", "CSpeexDSP", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Parley", dependencies: ["SDP", "Signaling", "ICE", "Media"]),
+        .target(name: "Parley", dependencies: ["SDP", "Signaling", "ICE", "Media", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Switch", dependencies: ["Signaling", "Media", "SDP", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(
             name: "CLI",
@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Switch", "SDP", "Media"], exclude: ["Support/ws_fragments.py"]),
         .testTarget(name: "ICETests", dependencies: ["ICE"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "SDP"]),
-        .testTarget(name: "ParleyTests", dependencies: ["Parley"]),
+        .testTarget(name: "ParleyTests", dependencies: ["Parley", "Signaling", .product(name: "Logging", package: "swift-log")]),
     ],
     swiftLanguageModes: [.v6]
 )
