@@ -139,8 +139,8 @@ final class AgentCore: @unchecked Sendable {
     func localCandidateFound(_ generation: Generation, _ candidate: UnsafeMutablePointer<NiceCandidate>) {
         guard let line = NiceCandidateText.line(agent: generation.agent, candidate: candidate) else { return }
         generation.localCandidateCount += 1
-        if candidate.pointee.type == NICE_CANDIDATE_TYPE_RELAYED, let server = NiceCandidateText.relayServer(candidate) {
-            generation.relayServersAllocated.insert(server)
+        if candidate.pointee.type == NICE_CANDIDATE_TYPE_RELAYED {
+            generation.relayServersAllocated.insert(NiceCandidateText.relayServerIndex(candidate))
         }
         guard generation === current else { return }
         switch configuration.mode {
@@ -172,7 +172,7 @@ final class AgentCore: @unchecked Sendable {
     /// libnice drops a TURN server that refuses us without a word; ask the server ourselves why.
     private func diagnoseRelays(_ generation: Generation) {
         let relays = state.withLock { $0.relays }
-        let missing = relays.filter { !generation.relayServersAllocated.contains("\($0.address):\($0.port)") }
+        let missing = relays.indices.filter { !generation.relayServersAllocated.contains($0) }.map { relays[$0] }
         let noCandidates = generation.localCandidateCount == 0
         if missing.isEmpty {
             if noCandidates { fail(.gatheringFailed(reason: configuration.relayOnly ? "relay-only and no TURN server configured" : "no usable network interface")) }
@@ -320,11 +320,11 @@ final class AgentCore: @unchecked Sendable {
         let (localAddress, localPort) = NiceCandidateText.address(&local.pointee.addr)
         let (remoteAddress, remotePort) = NiceCandidateText.address(&remote.pointee.addr)
         var transport: ICEPairTransport = local.pointee.transport == NICE_CANDIDATE_TRANSPORT_UDP ? .udp : .tcp
-        if local.pointee.type == NICE_CANDIDATE_TYPE_RELAYED, let server = NiceCandidateText.relayServer(local) {
-            let relays = state.withLock { $0.relays }.filter { "\($0.address):\($0.port)" == server }
-            let usesUDP = NiceCandidateText.relayUsesUDP(local)
-            if let relay = relays.first(where: { ($0.server.transport == .udp) == usesUDP }) ?? relays.first {
-                transport = ICEPairTransport(rawValue: relay.server.transport.rawValue) ?? .udp
+        if local.pointee.type == NICE_CANDIDATE_TYPE_RELAYED {
+            let relays = state.withLock { $0.relays }
+            let index = NiceCandidateText.relayServerIndex(local)
+            if relays.indices.contains(index) {
+                transport = ICEPairTransport(rawValue: relays[index].server.transport.rawValue) ?? .udp
             }
         }
         return ICESelectedPair(

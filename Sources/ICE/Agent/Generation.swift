@@ -19,7 +19,7 @@ final class Generation: @unchecked Sendable {
     var candidatesReleased = false
     var bufferedCandidates: [String] = []
     var localCandidateCount = 0
-    var relayServersAllocated: Set<String> = []
+    var relayServersAllocated: Set<Int> = []
     var collectionTimer: UInt32 = 0
 
     var hasRemoteCredentials = false

@@ -26,18 +26,11 @@ enum NiceCandidateText {
         return line.hasPrefix("a=") ? String(line.dropFirst(2)) : line
     }
 
-    /// The TURN server a relay candidate was allocated on, as "ip:port".
-    static func relayServer(_ candidate: UnsafePointer<NiceCandidate>) -> String? {
-        var server = NiceAddress()
-        nice_address_init(&server)
-        nice_candidate_relay_address(candidate, &server)
-        guard nice_address_is_valid(&server) != 0 else { return nil }
-        let (host, port) = address(&server)
-        return "\(host):\(port)"
-    }
-
-    /// libnice gives relays reached over UDP type preference 30 and over TCP/TLS 20.
-    static func relayUsesUDP(_ candidate: UnsafePointer<NiceCandidate>) -> Bool {
-        candidate.pointee.priority >> 24 >= 30
+    /// Which TURN server (its position in the order given to libnice) a relay candidate comes
+    /// from. libnice's signals carry copies without the server, but it writes the position into
+    /// bits 6-8 of the local preference (priority bits 14-16) so that each server's relay
+    /// candidates differ in priority.
+    static func relayServerIndex(_ candidate: UnsafePointer<NiceCandidate>) -> Int {
+        Int((candidate.pointee.priority >> 14) & 0x7)
     }
 }

@@ -56,8 +56,8 @@ final class Coturn: @unchecked Sendable {
     private func waitUntilListening(_ topology: Topology) throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
-            let tcp = (try? topology.exec("pub", ["ss", "-Hltn", "sport", "= :5349"])) ?? ""
-            let udp = (try? topology.exec("pub", ["ss", "-Hlun", "sport", "= :3478"])) ?? ""
+            let tcp = (try? topology.exec("pub", ["ss", "-Hltn", "sport", "=", ":5349"])) ?? ""
+            let udp = (try? topology.exec("pub", ["ss", "-Hlun", "sport", "=", ":3478"])) ?? ""
             if !tcp.isEmpty && !udp.isEmpty { return }
             guard process.isRunning else { throw TestBedError.peerExited("turnserver") }
             usleep(50_000)
@@ -70,8 +70,9 @@ final class Coturn: @unchecked Sendable {
     }
 
     func stop() {
+        // coturn may take its time over SIGTERM; nothing of it needs to survive.
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: directory)

@@ -25,6 +25,8 @@ final class PeerProcess: @unchecked Sendable {
 
     init(_ name: String, in topology: Topology, host: String) throws {
         self.name = name
+        // A helper that dies must fail the test, not kill the test process on the next write.
+        Glibc.signal(SIGPIPE, SIG_IGN)
         let helper = Shell.productsDirectory.appendingPathComponent("ICEPeer").path
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["ip", "netns", "exec", topology.namespace(host), helper]
