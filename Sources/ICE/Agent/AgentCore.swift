@@ -341,6 +341,9 @@ final class AgentCore: @unchecked Sendable {
         var next = generation.connectionState
         let (reported, overlapping) = state.withLock { ($0.reportedState, $0.sending != nil && $0.sending !== generation) }
         if overlapping, next != .connected, next != .completed, next != .failed { return }
+        // A restarted session that has just selected its pair reports its components' states a
+        // moment later; until then it is no regression.
+        if !generation.selectedPairs.isEmpty, next == .checking || next == .gathering { return }
         if (reported == .connected || reported == .completed) && (next == .checking || next == .gathering) {
             next = .disconnected
         }
