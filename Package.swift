@@ -28,6 +28,8 @@ let package = Package(
         .target(name: "Media", dependencies: ["SDP", "CSRTP", "COpus", "COpenSSL", "CSpeexDSP", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Parley", dependencies: ["SDP", "Signaling", "ICE", "Media", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Switch", dependencies: ["Signaling", "Media", "SDP", .product(name: "Logging", package: "swift-log")]),
+        // Test helper: one ICE agent driven over stdin/stdout, run inside a network namespace.
+        .executableTarget(name: "ICEPeer", dependencies: ["ICE"]),
         .executableTarget(
             name: "CLI",
             dependencies: [
@@ -41,7 +43,7 @@ let package = Package(
 
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Switch", "SDP", "Media"], exclude: ["Support/ws_fragments.py"]),
-        .testTarget(name: "ICETests", dependencies: ["ICE"]),
+        .testTarget(name: "ICETests", dependencies: ["ICE", "ICEPeer"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "SDP"]),
         .testTarget(name: "ParleyTests", dependencies: ["Parley", "Signaling", .product(name: "Logging", package: "swift-log")]),
     ],

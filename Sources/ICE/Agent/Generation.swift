@@ -1,0 +1,72 @@
+import CNice
+
+/// One NiceAgent with one stream: the first ICE session of an `ICEAgent`, or the session an ICE
+/// restart makes. A restart makes a new generation (fresh sockets on the current addresses, new
+/// credentials) while the previous one keeps carrying media until the new one selects a pair.
+/// Touched only on the network thread, except `send`, which libnice allows from any thread.
+final class Generation: @unchecked Sendable {
+    let number: Int
+    let agent: OpaquePointer
+    let streamID: UInt32
+    let credentials: ICECredentials
+    let componentCount: Int
+
+    /// Set at creation, cleared when libnice has closed the agent.
+    var owner: AgentCore?
+    var closed = false
+    var gatheringStarted = false
+    var gatheringDone = false
+    var candidatesReleased = false
+    var bufferedCandidates: [String] = []
+    var localCandidateCount = 0
+    var relayServersAllocated: Set<Int> = []
+    var collectionTimer: UInt32 = 0
+
+    var hasRemoteCredentials = false
+    var pendingRemoteCandidates: [RemoteCandidate] = []
+    var remoteCandidatesInFlight = 0
+    var remoteEndOfCandidates = false
+    var peerGatheringDoneSignalled = false
+
+    var componentStates: [Int: UInt32] = [:]
+    var selectedPairs: [Int: ICESelectedPair] = [:]
+
+    init?(number: Int, context: OpaquePointer, role: ICEAgentConfiguration.Role, componentCount: Int, relayOnly: Bool) {
+        let options = NiceAgentOption(NICE_AGENT_OPTION_ICE_TRICKLE.rawValue | NICE_AGENT_OPTION_CONSENT_FRESHNESS.rawValue)
+        guard let agent = nice_agent_new_full(context, NICE_COMPATIBILITY_RFC5245, options) else { return nil }
+        GObjectProperties.set(agent, "controlling-mode", bool: role == .controlling)
+        GObjectProperties.set(agent, "ice-tcp", bool: false)
+        GObjectProperties.set(agent, "force-relay", bool: relayOnly)
+        GObjectProperties.set(agent, "upnp", bool: false)
+        let stream = nice_agent_add_stream(agent, UInt32(componentCount))
+        guard stream != 0 else {
+            g_object_unref(UnsafeMutableRawPointer(agent))
+            return nil
+        }
+        let credentials = ICECredentials.random()
+        nice_agent_set_local_credentials(agent, stream, credentials.ufrag, credentials.password)
+        self.number = number
+        self.agent = agent
+        self.streamID = stream
+        self.credentials = credentials
+        self.componentCount = componentCount
+    }
+
+    var isConnected: Bool {
+        (1...componentCount).allSatisfy { component in
+            guard let state = componentStates[component] else { return false }
+            return state == NICE_COMPONENT_STATE_CONNECTED.rawValue || state == NICE_COMPONENT_STATE_READY.rawValue
+        }
+    }
+
+    /// The aggregate of the components' states, as one connection state.
+    var connectionState: ICEConnectionState {
+        let states = (1...componentCount).map { componentStates[$0] ?? NICE_COMPONENT_STATE_DISCONNECTED.rawValue }
+        if states.contains(NICE_COMPONENT_STATE_FAILED.rawValue) { return .failed }
+        if states.allSatisfy({ $0 == NICE_COMPONENT_STATE_READY.rawValue }) { return .completed }
+        if isConnected { return .connected }
+        if states.contains(NICE_COMPONENT_STATE_CONNECTING.rawValue) { return .checking }
+        if states.contains(NICE_COMPONENT_STATE_GATHERING.rawValue) { return .gathering }
+        return gatheringStarted ? .gathering : .new
+    }
+}

@@ -1,0 +1,77 @@
+import CNice
+import Foundation
+import Logging
+
+/// An ICE agent on libnice (RFC 8445, full mode): one stream, one or two components. Every method
+/// may be called from any thread; events arrive in order on `events`. Packets are sent with
+/// `send` and received by the handler given to `setReceiveHandler`, on the network thread.
+public final class ICEAgent: Sendable {
+    public let events: AsyncStream<ICEEvent>
+    private let core: AgentCore
+
+    public init(configuration: ICEAgentConfiguration, logger: Logger = Logger(label: "parley.ice")) throws(ICEError) {
+        let validated: ICEAgentConfiguration
+        do {
+            validated = try configuration.validated()
+        } catch {
+            throw .configuration(error)
+        }
+        let (stream, continuation) = AsyncStream<ICEEvent>.makeStream(bufferingPolicy: .unbounded)
+        events = stream
+        core = try AgentCore(configuration: validated, continuation: continuation, logger: logger)
+    }
+
+    deinit {
+        core.close()
+    }
+
+    /// The credentials of the current ICE session; a restart changes them.
+    public var localCredentials: ICECredentials { core.localCredentials }
+
+    /// Resolves the servers, opens TLS to `turns:` servers and starts gathering. Candidates
+    /// follow as events (`.localCandidate`, then `.gatheringComplete`).
+    public func startGathering() async throws(ICEError) {
+        try await core.startGathering()
+    }
+
+    public func setRemoteCredentials(ufrag: String, password: String) {
+        core.setRemoteCredentials(ufrag: ufrag, password: password)
+    }
+
+    /// Adds one remote candidate, `candidate:...` with or without `a=`, before or after the
+    /// remote credentials. A `.local` (mDNS) address is resolved if the system can, else skipped.
+    public func addRemoteCandidate(_ line: String) throws(ICEError) {
+        core.addRemoteCandidate(try RemoteCandidate(line))
+    }
+
+    /// The peer has sent all its candidates (end-of-candidates, or a vanilla description).
+    public func remoteEndOfCandidates() {
+        core.remoteEndOfCandidates()
+    }
+
+    /// Starts a new ICE session (new credentials, new gathering on the current addresses); the
+    /// current pair keeps carrying packets until the new session selects one.
+    public func restart() throws(ICEError) {
+        try core.restart()
+    }
+
+    /// Sends one packet on the selected pair of `component` (1 = RTP, 2 = RTCP). Returns false
+    /// when there is no selected pair or the socket refused it. Allocates nothing.
+    @discardableResult
+    public func send(_ bytes: UnsafeRawBufferPointer, component: Int = 1) -> Bool {
+        core.send(bytes, component: component)
+    }
+
+    /// Sets the receiver of every packet (buffer, component), called on the network thread. The
+    /// buffer is valid only during the call.
+    public func setReceiveHandler(_ handler: @escaping @Sendable (UnsafeRawBufferPointer, Int) -> Void) {
+        core.setReceiveHandler(handler)
+    }
+
+    public var selectedPair: ICESelectedPair? { core.selectedPair }
+
+    /// Releases sockets and TURN allocations and ends `events`.
+    public func close() {
+        core.close()
+    }
+}

@@ -1,0 +1,47 @@
+/// Why ICE failed or a server could not be used. Never carries a password.
+public enum ICEError: Error, Sendable, Equatable, CustomStringConvertible {
+    case configuration(ICEConfigurationError)
+    /// The TURN server refused our long-term credentials (401 after authenticating).
+    case turnAuthenticationFailed(server: String)
+    /// The TURN server answered but gave no allocation, or did not answer.
+    case turnAllocationFailed(server: String, reason: String)
+    case serverUnresolvable(server: String)
+    case tlsTunnelFailed(server: String, reason: String)
+    /// Gathering ended with no candidate to offer.
+    case gatheringFailed(reason: String)
+    /// Connectivity checks ended without a working pair.
+    case connectivityFailed
+    case invalidRemoteCandidate(reason: String)
+    case libniceFailure(String)
+    case closed
+
+    public var description: String {
+        switch self {
+        case .configuration(let error): error.description
+        case .turnAuthenticationFailed(let server): "TURN authentication failed at \(server): the server rejected the username or credential"
+        case .turnAllocationFailed(let server, let reason): "TURN allocation failed at \(server): \(reason)"
+        case .serverUnresolvable(let server): "could not resolve the address of ICE server \(server)"
+        case .tlsTunnelFailed(let server, let reason): "TLS to TURN server \(server) failed: \(reason)"
+        case .gatheringFailed(let reason): "ICE gathering failed: \(reason)"
+        case .connectivityFailed: "ICE connectivity checks failed: no candidate pair works"
+        case .invalidRemoteCandidate(let reason): "invalid remote ICE candidate: \(reason)"
+        case .libniceFailure(let what): "libnice: \(what)"
+        case .closed: "the ICE agent is closed"
+        }
+    }
+
+    public var code: String {
+        switch self {
+        case .configuration: "ice-configuration"
+        case .turnAuthenticationFailed: "turn-authentication"
+        case .turnAllocationFailed: "turn-allocation"
+        case .serverUnresolvable: "ice-server-unresolvable"
+        case .tlsTunnelFailed: "turn-tls"
+        case .gatheringFailed: "ice-gathering"
+        case .connectivityFailed: "ice-failed"
+        case .invalidRemoteCandidate: "ice-remote-candidate"
+        case .libniceFailure: "libnice"
+        case .closed: "ice-closed"
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// What an agent reports, in order, on `ICEAgent.events`.
+public enum ICEEvent: Sendable, Equatable {
+    /// An SDP attribute value, `candidate:...` without `a=`.
+    case localCandidate(String)
+    case gatheringComplete
+    case state(ICEConnectionState)
+    case selectedPair(ICESelectedPair)
+    /// A server could not be used but the agent goes on (e.g. one TURN server of several).
+    case warning(ICEError)
+    /// The agent cannot connect; `state(.failed)` follows or has come.
+    case failed(ICEError)
+}
+
+public enum ICEConnectionState: String, Sendable, Equatable {
+    case new
+    case gathering
+    case checking
+    case connected
+    case completed
+    case disconnected
+    case failed
+}
+
+public enum ICECandidateType: String, Sendable, Equatable {
+    case host
+    case serverReflexive = "srflx"
+    case peerReflexive = "prflx"
+    case relay
+}
+
+/// How packets leave this host on a pair: a relay candidate is reached over UDP, TCP or TLS.
+public enum ICEPairTransport: String, Sendable, Equatable {
+    case udp
+    case tcp
+    case tls
+}
+
+/// The pair media flows on, for statistics.
+public struct ICESelectedPair: Sendable, Equatable, CustomStringConvertible {
+    public let component: Int
+    public let localAddress: String
+    public let localPort: Int
+    public let localType: ICECandidateType
+    public let remoteAddress: String
+    public let remotePort: Int
+    public let remoteType: ICECandidateType
+    /// The transport to the first hop: the peer, or the TURN server for a local relay candidate.
+    public let transport: ICEPairTransport
+    /// Round-trip time of the last connectivity check on the pair, when known.
+    public let roundTripTime: Duration?
+
+    public var description: String {
+        "\(localType.rawValue) \(localAddress):\(localPort) <-> \(remoteType.rawValue) \(remoteAddress):\(remotePort) over \(transport.rawValue)"
+    }
+}

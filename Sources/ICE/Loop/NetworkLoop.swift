@@ -1,0 +1,70 @@
+import CNice
+import Foundation
+
+/// The process's one network thread: a GLib main loop on which every libnice agent, TLS tunnel
+/// and netlink socket of the process lives (DESIGN.md, "Threads and data flow").
+final class NetworkLoop: @unchecked Sendable {
+    // Immutable after init; GLib's context and loop are thread-safe to reference.
+    let context: OpaquePointer
+    private let loop: OpaquePointer
+
+    static let shared = NetworkLoop()
+
+    private init() {
+        context = g_main_context_new()
+        loop = g_main_loop_new(context, 0)
+        let started = DispatchSemaphore(value: 0)
+        let handles = LoopHandles(context: context, loop: loop)
+        let thread = Thread {
+            g_main_context_push_thread_default(handles.context)
+            started.signal()
+            g_main_loop_run(handles.loop)
+        }
+        thread.name = "parley-network"
+        thread.start()
+        started.wait()
+    }
+
+    /// Runs `work` on the network thread (soon, never inline), so that GIO objects made in it
+    /// attach to this loop's context.
+    func perform(_ work: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(WorkBox(work)).toOpaque()
+        g_main_context_invoke_full(context, G_PRIORITY_DEFAULT, { data in
+            let box = Unmanaged<WorkBox>.fromOpaque(data!).takeRetainedValue()
+            box.work()
+            return 0
+        }, box, nil)
+    }
+
+    /// Calls `work` on the network thread after `delay`; returns a handle for `cancel`.
+    @discardableResult
+    func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> UInt32 {
+        let milliseconds = UInt32(clamping: delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
+        let source = g_timeout_source_new(milliseconds)!
+        let box = Unmanaged.passRetained(WorkBox(work)).toOpaque()
+        g_source_set_callback(source, { data in
+            Unmanaged<WorkBox>.fromOpaque(data!).takeUnretainedValue().work()
+            return 0
+        }, box, { data in
+            Unmanaged<WorkBox>.fromOpaque(data!).release()
+        })
+        let id = g_source_attach(source, context)
+        g_source_unref(source)
+        return id
+    }
+
+    func cancel(_ sourceID: UInt32) {
+        guard sourceID != 0, let source = g_main_context_find_source_by_id(context, sourceID) else { return }
+        g_source_destroy(source)
+    }
+}
+
+private struct LoopHandles: @unchecked Sendable {
+    let context: OpaquePointer
+    let loop: OpaquePointer
+}
+
+private final class WorkBox {
+    let work: @Sendable () -> Void
+    init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+}

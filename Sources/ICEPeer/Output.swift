@@ -1,0 +1,13 @@
+import Foundation
+
+/// Writes one JSON object per line on stdout, whole lines only.
+enum Output {
+    private static let lock = NSLock()
+
+    static func emit(_ fields: [String: any Sendable]) {
+        guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import ICE
+
+final class Peer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var agent: ICEAgent?
+    private var monitor: NetworkMonitor?
+    private var remoteUfrag: String?
+    private var restartedLocally = false
+    private var clockStart = ContinuousClock.now
+
+    private func elapsedMilliseconds() -> Int {
+        let elapsed = ContinuousClock.now - lock.withLock { clockStart }
+        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    private func emit(_ fields: [String: any Sendable]) {
+        var fields = fields
+        fields["ms"] = elapsedMilliseconds()
+        Output.emit(fields)
+    }
+
+    func handle(_ line: String) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let op = object["op"] as? String else {
+            emit(["event": "error", "message": "not a JSON command"])
+            return
+        }
+        do {
+            try perform(op, object)
+        } catch {
+            emit(["event": "error", "op": op, "message": "\(error)"])
+        }
+    }
+
+    private func perform(_ op: String, _ command: [String: Any]) throws {
+        switch op {
+        case "create":
+            let agent = try ICEAgent(configuration: try configuration(from: command))
+            lock.withLock { self.agent = agent }
+            agent.setReceiveHandler { bytes, component in
+                Output.emit(["event": "received", "text": String(decoding: bytes, as: UTF8.self), "component": component])
+            }
+            Task { [weak self] in
+                for await event in agent.events { self?.report(event) }
+                self?.emit(["event": "closed"])
+            }
+            emitCredentials(agent)
+        case "gather":
+            let agent = try current()
+            lock.withLock { clockStart = .now }
+            Task { [weak self] in
+                do {
+                    try await agent.startGathering()
+                } catch {
+                    self?.emit(["event": "error", "op": "gather", "message": "\(error)"])
+                }
+            }
+        case "remoteCredentials":
+            let agent = try current()
+            let ufrag = command["ufrag"] as? String ?? ""
+            let password = command["password"] as? String ?? ""
+            let mustRestart = lock.withLock { () -> Bool in
+                defer {
+                    remoteUfrag = ufrag
+                    restartedLocally = false
+                }
+                return remoteUfrag != nil && remoteUfrag != ufrag && !restartedLocally
+            }
+            if mustRestart { try restart(agent) }
+            agent.setRemoteCredentials(ufrag: ufrag, password: password)
+        case "remoteCandidate":
+            try current().addRemoteCandidate(command["line"] as? String ?? "")
+        case "endOfCandidates":
+            try current().remoteEndOfCandidates()
+        case "restart":
+            let agent = try current()
+            lock.withLock { restartedLocally = true }
+            try restart(agent)
+        case "send":
+            let text = command["text"] as? String ?? ""
+            let sent = Array(text.utf8).withUnsafeBytes { try? current().send($0, component: command["component"] as? Int ?? 1) }
+            emit(["event": "sent", "ok": sent == true])
+        case "monitor":
+            let monitor = try NetworkMonitor()
+            lock.withLock { self.monitor = monitor }
+            Task { [weak self] in
+                for await event in monitor.events { self?.emit(["event": "network", "change": event.description]) }
+            }
+            emit(["event": "monitoring"])
+        default:
+            emit(["event": "error", "message": "unknown op \(op)"])
+        }
+    }
+
+    private func restart(_ agent: ICEAgent) throws {
+        lock.withLock { clockStart = .now }
+        try agent.restart()
+        emitCredentials(agent)
+    }
+
+    private func emitCredentials(_ agent: ICEAgent) {
+        let credentials = agent.localCredentials
+        emit(["event": "credentials", "ufrag": credentials.ufrag, "password": credentials.password])
+    }
+
+    private func current() throws -> ICEAgent {
+        guard let agent = lock.withLock({ agent }) else { throw PeerError.noAgent }
+        return agent
+    }
+
+    private func report(_ event: ICEEvent) {
+        switch event {
+        case .localCandidate(let line): emit(["event": "candidate", "line": line])
+        case .gatheringComplete: emit(["event": "gatheringComplete"])
+        case .state(let state): emit(["event": "state", "state": state.rawValue])
+        case .selectedPair(let pair):
+            emit([
+                "event": "selectedPair", "localType": pair.localType.rawValue, "localAddress": pair.localAddress,
+                "remoteType": pair.remoteType.rawValue, "remoteAddress": pair.remoteAddress,
+                "transport": pair.transport.rawValue, "component": pair.component, "description": pair.description,
+            ])
+        case .warning(let error): emit(["event": "warning", "code": error.code, "message": "\(error)"])
+        case .failed(let error): emit(["event": "failed", "code": error.code, "message": "\(error)"])
+        }
+    }
+
+    private func configuration(from command: [String: Any]) throws -> ICEAgentConfiguration {
+        var servers: [ICEServer] = []
+        for entry in command["servers"] as? [[String: Any]] ?? [] {
+            servers.append(try ICEServer(url: entry["url"] as? String ?? "", username: entry["username"] as? String, credential: entry["credential"] as? String))
+        }
+        var mode = ICEAgentConfiguration.Mode.trickle
+        if command["mode"] as? String == "vanilla" {
+            mode = .vanilla(collectionTimeout: .milliseconds(command["collectionTimeoutMs"] as? Int ?? 5000))
+        }
+        return ICEAgentConfiguration(
+            role: command["role"] as? String == "controlled" ? .controlled : .controlling,
+            servers: servers,
+            mode: mode,
+            relayOnly: command["relayOnly"] as? Bool ?? false,
+            allowedInterfaces: command["interfaces"] as? [String] ?? [],
+            ipv6: command["ipv6"] as? Bool ?? false,
+            componentCount: command["components"] as? Int ?? 1,
+            tlsCertificateAuthorityFile: command["caFile"] as? String)
+    }
+
+    func close() {
+        lock.withLock { agent }?.close()
+        lock.withLock { monitor }?.close()
+    }
+}
+
+enum PeerError: Error, CustomStringConvertible {
+    case noAgent
+    var description: String { "no agent: send create first" }
+}
