@@ -1,3 +1,6 @@
+// SOCK_STREAM/SOCK_DGRAM come from glibc's bits/socket_type.h, which the GLib headers pull into
+// the CNice module first; without this import a clean build cannot see them.
+import CNice
 import Foundation
 
 /// Asks a TURN server, the way libnice did, for an allocation, and reads its answer: this turns
