@@ -20,15 +20,13 @@ public actor EmbeddedSwitch {
     private var peers: [Int: WebSocketPeer] = [:]
     private var botHost: (any SwitchBotHost)?
     private var timerTask: Task<Void, Never>?
-    private let clock = ContinuousClock()
-    private let origin: ContinuousClock.Instant
+    private let clock = ElapsedClock()
 
     private init(server: WebSocketServer, url: WebSocketURL, configuration: SwitchConfiguration) {
         self.server = server
         self.port = server.port
         self.url = url
         core = SwitchCore(configuration: configuration)
-        origin = clock.now
         (activity, activitySink) = AsyncStream.makeStream(of: SwitchActivity.self, bufferingPolicy: .bufferingNewest(1000))
     }
 
@@ -87,10 +85,7 @@ public actor EmbeddedSwitch {
 
     // MARK: Driving the core
 
-    private var now: Double {
-        let elapsed = clock.now - origin
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
+    private var now: Double { clock.seconds }
 
     private func run() {
         let events = server.events

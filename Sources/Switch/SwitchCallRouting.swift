@@ -36,11 +36,7 @@ extension SwitchCore {
 
         switch callee {
         case .bot(let bot):
-            let parsed = headers.arrayValue?.compactMap { entry -> CustomHeader? in
-                guard let name = entry["name"]?.stringValue, let value = entry["value"]?.stringValue else { return nil }
-                return CustomHeader(name: name, value: value)
-            } ?? []
-            actions.append(.offerToBot(bot: bot, callID: callID, sdp: sdp, caller: callerNumber, headers: parsed))
+            actions.append(.offerToBot(bot: bot, callID: callID, sdp: sdp, caller: callerNumber, headers: CustomHeader.list(from: headers)))
         case .client:
             guard let calleePeer = self.peer(of: callee) else { return }
             var offer: [String: JSONValue] = [

@@ -45,6 +45,14 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
+    public var doubleValue: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .double(let value): value
+        default: nil
+        }
+    }
+
     public var objectValue: [String: JSONValue]? {
         if case .object(let members) = self { return members }
         return nil

@@ -214,6 +214,7 @@ public actor JanusClient {
     private func sendKeepalive() async {
         do {
             _ = try await request(["janus": "keepalive"], session: true)
+            eventSink.yield(.keepaliveAcknowledged)
         } catch {
             eventSink.yield(.error(error))
         }

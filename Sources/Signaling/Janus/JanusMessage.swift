@@ -41,6 +41,8 @@ public enum JanusEvent: Sendable, Equatable {
     case pluginEvent(handle: Int, JanusPluginResult)
     /// Janus trickled one of its candidates, or its end (`candidate` nil).
     case remoteCandidate(handle: Int, candidate: String?, sdpMid: String?, sdpMLineIndex: Int?)
+    /// Janus acknowledged one of our session keepalives: the session and the socket are alive.
+    case keepaliveAcknowledged
     /// The session timed out on Janus' side.
     case sessionTimeout
     case error(SignalingError)

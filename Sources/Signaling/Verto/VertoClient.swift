@@ -11,15 +11,13 @@ public actor VertoClient {
     private var waiters: [JSONRPCID: CheckedContinuation<Result<JSONValue, SignalingError>, Never>] = [:]
     private var readinessWaiters: [CheckedContinuation<Result<Void, SignalingError>, Never>] = []
     private var timerTask: Task<Void, Never>?
-    private let clock = ContinuousClock()
-    private let origin: ContinuousClock.Instant
+    private let clock = ElapsedClock()
 
     public init(url: WebSocketURL, configuration: VertoConfiguration, socketOptions: WebSocketOptions = WebSocketOptions(), sessid: String? = nil) {
         (events, eventSink) = AsyncStream.makeStream(of: VertoEvent.self)
         baseURL = url
         self.socketOptions = socketOptions
         session = VertoSession(configuration: configuration, sessid: sessid)
-        origin = clock.now
     }
 
     public var sessid: String { session.sessid }
@@ -120,10 +118,7 @@ public actor VertoClient {
 
     // MARK: Driving the session
 
-    private var now: Double {
-        let elapsed = clock.now - origin
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
+    private var now: Double { clock.seconds }
 
     private func handle(_ event: WebSocketEvent, generation eventGeneration: Int) {
         guard eventGeneration == generation else { return }

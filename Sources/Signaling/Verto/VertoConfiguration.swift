@@ -48,6 +48,14 @@ public struct CustomHeader: Sendable, Equatable, Codable {
         self.name = name
         self.value = value
     }
+
+    /// Reads a `custom_headers` array, skipping entries without a string name and value.
+    public static func list(from value: JSONValue?) -> [CustomHeader] {
+        (value?.arrayValue ?? []).compactMap { entry in
+            guard let name = entry["name"]?.stringValue, let value = entry["value"]?.stringValue else { return nil }
+            return CustomHeader(name: name, value: value)
+        }
+    }
 }
 
 /// Why a call ended, as the server or the client states it (reference §5.6, §11).

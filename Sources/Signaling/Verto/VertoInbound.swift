@@ -49,11 +49,7 @@ enum VertoInbound {
     }
 
     static func customHeaders(_ params: JSONValue) -> [CustomHeader] {
-        let list = params["dialogParams"]?["custom_headers"]?.arrayValue ?? params["custom_headers"]?.arrayValue ?? []
-        return list.compactMap { entry in
-            guard let name = entry["name"]?.stringValue, let value = entry["value"]?.stringValue else { return nil }
-            return CustomHeader(name: name, value: value)
-        }
+        CustomHeader.list(from: params["dialogParams"]?["custom_headers"] ?? params["custom_headers"])
     }
 
     static func offer(_ params: JSONValue) throws(InboundProblem) -> VertoOffer {

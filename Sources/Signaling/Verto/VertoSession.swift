@@ -174,8 +174,10 @@ public struct VertoSession: Sendable {
     @discardableResult
     private mutating func sendRequest(_ method: String, params: JSONValue, kind: RequestKind, now: Double, timeout: Double? = nil) -> JSONRPCID {
         let id = JSONRPCID.string(makeID())
+        // Like the JS SDK, the session's own gatewayState and ping requests carry the sticky-routing id.
+        let carriesVoiceSDKID = kind == .gatewayState || kind == .keepalive || method == self.method("ping")
         var extras: [String: JSONValue] = [:]
-        if kind != .login, kind != .call || method.hasSuffix(".ping"), let voiceSDKID { extras["voice_sdk_id"] = .string(voiceSDKID) }
+        if carriesVoiceSDKID, let voiceSDKID { extras["voice_sdk_id"] = .string(voiceSDKID) }
         frames.append(JSONRPCMessage.requestFrame(id: id, method: method, params: params, extras: extras).serialized)
         pending.add(id, method: method, now: now, timeout: timeout ?? configuration.requestTimeout, context: kind)
         return id

@@ -204,13 +204,3 @@ final class IDCounter: @unchecked Sendable {
         return "id-\(value)"
     }
 }
-
-extension JSONValue {
-    var doubleValue: Double? {
-        switch self {
-        case .integer(let value): Double(value)
-        case .double(let value): value
-        default: nil
-        }
-    }
-}
