@@ -41,11 +41,13 @@ let package = Package(
             ]
         ),
 
+        // Bounded waits on event streams, shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
-        .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Switch", "SDP", "Media"], exclude: ["Support/ws_fragments.py"]),
+        .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Switch", "SDP", "Media", "TestSupport"], exclude: ["Support/ws_fragments.py"]),
         .testTarget(name: "ICETests", dependencies: ["ICE", "ICEPeer"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "SDP"]),
-        .testTarget(name: "ParleyTests", dependencies: ["Parley", "Signaling", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "ParleyTests", dependencies: ["Parley", "Signaling", "Switch", "Media", "ICE", "SDP", "TestSupport", .product(name: "Logging", package: "swift-log")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -20,6 +20,16 @@ public struct ParleyError: Error, Sendable, Equatable, CustomStringConvertible {
         case protocolViolation = "protocol-violation"
         case janus
         case sessionLost = "session-lost"
+        case callNotFound = "call-not-found"
+        /// The operation is not allowed in the call's current state (docs/calls.md).
+        case callState = "call-state"
+        case negotiation
+        case noSupportedCodec = "no-supported-codec"
+        case iceFailed = "ice-failed"
+        case turnAuthentication = "turn-authentication"
+        case dtlsFailed = "dtls-failed"
+        case mediaTimeout = "media-timeout"
+        case audio
     }
 
     public let kind: Kind

@@ -1,21 +1,27 @@
 import Foundation
 
-struct WaitTimedOut: Error, CustomStringConvertible {
-    let what: String
-    let seconds: Double
-    let seen: String
-    var description: String { "waited \(seconds) s for \(what); saw: \(seen)" }
+public struct WaitTimedOut: Error, CustomStringConvertible {
+    public let what: String
+    public let seconds: Double
+    public let seen: String
+    public var description: String { "waited \(seconds) s for \(what); saw: \(seen)" }
+
+    public init(what: String, seconds: Double, seen: String) {
+        self.what = what
+        self.seconds = seconds
+        self.seen = seen
+    }
 }
 
 /// Records every element of an async stream and lets a test wait, with a bound, for the first
 /// one that matches — including ones that arrived before the wait began.
-actor EventRecorder<Event: Sendable> {
-    private(set) var events: [Event] = []
+public actor EventRecorder<Event: Sendable> {
+    public private(set) var events: [Event] = []
     private var consumed = 0
     private var waiters: [(id: Int, match: @Sendable (Event) -> Bool, continuation: CheckedContinuation<Event?, Never>)] = []
     private var nextWaiter = 0
 
-    init<S: AsyncSequence & Sendable>(_ stream: S) where S.Element == Event {
+    public init<S: AsyncSequence & Sendable>(_ stream: S) where S.Element == Event {
         Task { [weak self] in
             do {
                 for try await event in stream { await self?.append(event) }
@@ -33,7 +39,7 @@ actor EventRecorder<Event: Sendable> {
     }
 
     /// The first event after the last one a wait returned that matches `match`.
-    func next(_ what: String, within seconds: Double = 10, where match: @escaping @Sendable (Event) -> Bool) async throws -> Event {
+    public func next(_ what: String, within seconds: Double = 10, where match: @escaping @Sendable (Event) -> Bool) async throws -> Event {
         if let index = events[consumed...].firstIndex(where: match) {
             consumed = index + 1
             return events[index]
@@ -58,5 +64,5 @@ actor EventRecorder<Event: Sendable> {
         waiters.remove(at: index).continuation.resume(returning: nil)
     }
 
-    func all() -> [Event] { events }
+    public func all() -> [Event] { events }
 }

@@ -1,0 +1,354 @@
+import ICE
+import Logging
+import Media
+import Signaling
+
+/// One call, outgoing or incoming: its state machine, its media, its signalling. Every
+/// operation checks the state first (docs/calls.md); a refused one throws and changes nothing.
+public actor Call {
+    public nonisolated let id: String
+    public nonisolated let direction: CallDirection
+    /// The number or name we dialled, or the caller of an incoming call.
+    public nonisolated let remoteParty: String
+    public nonisolated let events: AsyncStream<CallEvent>
+    /// The digits the far end presses, for bots and scripts; ends with the call.
+    public nonisolated let digits: AsyncStream<Character>
+
+    private let eventSink: AsyncStream<CallEvent>.Continuation
+    private let digitSink: AsyncStream<Character>.Continuation
+    private let signalling: any CallSignalling
+    private let logger: Logger
+    private let trickle: Bool
+    private let mediaOptions: MediaOptions
+    private var machine: CallStateMachine
+    private var leg: MediaLeg?
+    private var legPump: Task<Void, Never>?
+    /// Candidates wait until the server knows the call (our invite or answer is through).
+    private var signalled = false
+    private var localCandidates: [String] = []
+    private var localGatheringDone = false
+    private var remoteCandidates: [String] = []
+    private var remoteCandidatesEnded = false
+    private var doneWaiters: [CheckedContinuation<TerminationReason, Never>] = []
+    /// The error that ended the call, when one did.
+    public private(set) var failure: ParleyError?
+    private let onEnd: @Sendable (String) async -> Void
+
+    init(id: String, direction: CallDirection, remoteParty: String, signalling: any CallSignalling, media: MediaOptions,
+         logger: Logger, onEnd: @escaping @Sendable (String) async -> Void) {
+        self.id = id
+        self.direction = direction
+        self.remoteParty = remoteParty
+        self.signalling = signalling
+        self.mediaOptions = media
+        self.logger = logger
+        self.onEnd = onEnd
+        if case .trickle = media.iceMode { trickle = true } else { trickle = false }
+        machine = CallStateMachine(direction: direction)
+        (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        (digits, digitSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
+        eventSink.yield(.state(machine.state))
+    }
+
+    public var state: CallState { machine.state }
+    public var isMuted: Bool { machine.muted }
+
+    public var terminationReason: TerminationReason? {
+        if case .done(let reason) = machine.state { return reason }
+        return nil
+    }
+
+    /// Waits until the call is over and returns why it ended.
+    public func waitUntilDone() async -> TerminationReason {
+        if let terminationReason { return terminationReason }
+        return await withCheckedContinuation { doneWaiters.append($0) }
+    }
+
+    // MARK: Operations
+
+    public func hangup(cause: HangupCause = .normalClearing) async {
+        guard !machine.state.isDone else { return }
+        try? machine.begin(.hangup)
+        await finish()
+        await signalling.hangup(callID: id, cause: cause)
+    }
+
+    public func hold() async throws(ParleyError) {
+        try await holdRequest(.hold)
+    }
+
+    public func unhold() async throws(ParleyError) {
+        try await holdRequest(.unhold)
+    }
+
+    public func mute() async throws(ParleyError) {
+        try begin(.mute)
+        await leg?.setMuted(true)
+    }
+
+    public func unmute() async throws(ParleyError) {
+        try begin(.unmute)
+        await leg?.setMuted(false)
+    }
+
+    /// Sends digits as RFC 4733 events, or as a Verto info message when the far end did not
+    /// negotiate telephone-event.
+    public func sendDTMF(_ digits: String) async throws(ParleyError) {
+        guard !digits.isEmpty, digits.allSatisfy({ DTMFDigit($0) != nil }) else {
+            throw ParleyError(kind: .configuration, message: "\"\(digits)\" is not a DTMF digit string (0-9 * # A-D)")
+        }
+        try begin(.dtmf)
+        defer { machine.finish(.dtmf, succeeded: true) }
+        if let leg, await leg.canSendTelephoneEvents {
+            try await leg.sendDTMF(digits)
+        } else {
+            try await signalling.sendDTMF(callID: id, digits: digits)
+        }
+    }
+
+    public func statistics() async -> CallStatistics {
+        await leg?.statistics() ?? CallStatistics()
+    }
+
+    // MARK: Bot support
+
+    /// Plays `source` to the far end until it ends; false when cut short or there is no media.
+    public func play(_ source: sending any AudioSource) async -> Bool {
+        guard let leg, !machine.state.isDone else { return false }
+        return await leg.play(source)
+    }
+
+    public var sampleRate: Int? {
+        get async { await leg?.sampleRate }
+    }
+
+    public func startRecording(_ sink: sending any AudioSink) async {
+        await leg?.startRecording(sink)
+    }
+
+    public func stopRecording() async {
+        await leg?.stopRecording()
+    }
+
+    // MARK: Driven by the client
+
+    /// Outgoing: gathers, offers and sends the invite. The call is dialing when this returns.
+    func dial(destination: String, options: DialOptions) async throws(ParleyError) {
+        try begin(.dial)
+        let leg = try startLeg(role: .controlling)
+        do {
+            let offer = try await leg.makeOffer()
+            try await signalling.invite(callID: id, destination: destination, options: options, sdp: offer, trickle: trickle)
+        } catch {
+            await end(TerminationReason(localStatus: .endedByError), failure: error, notifyServer: false)
+            throw error
+        }
+        await signalledCall()
+    }
+
+    /// Incoming: answers `offer` with our media and tells the server.
+    func answer(offer: String) async throws(ParleyError) {
+        try begin(.answer)
+        let leg = try startLeg(role: .controlled)
+        do {
+            for line in remoteCandidates { await leg.addRemoteCandidate(line) }
+            if remoteCandidatesEnded { await leg.remoteEndOfCandidates() }
+            remoteCandidates = []
+            let answer = try await leg.answer(offer)
+            try await signalling.answer(callID: id, sdp: answer, trickle: trickle)
+        } catch {
+            machine.finish(.answer, succeeded: false)
+            await end(TerminationReason(cause: HangupCause.incompatibleDestination.cause, causeCode: HangupCause.incompatibleDestination.causeCode, localStatus: .endedByError),
+                      failure: error, notifyServer: true, cause: .incompatibleDestination)
+            throw error
+        }
+        machine.finish(.answer, succeeded: true)
+        await apply(.answered)
+        await signalledCall()
+    }
+
+    func reject() async throws(ParleyError) {
+        try begin(.reject)
+        await finish()
+        await signalling.hangup(callID: id, cause: .userBusy)
+    }
+
+    func ignore() async throws(ParleyError) {
+        try begin(.ignore)
+        await finish()
+    }
+
+    func sendRinging() async {
+        await signalling.ringing(callID: id)
+    }
+
+    func handle(_ event: VertoEvent) async {
+        switch event {
+        case .ringing:
+            await apply(.ringing)
+        case .earlyMedia(let progress):
+            if let sdp = progress.sdp, await applyRemote(sdp) { await apply(.earlyMedia) }
+        case .answered(let progress):
+            if let sdp = progress.sdp, !(await applyRemote(sdp)) { return }
+            await apply(.answered)
+        case .remoteHangup(_, let cause):
+            await end(TerminationReason(cause: cause.cause, causeCode: cause.causeCode, sipCode: cause.sipCode, sipReason: cause.sipReason, sipCallID: cause.sipCallID),
+                      failure: nil, notifyServer: false)
+        case .remoteCandidate(let candidate):
+            if let leg { await leg.addRemoteCandidate(candidate.candidate) } else { remoteCandidates.append(candidate.candidate) }
+        case .remoteEndOfCandidates:
+            if let leg { await leg.remoteEndOfCandidates() } else { remoteCandidatesEnded = true }
+        case .modify(_, let action, _):
+            switch action {
+            case "hold": await apply(.remoteHold)
+            case "unhold": await apply(.remoteUnhold)
+            default: logger.debug("ignored modify \(action)")
+            }
+        case .info(_, let params):
+            for character in params["dtmf"]?.stringValue ?? "" where DTMFDigit(character) != nil {
+                report(digit: character)
+            }
+        default:
+            break
+        }
+    }
+
+    // MARK: Inside
+
+    private func begin(_ operation: CallOperation) throws(ParleyError) {
+        do {
+            try machine.begin(operation)
+        } catch {
+            throw ParleyError(error)
+        }
+        publishState()
+    }
+
+    private func holdRequest(_ operation: CallOperation) async throws(ParleyError) {
+        try begin(operation)
+        do {
+            try await signalling.hold(callID: id, operation == .hold)
+        } catch {
+            machine.finish(operation, succeeded: false)
+            throw error
+        }
+        machine.finish(operation, succeeded: true)
+        publishState()
+        await updateHold()
+    }
+
+    private func startLeg(role: ICEAgentConfiguration.Role) throws(ParleyError) -> MediaLeg {
+        let leg: MediaLeg
+        do {
+            leg = try MediaLeg(role: role, options: mediaOptions, logger: logger)
+        } catch {
+            machine.finish(role == .controlling ? .dial : .answer, succeeded: false)
+            let reason = TerminationReason(localStatus: .endedByError)
+            machine.handle(.ended(reason))
+            failure = error
+            publishState()
+            throw error
+        }
+        self.leg = leg
+        let events = leg.events
+        legPump = Task { [weak self] in
+            for await event in events { await self?.handle(event) }
+        }
+        return leg
+    }
+
+    private func applyRemote(_ sdp: String) async -> Bool {
+        guard let leg else { return false }
+        do {
+            try await leg.applyAnswer(sdp)
+            return true
+        } catch {
+            await end(TerminationReason(cause: HangupCause.incompatibleDestination.cause, causeCode: HangupCause.incompatibleDestination.causeCode, localStatus: .endedByError),
+                      failure: error, notifyServer: true, cause: .incompatibleDestination)
+            return false
+        }
+    }
+
+    private func signalledCall() async {
+        signalled = true
+        let pending = localCandidates
+        localCandidates = []
+        for line in pending { await signalling.candidate(callID: id, line: line) }
+        if localGatheringDone { await signalling.endOfCandidates(callID: id) }
+    }
+
+    private func handle(_ event: MediaLegEvent) async {
+        guard !machine.state.isDone else { return }
+        switch event {
+        case .localCandidate(let line):
+            if signalled { await signalling.candidate(callID: id, line: line) } else { localCandidates.append(line) }
+        case .gatheringComplete:
+            guard trickle else { return }
+            if signalled { await signalling.endOfCandidates(callID: id) } else { localGatheringDone = true }
+        case .iceState(let state):
+            eventSink.yield(.iceState(state))
+        case .selectedPair(let pair):
+            eventSink.yield(.selectedPair(pair))
+        case .secured(let profile):
+            eventSink.yield(.secured(profile.rawValue))
+        case .dtmf(let digit, _):
+            report(digit: digit)
+        case .disrupted:
+            eventSink.yield(.mediaDisrupted)
+        case .restored:
+            eventSink.yield(.mediaRestored)
+        case .remoteGoodbye:
+            logger.debug("the far end sent RTCP BYE")
+        case .failed(let error):
+            logger.error("call \(id) media failed: \(error)")
+            await end(TerminationReason(cause: HangupCause.normalTemporaryFailure.cause, causeCode: HangupCause.normalTemporaryFailure.causeCode, localStatus: .endedByError),
+                      failure: error, notifyServer: true, cause: .normalTemporaryFailure)
+        }
+    }
+
+    private func report(digit: Character) {
+        eventSink.yield(.dtmf(digit))
+        digitSink.yield(digit)
+    }
+
+    private func apply(_ signal: CallSignal) async {
+        guard machine.handle(signal) else { return }
+        publishState()
+        await updateHold()
+    }
+
+    /// `done` is published by `finish`, once, after media has stopped.
+    private func publishState() {
+        guard !machine.state.isDone else { return }
+        eventSink.yield(.state(machine.state))
+    }
+
+    /// Held either way: we send silence until both sides are active again.
+    private func updateHold() async {
+        await leg?.setHeld([CallState.held, .remotelyHeld, .doubleHeld].contains(machine.state))
+    }
+
+    private func end(_ reason: TerminationReason, failure: ParleyError?, notifyServer: Bool, cause: HangupCause = .normalClearing) async {
+        guard !machine.state.isDone else { return }
+        if let failure {
+            self.failure = failure
+            eventSink.yield(.error(failure))
+        }
+        machine.handle(.ended(reason))
+        await finish()
+        if notifyServer { await signalling.hangup(callID: id, cause: cause) }
+    }
+
+    /// The call is done: media stops, streams end, waiters learn why.
+    private func finish() async {
+        guard case .done(let reason) = machine.state else { return }
+        legPump?.cancel()
+        await leg?.stop()
+        eventSink.yield(.state(machine.state))
+        eventSink.finish()
+        digitSink.finish()
+        for waiter in doneWaiters { waiter.resume(returning: reason) }
+        doneWaiters = []
+        await onEnd(id)
+    }
+}

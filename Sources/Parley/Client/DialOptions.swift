@@ -1,0 +1,15 @@
+import Signaling
+
+/// What goes with one outgoing call.
+public struct DialOptions: Sendable {
+    public var callerName = ""
+    public var callerNumber = ""
+    /// Custom SIP headers (`X-...`), passed through to the far end.
+    public var headers: [CustomHeader] = []
+    /// Opaque state the server hands back on events (Telnyx expects base64).
+    public var clientState: String?
+    /// Overrides the client's media options for this call (e.g. its own `--play`/`--record`).
+    public var media: MediaOptions?
+
+    public init() {}
+}

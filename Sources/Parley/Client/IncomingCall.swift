@@ -1,0 +1,29 @@
+import Signaling
+
+/// A call offered to us. Answer it, reject it (the caller hears busy), or ignore it (nothing is
+/// sent; the server times it out). The call itself is `call`, ringing until one of those.
+public struct IncomingCall: Sendable {
+    public let call: Call
+    public let callerName: String?
+    public let callerNumber: String?
+    public let calleeName: String?
+    public let calleeNumber: String?
+    public let headers: [CustomHeader]
+    public let clientState: String?
+    let offer: String
+
+    public var id: String { call.id }
+
+    /// Answers with our media; the call is active when this returns.
+    public func answer() async throws(ParleyError) {
+        try await call.answer(offer: offer)
+    }
+
+    public func reject() async throws(ParleyError) {
+        try await call.reject()
+    }
+
+    public func ignore() async throws(ParleyError) {
+        try await call.ignore()
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Logging
+import Signaling
+
+/// A voice client: logs in to a Verto/Telnyx server, places calls and receives them. Several
+/// calls can run at once; all share the process's signalling, network and media threads.
+public actor VoiceClient {
+    public nonisolated let configuration: VoiceClientConfiguration
+    public nonisolated let events: AsyncStream<VoiceClientEvent>
+    private let eventSink: AsyncStream<VoiceClientEvent>.Continuation
+    private let verto: VertoClient
+    private let logger: Logger
+    private var calls: [String: Call] = [:]
+    private var pump: Task<Void, Never>?
+
+    public init(configuration: VoiceClientConfiguration, logger: Logger = Logger(label: "parley.client")) {
+        self.configuration = configuration
+        self.logger = logger
+        verto = VertoClient(url: configuration.server, configuration: configuration.verto, socketOptions: configuration.socket)
+        (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
+    }
+
+    /// Opens the socket, logs in, and returns once calls can be made.
+    public func connect() async throws(ParleyError) {
+        if pump == nil {
+            let stream = verto.events
+            pump = Task { [weak self] in
+                for await event in stream { await self?.route(event) }
+            }
+        }
+        do {
+            try await verto.connect()
+        } catch {
+            throw ParleyError(error)
+        }
+    }
+
+    /// Hangs up every call and closes the socket.
+    public func disconnect() async {
+        for call in calls.values { await call.hangup() }
+        await verto.disconnect()
+        pump?.cancel()
+        pump = nil
+        eventSink.finish()
+    }
+
+    /// Places a call. It is dialing when this returns; follow `call.events` for the rest.
+    public func dial(_ destination: String, options: DialOptions = DialOptions()) async throws(ParleyError) -> Call {
+        guard !destination.isEmpty else { throw ParleyError(kind: .configuration, message: "the destination is empty") }
+        let call = makeCall(id: UUID().uuidString.lowercased(), direction: .outgoing, remoteParty: destination, media: options.media)
+        calls[call.id] = call
+        var options = options
+        if options.callerName.isEmpty { options.callerName = configuration.callerName }
+        if options.callerNumber.isEmpty { options.callerNumber = configuration.callerNumber }
+        try await call.dial(destination: destination, options: options)
+        return call
+    }
+
+    public var activeCalls: [Call] { Array(calls.values) }
+
+    public func call(id: String) throws(ParleyError) -> Call {
+        guard let call = calls[id] else { throw ParleyError(kind: .callNotFound, message: "no call with id \(id)") }
+        return call
+    }
+
+    // MARK: Inside
+
+    private func makeCall(id: String, direction: CallDirection, remoteParty: String, media: MediaOptions? = nil) -> Call {
+        Call(id: id, direction: direction, remoteParty: remoteParty, signalling: VertoCallSignalling(client: verto),
+             media: media ?? configuration.media, logger: logger) { [weak self] id in
+            await self?.forget(id)
+        }
+    }
+
+    private func forget(_ id: String) {
+        calls[id] = nil
+    }
+
+    private func route(_ event: VertoEvent) async {
+        switch event {
+        case .socketOpened:
+            eventSink.yield(.connected)
+        case .socketClosed(let closure):
+            eventSink.yield(.disconnected(reason: closure.description))
+        case .ready:
+            eventSink.yield(.ready)
+        case .incomingCall(let offer):
+            await offered(offer)
+        case .ringing(let progress), .earlyMedia(let progress), .answered(let progress):
+            await calls[progress.callID]?.handle(event)
+        case .remoteHangup(let callID, _), .remoteEndOfCandidates(let callID), .modify(let callID, _, _):
+            await calls[callID]?.handle(event)
+        case .remoteCandidate(let candidate):
+            await calls[candidate.callID]?.handle(event)
+        case .info(let callID, _):
+            if let callID { await calls[callID]?.handle(event) }
+        case .punted:
+            eventSink.yield(.error(ParleyError(kind: .socket, message: "the server closed this session because the same login connected elsewhere")))
+        case .error(let error):
+            eventSink.yield(.error(ParleyError(error)))
+        case .mediaUpdateRequest(let requestID, let callID, _):
+            // ICE restarts initiated by the far end arrive with the reconnection work.
+            await verto.answerMediaUpdate(requestID: requestID, callID: callID,
+                                          answer: .failure(JSONRPCErrorObject(code: -32601, message: "media update not supported yet")))
+        default:
+            break
+        }
+    }
+
+    private func offered(_ offer: VertoOffer) async {
+        guard calls[offer.callID] == nil else { return }
+        let caller = offer.callerNumber ?? offer.callerName ?? "unknown"
+        let call = makeCall(id: offer.callID, direction: .incoming, remoteParty: caller)
+        calls[call.id] = call
+        let incoming = IncomingCall(
+            call: call, callerName: offer.callerName, callerNumber: offer.callerNumber, calleeName: offer.calleeName,
+            calleeNumber: offer.calleeNumber, headers: offer.customHeaders, clientState: offer.clientState, offer: offer.sdp)
+        if configuration.ringingFeedback { await call.sendRinging() }
+        eventSink.yield(.incomingCall(incoming))
+    }
+}

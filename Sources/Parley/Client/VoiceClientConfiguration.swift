@@ -1,0 +1,39 @@
+import Signaling
+
+/// Everything a `VoiceClient` needs: where to log in, as whom, and how calls carry media.
+public struct VoiceClientConfiguration: Sendable {
+    public var server: WebSocketURL
+    public var credentials: VertoCredentials
+    /// `telnyx_rtc` for Telnyx and the embedded switch, `verto` for FreeSWITCH.
+    public var methodPrefix = "telnyx_rtc"
+    /// Wait for the gateway to register (Telnyx) or only for the login.
+    public var readiness: VertoReadiness = .gatewayRegistered
+    public var socket = WebSocketOptions()
+    public var media = MediaOptions()
+    /// Tell the caller we are ringing as soon as a call arrives.
+    public var ringingFeedback = true
+    public var callerName = ""
+    public var callerNumber = ""
+
+    public init(server: WebSocketURL, credentials: VertoCredentials) {
+        self.server = server
+        self.credentials = credentials
+    }
+
+    var verto: VertoConfiguration {
+        var configuration = VertoConfiguration(credentials: credentials)
+        configuration.methodPrefix = methodPrefix
+        configuration.readiness = readiness
+        return configuration
+    }
+}
+
+/// What a client reports on `VoiceClient.events`.
+public enum VoiceClientEvent: Sendable {
+    case connected
+    case disconnected(reason: String)
+    /// Logged in (and, for Telnyx, the gateway registered): calls can be made and received.
+    case ready
+    case incomingCall(IncomingCall)
+    case error(ParleyError)
+}

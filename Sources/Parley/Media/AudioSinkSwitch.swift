@@ -1,0 +1,52 @@
+import Foundation
+import Media
+
+/// Where a call's received audio goes: the user's `--record` sink, plus a recording a bot
+/// starts and stops while the call runs. Written once per tick on the media clock thread.
+final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private let base: any AudioSink
+    private var recording: (any AudioSink)?
+    private var closed = false
+
+    init(base: any AudioSink) {
+        self.base = base
+    }
+
+    func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { return }
+        base.write(remote: remote, local: local)
+        recording?.write(remote: remote, local: local)
+    }
+
+    /// Starts a second recording beside the base sink, closing any earlier one.
+    func startRecording(_ sink: any AudioSink) {
+        let previous = lock.withLock { () -> (any AudioSink)? in
+            defer { recording = closed ? nil : sink }
+            return recording
+        }
+        previous?.close()
+        if lock.withLock({ closed }) { sink.close() }
+    }
+
+    func stopRecording() {
+        let previous = lock.withLock { () -> (any AudioSink)? in
+            defer { recording = nil }
+            return recording
+        }
+        previous?.close()
+    }
+
+    func close() {
+        let (wasOpen, previous) = lock.withLock { () -> (Bool, (any AudioSink)?) in
+            guard !closed else { return (false, nil) }
+            closed = true
+            defer { recording = nil }
+            return (true, recording)
+        }
+        previous?.close()
+        if wasOpen { base.close() }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Media
+
+/// The source a call sends from, switchable while the call runs: the user's `--play` source,
+/// a bot's prompt (whose end someone awaits), or silence while the call is held. Read once per
+/// tick on the media clock thread; the lock is taken once per tick, never per packet.
+final class AudioSourceSwitch: AudioSource, @unchecked Sendable {
+    private let lock = NSLock()
+    private var base: any AudioSource
+    private var prompt: (source: any AudioSource, finished: CheckedContinuation<Bool, Never>)?
+    private var held = false
+
+    init(base: any AudioSource) {
+        self.base = base
+    }
+
+    func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if let prompt {
+            if prompt.source.read(into: frame) {
+                if held { silence(frame) }
+                return true
+            }
+            self.prompt = nil
+            prompt.finished.resume(returning: true)
+            silence(frame)
+            return true
+        }
+        if !base.read(into: frame) { silence(frame) }
+        if held { silence(frame) }
+        return true
+    }
+
+    /// Plays `source` in place of the base source; returns true once it has ended, false when
+    /// it was cut short (another prompt, or the call ended).
+    func play(_ source: sending any AudioSource) async -> Bool {
+        let source = UncheckedSource(source)
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let replaced = lock.withLock { () -> CheckedContinuation<Bool, Never>? in
+                defer { prompt = (source.value, continuation) }
+                return prompt?.finished
+            }
+            replaced?.resume(returning: false)
+        }
+    }
+
+    /// Ends any prompt in progress (the call is over).
+    func cancelPrompt() {
+        let cancelled = lock.withLock { () -> CheckedContinuation<Bool, Never>? in
+            defer { prompt = nil }
+            return prompt?.finished
+        }
+        cancelled?.resume(returning: false)
+    }
+
+    var isHeld: Bool {
+        get { lock.withLock { held } }
+        set { lock.withLock { held = newValue } }
+    }
+
+    private func silence(_ frame: UnsafeMutableBufferPointer<Int16>) {
+        frame.update(repeating: 0)
+    }
+}
+
+/// A source handed to the media clock thread, which alone reads it from then on.
+private struct UncheckedSource: @unchecked Sendable {
+    let value: any AudioSource
+    init(_ value: any AudioSource) { self.value = value }
+}

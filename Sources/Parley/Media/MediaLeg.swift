@@ -1,0 +1,347 @@
+import ICE
+import Logging
+import Media
+import SDP
+
+/// One call's media: an ICE agent, a DTLS identity and, once the peer's description is known,
+/// a media session on the shared clock. It makes our offer or answer, applies the peer's, and
+/// starts DTLS as soon as ICE has a working pair. Packets never pass through this actor: the
+/// agent hands them to the session on the network thread.
+public actor MediaLeg {
+    public nonisolated let events: AsyncStream<MediaLegEvent>
+    private let continuation: AsyncStream<MediaLegEvent>.Continuation
+    private let agent: ICEAgent
+    private let identity: DTLSIdentity
+    private let options: MediaOptions
+    private let logger: Logger
+    private let localSSRC = UInt32.random(in: 1...UInt32.max)
+    private let cname = "parley-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+
+    private var prepared = false
+    private var gathered: [String] = []
+    private var gatheringDone = false
+    private var gatheringWaiters: [CheckedContinuation<Void, Never>] = []
+    private var iceConnected = false
+    private var selectedPair: ICESelectedPair?
+    private var session: MediaSession?
+    private var source: AudioSourceSwitch?
+    private var sink: AudioSinkSwitch?
+    private var sessionStarted = false
+    private var stopped = false
+    private var pumps: [Task<Void, Never>] = []
+
+    public init(role: ICEAgentConfiguration.Role, options: MediaOptions, logger: Logger) throws(ParleyError) {
+        self.options = options
+        self.logger = logger
+        do {
+            agent = try ICEAgent(configuration: options.agentConfiguration(role: role), logger: logger)
+        } catch {
+            throw ParleyError(error)
+        }
+        do {
+            identity = try DTLSIdentity.generate()
+        } catch {
+            throw ParleyError(kind: .dtlsFailed, message: error.description)
+        }
+        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(512))
+    }
+
+    private var trickle: Bool {
+        if case .trickle = options.iceMode { return true }
+        return false
+    }
+
+    // MARK: Descriptions
+
+    /// Our offer: in trickle mode at once, candidates following as events; in vanilla mode once
+    /// gathering ends or the collection timeout passes, with every candidate inside.
+    public func makeOffer() async throws(ParleyError) -> String {
+        try await prepare()
+        let ice = await localICE()
+        var description = SessionDescription.audioOffer(OfferOptions(
+            capabilities: options.capabilities, ice: ice, security: .dtls(identity.fingerprint),
+            sessionId: Self.sessionID(), ssrc: localSSRC, cname: cname))
+        do {
+            for warning in try options.munging.apply(to: &description) {
+                logger.warning("SDP munging: \(warning)")
+            }
+        } catch {
+            throw ParleyError(kind: .configuration, message: "SDP munging: \(error)")
+        }
+        return description.text
+    }
+
+    /// Applies the peer's answer to our offer (also early media's SDP). A second identical
+    /// answer (early media, then the answer) changes nothing.
+    public func applyAnswer(_ text: String) throws(ParleyError) {
+        guard session == nil else { return }
+        let description = try Self.parse(text)
+        let remote = try RemoteMedia(description)
+        var configuration: MediaSessionConfiguration
+        do {
+            configuration = try MediaSessionConfiguration.negotiated(remote: remote.section, cname: cname)
+        } catch {
+            throw ParleyError(error)
+        }
+        guard let fingerprint = remote.fingerprint else {
+            throw .negotiation("the answer has no a=fingerprint; Parley offers DTLS-SRTP only")
+        }
+        guard let role = DTLSRole.negotiated(local: .actpass, remote: remote.setup ?? .active) else {
+            throw .negotiation("the answer's a=setup:\(remote.setup?.rawValue ?? "") is not a valid reply to actpass")
+        }
+        try begin(configuration: &configuration, security: .dtls(identity: identity, role: role, remoteFingerprint: fingerprint), remote: remote)
+    }
+
+    /// Answers the peer's offer and starts the media it describes.
+    public func answer(_ offerText: String) async throws(ParleyError) -> String {
+        let offer = try Self.parse(offerText)
+        try await prepare()
+        let ice = await localICE()
+        let usesDTLS = offer.media.contains { $0.attributes.contains(named: Fingerprint.attributeName) }
+            || offer.attributes.contains(named: Fingerprint.attributeName)
+        let security: AnswerSecurity
+        if usesDTLS {
+            security = .dtls(identity.fingerprint, roleForActpass: .active)
+        } else {
+            var keys: [String: String] = [:]
+            for suite in SDESKeys.suites {
+                guard let key = SDESKeys.inlineKey(for: suite) else { throw .negotiation("could not draw SDES keys from the random generator") }
+                keys[suite] = key
+            }
+            security = .sdes(keys: keys, suites: SDESKeys.suites)
+        }
+        let answer: Answer
+        do {
+            answer = try SessionDescription.answer(to: offer, options: AnswerOptions(
+                capabilities: options.capabilities, ice: ice, security: security, codecOrder: options.codecOrder,
+                sessionId: Self.sessionID(), ssrc: localSSRC, cname: cname))
+        } catch {
+            throw .negotiation(error.description)
+        }
+        guard let index = answer.description.media.firstIndex(where: { !$0.isRejected }) else {
+            throw .negotiation("no audio section was accepted")
+        }
+        let remote = try RemoteMedia(offer, index: index)
+        // The offer's attributes (fmtp, ssrc, ptime) in the order our answer chose.
+        var negotiatedSection = remote.section
+        negotiatedSection.formats = answer.description.media[index].formats
+        var configuration: MediaSessionConfiguration
+        do {
+            configuration = try MediaSessionConfiguration.negotiated(remote: negotiatedSection, cname: cname)
+        } catch {
+            throw ParleyError(error)
+        }
+        let mediaSecurity: MediaSecurity
+        if usesDTLS {
+            guard let fingerprint = remote.fingerprint, let role = answer.audio.dtlsRole.flatMap({ DTLSRole.negotiated(local: $0, remote: remote.setup ?? .actpass) }) else {
+                throw .negotiation("the offer's DTLS setup cannot be answered")
+            }
+            mediaSecurity = .dtls(identity: identity, role: role, remoteFingerprint: fingerprint)
+        } else {
+            guard let accepted = answer.audio.acceptedCrypto,
+                let ours = answer.description.media[index].attributes.values(Crypto.self).first
+            else { throw .negotiation("the offer has neither a=fingerprint nor a usable a=crypto") }
+            do {
+                mediaSecurity = try MediaSecurity.sdes(local: ours, remote: accepted)
+            } catch {
+                throw .negotiation(error.description)
+            }
+        }
+        try begin(configuration: &configuration, security: mediaSecurity, remote: remote)
+        return answer.description.text
+    }
+
+    // MARK: Trickle
+
+    public func addRemoteCandidate(_ line: String) {
+        do {
+            try agent.addRemoteCandidate(line)
+        } catch {
+            logger.warning("ignored a remote candidate: \(error)")
+        }
+    }
+
+    public func remoteEndOfCandidates() {
+        agent.remoteEndOfCandidates()
+    }
+
+    // MARK: Control
+
+    public func setMuted(_ muted: Bool) {
+        session?.isMuted = muted
+    }
+
+    /// While held we send silence and keep the stream (and NAT bindings) alive.
+    public func setHeld(_ held: Bool) {
+        source?.isHeld = held
+    }
+
+    public var canSendTelephoneEvents: Bool { session?.configuration.telephoneEventPayloadType != nil }
+
+    public func sendDTMF(_ digits: String) throws(ParleyError) {
+        guard let session else { throw ParleyError(kind: .callState, message: "no media yet to send DTMF on") }
+        do {
+            try session.sendDTMF(digits)
+        } catch {
+            throw ParleyError(error)
+        }
+    }
+
+    /// Plays `source` instead of the call's source until it ends. False when cut short.
+    public func play(_ prompt: sending any AudioSource) async -> Bool {
+        guard let source else { return false }
+        return await source.play(prompt)
+    }
+
+    /// The negotiated sample rate, once media is configured.
+    public var sampleRate: Int? { session?.configuration.codec.sampleRate }
+
+    public func startRecording(_ recorder: sending any AudioSink) {
+        sink?.startRecording(recorder)
+    }
+
+    public func stopRecording() {
+        sink?.stopRecording()
+    }
+
+    public func statistics() -> CallStatistics {
+        CallStatistics(audio: session?.statistics(), candidatePair: selectedPair ?? agent.selectedPair)
+    }
+
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        source?.cancelPrompt()
+        session?.stop()
+        agent.setReceiveHandler { _, _ in }
+        agent.close()
+        for pump in pumps { pump.cancel() }
+        for waiter in gatheringWaiters { waiter.resume() }
+        gatheringWaiters = []
+        continuation.finish()
+    }
+
+    // MARK: Inside
+
+    private func prepare() async throws(ParleyError) {
+        guard !prepared else { return }
+        prepared = true
+        let events = agent.events
+        pumps.append(Task { [weak self] in
+            for await event in events { await self?.handle(event) }
+        })
+        do {
+            try await agent.startGathering()
+        } catch {
+            throw ParleyError(error)
+        }
+    }
+
+    private func localICE() async -> ICEDescription {
+        let credentials = agent.localCredentials
+        guard !trickle else { return ICEDescription(ufrag: credentials.ufrag, password: credentials.password, trickle: true) }
+        if !gatheringDone {
+            await withCheckedContinuation { gatheringWaiters.append($0) }
+        }
+        let candidates = gathered.compactMap { try? Candidate(attributeValue: String($0.dropFirst("candidate:".count))) }
+        return ICEDescription(ufrag: credentials.ufrag, password: credentials.password, trickle: false, candidates: candidates, gatheringComplete: true)
+    }
+
+    private func begin(configuration: inout MediaSessionConfiguration, security: MediaSecurity, remote: RemoteMedia) throws(ParleyError) {
+        configuration.localSSRC = localSSRC
+        configuration.disruptionTimeout = options.disruptionTimeout
+        let rate = configuration.codec.sampleRate
+        let source: AudioSourceSwitch
+        let sink: AudioSinkSwitch
+        do {
+            source = AudioSourceSwitch(base: try options.source.makeSource(sampleRate: rate))
+            sink = AudioSinkSwitch(base: try options.sink.makeSink(sampleRate: rate))
+        } catch {
+            throw ParleyError(error)
+        }
+        let session: MediaSession
+        do {
+            session = try MediaSession(configuration: configuration, security: security, transport: ICEMediaTransport(agent: agent), source: source, sink: sink)
+        } catch {
+            sink.close()
+            throw ParleyError(error)
+        }
+        self.session = session
+        self.source = source
+        self.sink = sink
+        agent.setReceiveHandler { [weak session] bytes, _ in session?.receive(bytes) }
+        let mediaEvents = session.events
+        pumps.append(Task { [weak self] in
+            for await event in mediaEvents { await self?.handle(event) }
+        })
+        agent.setRemoteCredentials(ufrag: remote.ufrag, password: remote.password)
+        for line in remote.candidates { addRemoteCandidate(line) }
+        if remote.endOfCandidates { agent.remoteEndOfCandidates() }
+        logger.info("media negotiated: \(configuration.codec.name)/\(rate), telephone-event \(configuration.telephoneEventPayloadType.map(String.init) ?? "none")")
+        startSessionIfReady()
+    }
+
+    private func startSessionIfReady() {
+        guard iceConnected, !sessionStarted, !stopped, let session else { return }
+        sessionStarted = true
+        session.start()
+    }
+
+    private func handle(_ event: ICEEvent) {
+        guard !stopped else { return }
+        switch event {
+        case .localCandidate(let line):
+            gathered.append(line)
+            if trickle { continuation.yield(.localCandidate(line)) }
+        case .gatheringComplete:
+            gatheringDone = true
+            for waiter in gatheringWaiters { waiter.resume() }
+            gatheringWaiters = []
+            continuation.yield(.gatheringComplete)
+        case .state(let state):
+            continuation.yield(.iceState(state))
+            if state == .connected || state == .completed {
+                iceConnected = true
+                startSessionIfReady()
+            }
+        case .selectedPair(let pair):
+            selectedPair = pair
+            continuation.yield(.selectedPair(pair))
+        case .warning(let error):
+            logger.warning("ICE: \(error)")
+        case .failed(let error):
+            continuation.yield(.failed(ParleyError(error)))
+        }
+    }
+
+    private func handle(_ event: MediaEvent) {
+        guard !stopped else { return }
+        switch event {
+        case .secured(let profile): continuation.yield(.secured(profile))
+        case .securityFailed(let error): continuation.yield(.failed(ParleyError(error)))
+        case .disrupted: continuation.yield(.disrupted)
+        case .restored: continuation.yield(.restored)
+        case .dtmf(let digit, let inBand): continuation.yield(.dtmf(digit.character, inBand: inBand))
+        case .remoteGoodbye: continuation.yield(.remoteGoodbye)
+        }
+    }
+
+    private static func parse(_ text: String) throws(ParleyError) -> SessionDescription {
+        do {
+            return try SDPParser().parse(text)
+        } catch {
+            throw .negotiation("the remote SDP does not parse: \(error)")
+        }
+    }
+
+    private static func sessionID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String(generator.next() >> 1)
+    }
+}
+
+/// A snapshot of one call's media for statistics.
+public struct CallStatistics: Sendable, Equatable {
+    public var audio: MediaStatistics?
+    public var candidatePair: ICESelectedPair?
+}

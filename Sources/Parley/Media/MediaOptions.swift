@@ -1,0 +1,53 @@
+import ICE
+import Media
+import SDP
+
+/// How a call gathers candidates, what it offers, and what it plays and records.
+public struct MediaOptions: Sendable {
+    public var iceServers: [ICEServer] = []
+    public var iceMode: ICEAgentConfiguration.Mode = .trickle
+    /// Offer only TURN relay candidates.
+    public var relayOnly = false
+    /// Interface names to gather on; empty means every interface but loopback. Naming `lo`
+    /// gathers on loopback, which is how the embedded demo call stays on this machine.
+    public var allowedInterfaces: [String] = []
+    public var ipv6 = true
+    /// Trust anchors for `turns:` servers; nil means the system's.
+    public var tlsCertificateAuthorityFile: String?
+    /// Our codecs in preference order.
+    public var capabilities: AudioCapabilities = .standard
+    /// Whose order decides the codec when we answer.
+    public var codecOrder: CodecOrder = .offerer
+    /// Applied to every SDP we send (codec priority, payload numbers, bandwidth, Opus fmtp).
+    public var munging = MungeRequest()
+    /// What we send (`--play`) and where what we hear goes (`--record`).
+    public var source: AudioSourceSpec = .silence
+    public var sink: AudioSinkSpec = .null
+    /// No RTP for this long reports media disrupted.
+    public var disruptionTimeout: Duration = .seconds(5)
+
+    public init() {}
+
+    func agentConfiguration(role: ICEAgentConfiguration.Role) -> ICEAgentConfiguration {
+        ICEAgentConfiguration(
+            role: role, servers: iceServers, mode: iceMode, relayOnly: relayOnly,
+            allowedInterfaces: allowedInterfaces, ipv6: ipv6, componentCount: 1,
+            tlsCertificateAuthorityFile: tlsCertificateAuthorityFile)
+    }
+}
+
+/// What a call's media reports as it runs.
+public enum MediaLegEvent: Sendable, Equatable {
+    /// A candidate to trickle to the peer (`candidate:...`).
+    case localCandidate(String)
+    case gatheringComplete
+    case iceState(ICEConnectionState)
+    case selectedPair(ICESelectedPair)
+    case secured(SRTPProfile)
+    case dtmf(Character, inBand: Bool)
+    case disrupted
+    case restored
+    case remoteGoodbye
+    /// Media cannot work: ICE or DTLS failed. The call should end.
+    case failed(ParleyError)
+}

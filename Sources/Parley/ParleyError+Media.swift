@@ -1,0 +1,37 @@
+import ICE
+import Media
+import SDP
+
+extension ParleyError {
+    public init(_ error: ICEError) {
+        switch error {
+        case .turnAuthenticationFailed: self.init(kind: .turnAuthentication, message: error.description)
+        case .configuration: self.init(kind: .configuration, message: error.description)
+        default: self.init(kind: .iceFailed, message: error.description)
+        }
+    }
+
+    public init(_ error: DTLSError) {
+        self.init(kind: .dtlsFailed, message: error.description)
+    }
+
+    public init(_ error: MediaSessionError) {
+        switch error {
+        case .noSupportedCodec: self.init(kind: .noSupportedCodec, message: error.description)
+        case .invalidDTMF: self.init(kind: .configuration, message: error.description)
+        default: self.init(kind: .negotiation, message: error.description)
+        }
+    }
+
+    public init(_ error: AudioError) {
+        self.init(kind: .audio, message: error.description)
+    }
+
+    public init(_ error: CallOperationError) {
+        self.init(kind: .callState, message: error.description)
+    }
+
+    static func negotiation(_ message: String) -> ParleyError {
+        ParleyError(kind: .negotiation, message: message)
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Media
+import Parley
+import Signaling
+import Switch
+import TestSupport
+import Testing
+
+/// Two real clients call each other through the embedded switch on loopback: real ICE (libnice
+/// on `lo`), DTLS-SRTP, Opus, RFC 4733, and the Verto call flow.
+@Suite(.serialized) struct CallThroughSwitchTests {
+    static func client(_ login: String, at url: WebSocketURL, play: String, record: String) throws -> VoiceClient {
+        var configuration = VoiceClientConfiguration(server: url, credentials: .password(login: login, password: login + "-secret"))
+        configuration.media.allowedInterfaces = ["lo"]
+        configuration.media.ipv6 = false
+        configuration.media.source = try AudioSourceSpec(play)
+        configuration.media.sink = try AudioSinkSpec(record)
+        return VoiceClient(configuration: configuration)
+    }
+
+    static func startSwitch() async throws -> EmbeddedSwitch {
+        try await EmbeddedSwitch.start(
+            listen: WebSocketURL(parsing: "ws://127.0.0.1:0"),
+            configuration: SwitchConfiguration(accounts: [
+                SwitchAccount(login: "alice", password: "alice-secret"), SwitchAccount(login: "bob", password: "bob-secret"),
+            ]))
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("parley-call-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Waits, with a bound, until `condition` holds; checks every 50 ms.
+    static func waitUntil(_ what: String, within seconds: Double = 10, _ condition: () async -> Bool) async throws {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            if await condition() { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw WaitTimedOut(what: what, seconds: seconds, seen: "")
+    }
+
+    @Test func callersHearEachOtherAndSendDigitsHoldAndHangUp() async throws {
+        let embedded = try await Self.startSwitch()
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let aliceRecording = directory.appendingPathComponent("alice.wav").path
+        let bobRecording = directory.appendingPathComponent("bob.wav").path
+        let alice = try Self.client("alice", at: embedded.url, play: "tone:440", record: aliceRecording)
+        let bob = try Self.client("bob", at: embedded.url, play: "tone:880", record: bobRecording)
+        let bobClientEvents = EventRecorder(bob.events)
+        try await alice.connect()
+        try await bob.connect()
+
+        let call = try await alice.dial("bob")
+        let aliceEvents = EventRecorder(call.events)
+        let offered = try await bobClientEvents.next("an incoming call") { if case .incomingCall = $0 { true } else { false } }
+        guard case .incomingCall(let incoming) = offered else { return }
+        #expect(incoming.callerName != nil || incoming.callerNumber != nil || incoming.call.remoteParty == "unknown")
+        _ = try await aliceEvents.next("ringing") { $0 == .state(.ringing) }
+        let bobEvents = EventRecorder(incoming.call.events)
+        try await incoming.answer()
+        _ = try await aliceEvents.next("active") { $0 == .state(.active) }
+        _ = try await aliceEvents.next("secured") { if case .secured = $0 { true } else { false } }
+        _ = try await bobEvents.next("secured") { if case .secured = $0 { true } else { false } }
+        let bobCall = incoming.call
+        try await Self.waitUntil("a second of audio both ways") {
+            let received = (await call.statistics().audio?.packetsReceived ?? 0, await bobCall.statistics().audio?.packetsReceived ?? 0)
+            return received.0 >= 50 && received.1 >= 50
+        }
+
+        try await call.sendDTMF("5#")
+        _ = try await bobEvents.next("digit 5") { $0 == .dtmf("5") }
+        _ = try await bobEvents.next("digit #") { $0 == .dtmf("#") }
+        try await bobCall.sendDTMF("7")
+        _ = try await aliceEvents.next("digit 7") { $0 == .dtmf("7") }
+
+        try await call.hold()
+        #expect(await call.state == .held)
+        _ = try await bobEvents.next("remotely held") { $0 == .state(.remotelyHeld) }
+        await #expect(throws: ParleyError.self) { try await bobCall.sendDTMF("1") }
+        try await call.unhold()
+        _ = try await bobEvents.next("active again") { $0 == .state(.active) }
+
+        await call.hangup()
+        let ended = try await bobEvents.next("the hangup") { if case .state(.done) = $0 { true } else { false } }
+        guard case .state(.done(let reason)) = ended else { return }
+        #expect(reason.cause == "NORMAL_CLEARING")
+        #expect(reason.localStatus == nil)
+        #expect(await call.terminationReason?.localStatus == .endedByLocalUser)
+        await alice.disconnect()
+        await bob.disconnect()
+        await embedded.stop()
+
+        let aliceHeard = try #require(try Recording.firstToneFrequency(aliceRecording))
+        let bobHeard = try #require(try Recording.firstToneFrequency(bobRecording))
+        #expect(abs(aliceHeard - 880) <= 5, "alice heard \(aliceHeard) Hz")
+        #expect(abs(bobHeard - 440) <= 5, "bob heard \(bobHeard) Hz")
+    }
+
+    @Test func aRejectedCallEndsBusyOnBothSides() async throws {
+        let embedded = try await Self.startSwitch()
+        let alice = try Self.client("alice", at: embedded.url, play: "silence", record: "null")
+        let bob = try Self.client("bob", at: embedded.url, play: "silence", record: "null")
+        let bobClientEvents = EventRecorder(bob.events)
+        try await alice.connect()
+        try await bob.connect()
+        let call = try await alice.dial("bob")
+        let offered = try await bobClientEvents.next("an incoming call") { if case .incomingCall = $0 { true } else { false } }
+        guard case .incomingCall(let incoming) = offered else { return }
+        try await incoming.reject()
+        let reason = try await withTimeout(seconds: 10) { await call.waitUntilDone() }
+        #expect(reason.cause == "USER_BUSY")
+        #expect(await incoming.call.terminationReason?.localStatus == .rejected)
+        await #expect(throws: ParleyError.self) { try await incoming.answer() }
+        await alice.disconnect()
+        await bob.disconnect()
+        await embedded.stop()
+    }
+}
+
+/// Runs `body`, failing the test if it takes longer than `seconds`.
+func withTimeout<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () async -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { await body() }
+        group.addTask {
+            try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+            return nil
+        }
+        guard let first = try await group.next(), let value = first else {
+            group.cancelAll()
+            throw WaitTimedOut(what: "completion", seconds: seconds, seen: "")
+        }
+        group.cancelAll()
+        return value
+    }
+}
