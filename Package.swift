@@ -37,7 +37,10 @@ let package = Package(
                 "SDP",
                 "Signaling",
                 "Switch",
+                "ICE",
+                "Media",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 

@@ -18,8 +18,7 @@ public actor Call {
     private let digitSink: AsyncStream<Character>.Continuation
     private let signalling: any CallSignalling
     private let logger: Logger
-    private let trickle: Bool
-    private let mediaOptions: MediaOptions
+    private var mediaOptions: MediaOptions
     private var machine: CallStateMachine
     private var leg: MediaLeg?
     private var legPump: Task<Void, Never>?
@@ -43,7 +42,6 @@ public actor Call {
         self.mediaOptions = media
         self.logger = logger
         self.onEnd = onEnd
-        if case .trickle = media.iceMode { trickle = true } else { trickle = false }
         machine = CallStateMachine(direction: direction)
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
         (digits, digitSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
@@ -51,6 +49,11 @@ public actor Call {
     }
 
     public var state: CallState { machine.state }
+
+    private var trickle: Bool {
+        if case .trickle = mediaOptions.iceMode { return true }
+        return false
+    }
     public var isMuted: Bool { machine.muted }
 
     public var terminationReason: TerminationReason? {
@@ -147,8 +150,9 @@ public actor Call {
     }
 
     /// Incoming: answers `offer` with our media and tells the server.
-    func answer(offer: String) async throws(ParleyError) {
+    func answer(offer: String, media: MediaOptions?) async throws(ParleyError) {
         try begin(.answer)
+        if let media { mediaOptions = media }
         let leg = try startLeg(role: .controlled)
         do {
             for line in remoteCandidates { await leg.addRemoteCandidate(line) }

@@ -14,9 +14,10 @@ public struct IncomingCall: Sendable {
 
     public var id: String { call.id }
 
-    /// Answers with our media; the call is active when this returns.
-    public func answer() async throws(ParleyError) {
-        try await call.answer(offer: offer)
+    /// Answers with the client's media options, or `media` for this call alone (its own
+    /// recording file, say); the call is active when this returns.
+    public func answer(media: MediaOptions? = nil) async throws(ParleyError) {
+        try await call.answer(offer: offer, media: media)
     }
 
     public func reject() async throws(ParleyError) {

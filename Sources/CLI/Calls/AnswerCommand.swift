@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Media
+import Parley
+
+struct AnswerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "answer",
+        abstract: "Wait for calls and answer them, optionally running an IVR bot on each.",
+        discussion: """
+            Without --bot each call plays --play and lasts until the caller hangs up (or --duration).
+            With --bot SCRIPT each call runs the bot (docs/bots.md). --max-calls N carries N calls at once;
+            more are refused as busy. --calls N exits after N calls have ended.
+            Example: parley answer --server ws://127.0.0.1:8080 --login ivr --bot examples/bots/ivr.yaml --max-calls 10
+            """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var media: MediaFlags
+    @OptionGroup var logging: LoggingFlags
+
+    @Option(help: "An IVR bot script (YAML or JSON, docs/bots.md) to run on every call.")
+    var bot: String?
+
+    @Option(help: "How many calls to carry at once; more are refused as busy.")
+    var maxCalls = 1
+
+    @Option(help: "Exit after this many calls have ended.")
+    var calls: Int?
+
+    @Option(help: "Record each call to DIR/<call id>.wav.")
+    var recordDir: String?
+
+    @Option(help: "Hang up each call this many seconds after answering.")
+    var duration: Double?
+
+    @Flag(help: "Refuse every call as busy instead of answering (for testing callers).")
+    var reject = false
+
+    @Option(help: "Seconds between --json stats events per call (0: only at the end).")
+    var statsInterval: Double = 5
+
+    func validate() throws {
+        guard maxCalls >= 1, maxCalls <= 10_000 else { throw ValidationError("--max-calls must be between 1 and 10000") }
+        if let calls, calls < 1 { throw ValidationError("--calls must be at least 1") }
+        if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
+        if let recordDir {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: recordDir, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--record-dir \(recordDir) is not a directory")
+            }
+        }
+    }
+
+    func run() async throws {
+        let presenter = CallPresenter(json: logging.json)
+        let logger: Logger
+        let configuration: VoiceClientConfiguration
+        let botScript: BotScript?
+        do {
+            logger = try logging.bootstrap()
+            configuration = try connection.clientConfiguration(media: try media.mediaOptions())
+            botScript = try bot.map { path throws(ParleyError) in try BotScript.loadForCLI(path: path) }
+        } catch {
+            presenter.error(error)
+            throw ExitCode(ExitStatus.forSetup(error))
+        }
+        let client = VoiceClient(configuration: configuration, logger: logger)
+        presenter.note("connecting to \(configuration.server)")
+        do {
+            try await client.connect()
+        } catch {
+            presenter.error(error)
+            throw ExitCode(ExitStatus.forSetup(error))
+        }
+        presenter.note("logged in; waiting for calls (up to \(maxCalls) at once)")
+        let answerer = Answerer(
+            client: client, presenter: presenter, logger: logger, baseMedia: configuration.media, bot: botScript, maxCalls: maxCalls,
+            callLimit: calls, recordDirectory: recordDir, duration: duration, reject: reject, statsInterval: statsInterval)
+        let status = await answerer.run()
+        await client.disconnect()
+        throw ExitCode(status)
+    }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Parley
+import Signaling
+
+struct CallCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "call",
+        abstract: "Place a call and stay on it until it ends.",
+        discussion: """
+            On a terminal a status line shows the call; keys: 0-9 * # send DTMF, m mute/unmute,
+            h hold/unhold, q hang up. Exit status: 0 normal end, 1 the call failed or ended abnormally,
+            2 bad usage, 3 no session (server unreachable, login refused), 4 media failed (ICE, DTLS, codecs).
+            Example: parley call bob --server ws://127.0.0.1:8080 --login alice --play tone:440 --record bob.wav --duration 10
+            """
+    )
+
+    @Argument(help: "Who to call: a number, a SIP URI, or a login on the switch.")
+    var destination: String
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var media: MediaFlags
+    @OptionGroup var logging: LoggingFlags
+
+    @Option(name: .customLong("header"), help: "A custom SIP header NAME=VALUE (repeatable), e.g. X-Account=42.")
+    var headers: [String] = []
+
+    @Option(help: "Digits to send once the call is active (0-9 * # A-D).")
+    var dtmf: String?
+
+    @Option(help: "Hang up this many seconds after the call became active.")
+    var duration: Double?
+
+    @Option(help: "Caller id name.")
+    var callerName = ""
+
+    @Option(help: "Caller id number.")
+    var callerNumber = ""
+
+    @Option(help: "Seconds between --json stats events (0: only at the end).")
+    var statsInterval: Double = 5
+
+    func validate() throws {
+        if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
+        guard statsInterval >= 0 else { throw ValidationError("--stats-interval must not be negative") }
+        _ = try parsedHeaders()
+    }
+
+    private func parsedHeaders() throws -> [CustomHeader] {
+        try headers.map { text in
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { throw ValidationError("--header must be NAME=VALUE, got \"\(text)\"") }
+            return CustomHeader(name: String(text[..<equals]), value: String(text[text.index(after: equals)...]))
+        }
+    }
+
+    func run() async throws {
+        let presenter = CallPresenter(json: logging.json)
+        let logger: Logger
+        let configuration: VoiceClientConfiguration
+        do {
+            logger = try logging.bootstrap()
+            configuration = try connection.clientConfiguration(media: try media.mediaOptions())
+        } catch {
+            fail(error, presenter: presenter)
+        }
+        if connection.dialect == .janus {
+            fail(ParleyError(kind: .configuration, message: "--dialect janus: use a destination of echotest or audiobridge:ROOM"), presenter: presenter)
+        }
+        var options = DialOptions()
+        options.headers = try parsedHeaders()
+        options.callerName = callerName
+        options.callerNumber = callerNumber
+
+        let client = VoiceClient(configuration: configuration, logger: logger)
+        presenter.note("connecting to \(configuration.server)")
+        do {
+            try await client.connect()
+        } catch {
+            fail(error, presenter: presenter)
+        }
+        presenter.note("logged in; calling \(destination)")
+        let call: Call
+        do {
+            call = try await client.dial(destination, options: options)
+        } catch {
+            await client.disconnect()
+            fail(error, presenter: presenter)
+        }
+        let session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval, interactive: !logging.json)
+        let status = await session.run()
+        await client.disconnect()
+        throw ExitCode(status)
+    }
+
+    private func fail(_ error: ParleyError, presenter: CallPresenter) -> Never {
+        presenter.error(error)
+        Foundation.exit(ExitStatus.forSetup(error))
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import ICE
+import Media
+import Parley
+
+/// Shows a call to a person (lines on standard error, a live status line on a terminal) or to a
+/// program (`--json` lines on standard output, DESIGN.md's event shapes).
+final class CallPresenter: @unchecked Sendable {
+    let json: Bool
+    let statusLine: Bool
+    private let lock = NSLock()
+    private var statusShown = false
+
+    init(json: Bool) {
+        self.json = json
+        statusLine = !json && isatty(2) == 1
+    }
+
+    func note(_ message: String) {
+        guard !json else { return }
+        line(message)
+    }
+
+    func state(_ call: String, _ state: CallState) {
+        if json {
+            JSONEvents.emit("state", StatePayload(call: call, state: state.name))
+        } else if !state.isDone {
+            line("call \(short(call)): \(state.name)")
+        }
+    }
+
+    func event(_ call: String, _ event: CallEvent) {
+        switch event {
+        case .state(let state): self.state(call, state)
+        case .dtmf(let digit):
+            if json { JSONEvents.emit("dtmf", DigitPayload(call: call, digit: String(digit))) } else { line("call \(short(call)): received digit \(digit)") }
+        case .secured(let profile):
+            if json { JSONEvents.emit("secured", SecuredPayload(call: call, srtpProfile: profile)) } else { line("call \(short(call)): media secured (\(profile))") }
+        case .selectedPair(let pair):
+            if json { JSONEvents.emit("ice", PairPayload(call: call, pair: CandidatePairPayload(pair))) } else { line("call \(short(call)): ICE pair \(pair)") }
+        case .iceState(let state):
+            if json { JSONEvents.emit("ice", ICEStatePayload(call: call, state: state.rawValue)) }
+        case .mediaDisrupted:
+            if json { JSONEvents.emit("media", MediaPayload(call: call, media: "disrupted")) } else { line("call \(short(call)): no audio arriving (media disrupted)") }
+        case .mediaRestored:
+            if json { JSONEvents.emit("media", MediaPayload(call: call, media: "restored")) } else { line("call \(short(call)): audio arriving again") }
+        case .error(let error):
+            self.error(error, call: call)
+        }
+    }
+
+    func error(_ error: ParleyError, call: String? = nil) {
+        if json {
+            JSONEvents.emit("error", CallErrorPayload(call: call, code: error.code, message: error.message))
+        } else {
+            line("error (\(error.code)): \(error.message)")
+        }
+    }
+
+    func stats(_ call: String, _ statistics: CallStatistics) {
+        guard json else { return }
+        JSONEvents.emit("stats", StatsPayload(call: call, audio: statistics.audio, candidatePair: statistics.candidatePair.map(CandidatePairPayload.init)))
+    }
+
+    func ended(_ call: String, _ reason: TerminationReason, statistics: CallStatistics) {
+        if json {
+            JSONEvents.emit("ended", EndedPayload(call: call, reason: ReasonPayload(reason)))
+            return
+        }
+        line("call \(short(call)): ended: \(reason)")
+        if let audio = statistics.audio {
+            line(String(format: "  %@: sent %d packets, received %d, lost %d, jitter %.1f ms, rtt %@, concealed %.1f%%",
+                        audio.codec, audio.packetsSent, audio.packetsReceived, audio.packetsLost, audio.jitterMs,
+                        audio.rttMs.map { String(format: "%.1f ms", $0) } ?? "n/a",
+                        audio.totalSamplesPlayed > 0 ? 100 * Double(audio.concealedSamples) / Double(audio.totalSamplesPlayed) : 0))
+        }
+    }
+
+    /// The live line on a terminal: state, duration, codec, loss, jitter, RTT and two meters.
+    func status(_ state: CallState, elapsed: Duration, statistics: CallStatistics, muted: Bool) {
+        guard statusLine else { return }
+        let seconds = Int(elapsed.components.seconds)
+        var text = String(format: "%@ %02d:%02d", state.name, seconds / 60, seconds % 60)
+        if let audio = statistics.audio {
+            text += String(format: " %@ loss %d jitter %.0fms rtt %@ in %@ out %@", audio.codec, audio.packetsLost, audio.jitterMs,
+                           audio.rttMs.map { String(format: "%.0fms", $0) } ?? "-", Self.meter(audio.audioLevel), Self.meter(audio.localAudioLevel))
+        }
+        if muted { text += " MUTED" }
+        text += "  [0-9*# dtmf, m mute, h hold, q quit]"
+        lock.withLock {
+            statusShown = true
+            FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        }
+    }
+
+    static func meter(_ level: Double) -> String {
+        let filled = max(0, min(5, Int((level * 5 * 4).rounded())))
+        return String(repeating: "#", count: filled) + String(repeating: ".", count: 5 - filled)
+    }
+
+    private func line(_ message: String) {
+        lock.withLock {
+            let clear = statusShown ? "\r\u{1B}[K" : ""
+            statusShown = false
+            FileHandle.standardError.write(Data((clear + message + "\n").utf8))
+        }
+    }
+
+    private func short(_ call: String) -> String { String(call.prefix(8)) }
+}
+
+struct StatePayload: Encodable { let call: String; let state: String }
+struct DigitPayload: Encodable { let call: String; let digit: String }
+struct SecuredPayload: Encodable { let call: String; let srtpProfile: String }
+struct ICEStatePayload: Encodable { let call: String; let state: String }
+struct PairPayload: Encodable { let call: String; let pair: CandidatePairPayload }
+struct MediaPayload: Encodable { let call: String; let media: String }
+struct CallErrorPayload: Encodable { let call: String?; let code: String; let message: String }
+struct StatsPayload: Encodable { let call: String; let audio: MediaStatistics?; let candidatePair: CandidatePairPayload? }
+struct EndedPayload: Encodable { let call: String; let reason: ReasonPayload }
+
+struct CandidatePairPayload: Encodable {
+    let local: String
+    let localType: String
+    let remote: String
+    let remoteType: String
+    let transport: String
+    let rttMs: Double?
+
+    init(_ pair: ICESelectedPair) {
+        local = "\(pair.localAddress):\(pair.localPort)"
+        localType = pair.localType.rawValue
+        remote = "\(pair.remoteAddress):\(pair.remotePort)"
+        remoteType = pair.remoteType.rawValue
+        transport = pair.transport.rawValue
+        rttMs = pair.roundTripTime.map { Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1000 }
+    }
+}
+
+struct ReasonPayload: Encodable {
+    let cause: String?
+    let causeCode: Int?
+    let sipCode: Int?
+    let sipReason: String?
+    let sipCallId: String?
+    let localStatus: String?
+    let normal: Bool
+
+    init(_ reason: TerminationReason) {
+        cause = reason.cause
+        causeCode = reason.causeCode
+        sipCode = reason.sipCode
+        sipReason = reason.sipReason
+        sipCallId = reason.sipCallID
+        localStatus = reason.localStatus?.rawValue
+        normal = reason.isNormal
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Parley
+
+/// Runs one call on the command line: shows its events, sends the requested digits, hangs up
+/// after the duration, on q or on Ctrl-C, and turns its end into an exit status.
+struct CallSession {
+    let call: Call
+    let presenter: CallPresenter
+    let dtmf: String?
+    let duration: Double?
+    let statsInterval: Double
+    let interactive: Bool
+
+    func run() async -> Int32 {
+        let started = ContinuousClock.now
+        let keyboard = KeyboardInput()
+        if interactive && presenter.statusLine { keyboard.start() }
+        let interruption = Interruption()
+        let call = call
+        let presenter = presenter
+        let dtmf = dtmf
+        let duration = duration
+
+        let watcher = Task {
+            var activated = false
+            for await event in call.events {
+                presenter.event(call.id, event)
+                guard case .state(.active) = event, !activated else { continue }
+                activated = true
+                if let dtmf {
+                    do throws(ParleyError) { try await call.sendDTMF(dtmf) } catch { presenter.error(error, call: call.id) }
+                }
+                if let duration {
+                    Task {
+                        try? await Task.sleep(for: .milliseconds(Int(duration * 1000)))
+                        await call.hangup()
+                    }
+                }
+            }
+        }
+        let keys = Task {
+            for await key in keyboard.keys { await handle(key) }
+        }
+        let signals = Task {
+            for await _ in interruption.signals { await call.hangup() }
+        }
+        let ticker = Task {
+            var lastStats = ContinuousClock.now
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(500))
+                let state = await call.state
+                guard !state.isDone else { return }
+                let statistics = await call.statistics()
+                presenter.status(state, elapsed: ContinuousClock.now - started, statistics: statistics, muted: await call.isMuted)
+                if statsInterval > 0, ContinuousClock.now - lastStats >= .milliseconds(Int(statsInterval * 1000)) {
+                    lastStats = .now
+                    presenter.stats(call.id, statistics)
+                }
+            }
+        }
+
+        let reason = await call.waitUntilDone()
+        await watcher.value
+        ticker.cancel()
+        keys.cancel()
+        signals.cancel()
+        keyboard.stop()
+        let statistics = await call.statistics()
+        presenter.stats(call.id, statistics)
+        presenter.ended(call.id, reason, statistics: statistics)
+        return ExitStatus.forEnd(reason, failure: await call.failure)
+    }
+
+    private func handle(_ key: Character) async {
+        do {
+            switch key {
+            case "q", "Q":
+                await call.hangup()
+            case "m", "M":
+                if await call.isMuted { try await call.unmute() } else { try await call.mute() }
+                presenter.note(await call.isMuted ? "muted" : "unmuted")
+            case "h", "H":
+                let state = await call.state
+                if state == .held || state == .doubleHeld { try await call.unhold() } else { try await call.hold() }
+            case "0"..."9", "*", "#", "A"..."D":
+                try await call.sendDTMF(String(key))
+            default:
+                break
+            }
+        } catch {
+            presenter.error(error, call: call.id)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Parley
+
+/// What a call command's exit status says (docs/cli.md).
+enum ExitStatus {
+    static let normal: Int32 = 0
+    /// The call ended for a reason other than a normal clearing (busy, rejected, error, timeout).
+    static let callFailed: Int32 = 1
+    /// ArgumentParser's status for bad flags; ours for a bad configuration.
+    static let usage: Int32 = 2
+    /// No session: the server could not be reached or refused the login.
+    static let notConnected: Int32 = 3
+    /// Media could not be set up: ICE, DTLS or codec negotiation failed.
+    static let mediaFailed: Int32 = 4
+
+    static func forEnd(_ reason: TerminationReason, failure: ParleyError?) -> Int32 {
+        if let failure {
+            switch failure.kind {
+            case .iceFailed, .turnAuthentication, .dtlsFailed, .noSupportedCodec, .negotiation, .mediaTimeout: return mediaFailed
+            case .configuration, .audio: return usage
+            default: return callFailed
+            }
+        }
+        return reason.isNormal ? normal : callFailed
+    }
+
+    static func forSetup(_ error: ParleyError) -> Int32 {
+        switch error.kind {
+        case .configuration, .audio: usage
+        case .iceFailed, .turnAuthentication, .dtlsFailed, .noSupportedCodec, .negotiation: mediaFailed
+        default: notConnected
+        }
+    }
+}

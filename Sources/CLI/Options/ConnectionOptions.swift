@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import Parley
+import Signaling
+
+/// Where and as whom to log in. Flags win over `PARLEY_SERVER`, `PARLEY_LOGIN`,
+/// `PARLEY_PASSWORD` and `PARLEY_TOKEN`; secrets are never echoed back.
+struct ConnectionOptions: ParsableArguments {
+    enum Dialect: String, ExpressibleByArgument, CaseIterable {
+        case verto, janus
+    }
+
+    @Option(help: "Signalling server, ws:// or wss:// (or PARLEY_SERVER).")
+    var server: String?
+
+    @Option(help: "SIP login (or PARLEY_LOGIN).")
+    var login: String?
+
+    @Option(help: "Password (or PARLEY_PASSWORD). Prefer the environment: flags show in ps.")
+    var password: String?
+
+    @Option(help: "Login token instead of login and password (or PARLEY_TOKEN).")
+    var token: String?
+
+    @Option(help: "Signalling dialect: verto (Telnyx, FreeSWITCH, parley switch) or janus.")
+    var dialect: Dialect = .verto
+
+    @Option(help: "Verto method prefix: telnyx_rtc (Telnyx, parley switch) or verto (FreeSWITCH mod_verto).")
+    var methodPrefix = "telnyx_rtc"
+
+    @Option(help: "PEM file of CA certificates to trust for wss:// instead of the system's.")
+    var caFile: String?
+
+    @Flag(help: "Skip TLS certificate verification for wss:// (testing only).")
+    var insecure = false
+
+    private static func environment(_ name: String) -> String? {
+        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
+        return value
+    }
+
+    func serverURL() throws(ParleyError) -> WebSocketURL {
+        guard let text = server ?? Self.environment("PARLEY_SERVER") else {
+            throw ParleyError(kind: .configuration, message: "no server: give --server ws://HOST:PORT or set PARLEY_SERVER")
+        }
+        do {
+            return try WebSocketURL(parsing: text)
+        } catch {
+            throw ParleyError(kind: .configuration, message: "--server: \(error)")
+        }
+    }
+
+    func credentials() throws(ParleyError) -> VertoCredentials {
+        if let token = token ?? Self.environment("PARLEY_TOKEN") { return .token(token) }
+        guard let login = login ?? Self.environment("PARLEY_LOGIN") else {
+            throw ParleyError(kind: .configuration, message: "no credentials: give --login and --password (or PARLEY_LOGIN and PARLEY_PASSWORD), or --token")
+        }
+        guard let password = password ?? Self.environment("PARLEY_PASSWORD") else {
+            throw ParleyError(kind: .configuration, message: "no password for \(login): give --password or set PARLEY_PASSWORD")
+        }
+        return .password(login: login, password: password)
+    }
+
+    func socketOptions() -> WebSocketOptions {
+        var options = WebSocketOptions()
+        if insecure {
+            options.tls = .insecureSkipVerification
+        } else if let caFile {
+            options.tls = .customCA(path: caFile)
+        }
+        return options
+    }
+
+    func clientConfiguration(media: MediaOptions) throws(ParleyError) -> VoiceClientConfiguration {
+        var configuration = VoiceClientConfiguration(server: try serverURL(), credentials: try credentials())
+        configuration.methodPrefix = methodPrefix
+        configuration.readiness = methodPrefix == "verto" ? .loggedIn : .gatewayRegistered
+        configuration.socket = socketOptions()
+        configuration.media = media
+        return configuration
+    }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import ICE
+import Media
+import Parley
+import SDP
+
+/// How a call gathers candidates and what it plays and records.
+struct MediaFlags: ParsableArguments {
+    enum ICEMode: String, ExpressibleByArgument, CaseIterable {
+        case trickle, vanilla
+    }
+
+    @Option(help: "What to send: tone:HZ, silence, stdin (16-bit mono PCM at the codec rate), FILE.wav or loop:FILE.wav.")
+    var play = "silence"
+
+    @Option(help: "Where to put what we hear: FILE.wav, stereo:FILE.wav (local left, remote right), stdout or null.")
+    var record = "null"
+
+    @Option(help: "A STUN server, stun:HOST[:PORT] (repeatable).")
+    var stun: [String] = []
+
+    @Option(help: "A TURN server, turn:HOST[:PORT][?transport=udp|tcp] or turns:HOST[:PORT] (repeatable).")
+    var turn: [String] = []
+
+    @Option(help: "TURN username (or PARLEY_TURN_USER).")
+    var turnUser: String?
+
+    @Option(help: "TURN credential (or PARLEY_TURN_PASSWORD).")
+    var turnPassword: String?
+
+    @Option(help: "trickle: candidates follow the SDP; vanilla: all candidates inside it.")
+    var ice: ICEMode = .trickle
+
+    @Option(help: "Vanilla ICE: seconds to wait for candidates before sending the SDP anyway.")
+    var iceTimeout: Double = 3
+
+    @Flag(help: "Use only TURN relay candidates.")
+    var relayOnly = false
+
+    @Option(name: .customLong("interface"), help: "Gather only on this interface (repeatable; lo allows loopback).")
+    var interfaces: [String] = []
+
+    @Flag(help: "Gather IPv4 candidates only.")
+    var noIPv6 = false
+
+    @Option(help: "Codecs in preference order, e.g. opus,PCMU,PCMA (telephone-event is always added).")
+    var codecs: String?
+
+    @Option(help: "Seconds without RTP before the call reports media disrupted.")
+    var disruptionTimeout: Double = 5
+
+    func mediaOptions() throws(ParleyError) -> MediaOptions {
+        var options = MediaOptions()
+        do {
+            options.source = try AudioSourceSpec(play)
+            options.sink = try AudioSinkSpec(record)
+        } catch {
+            throw ParleyError(error)
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let username = turnUser ?? environment["PARLEY_TURN_USER"]
+        let credential = turnPassword ?? environment["PARLEY_TURN_PASSWORD"]
+        do {
+            options.iceServers = try stun.map { try ICEServer(url: $0) } + turn.map { try ICEServer(url: $0, username: username, credential: credential) }
+        } catch {
+            throw ParleyError(kind: .configuration, message: "\(error)")
+        }
+        guard iceTimeout > 0, iceTimeout <= 60 else { throw ParleyError(kind: .configuration, message: "--ice-timeout must be between 0 and 60 seconds") }
+        guard disruptionTimeout > 0 else { throw ParleyError(kind: .configuration, message: "--disruption-timeout must be positive") }
+        options.iceMode = ice == .trickle ? .trickle : .vanilla(collectionTimeout: .milliseconds(Int(iceTimeout * 1000)))
+        options.relayOnly = relayOnly
+        options.allowedInterfaces = interfaces
+        options.ipv6 = !noIPv6
+        options.disruptionTimeout = .milliseconds(Int(disruptionTimeout * 1000))
+        if let codecs { options.capabilities = try Self.capabilities(codecs) }
+        return options
+    }
+
+    /// Our standard capabilities narrowed to, and ordered by, the names given.
+    static func capabilities(_ list: String) throws(ParleyError) -> AudioCapabilities {
+        let standard = AudioCapabilities.standard
+        var chosen: [CodecCapability] = []
+        for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) where !name.isEmpty {
+            let matches = standard.codecs.filter { $0.name.lowercased() == name && !$0.isTelephoneEvent }
+            guard !matches.isEmpty else {
+                let known = standard.codecs.filter { !$0.isTelephoneEvent }.map(\.name)
+                throw ParleyError(kind: .configuration, message: "--codecs: unknown codec \"\(name)\"; Parley has \(known.joined(separator: ", "))")
+            }
+            chosen += matches.filter { !chosen.contains($0) }
+        }
+        guard !chosen.isEmpty else { throw ParleyError(kind: .configuration, message: "--codecs lists no codec") }
+        let rates = Set(chosen.map(\.clockRate))
+        chosen += standard.codecs.filter { $0.isTelephoneEvent && rates.contains($0.clockRate) }
+        return AudioCapabilities(codecs: chosen, ptime: standard.ptime)
+    }
+}
