@@ -1,0 +1,14 @@
+/// What a bot needs from a call. `Call` implements it; `BotRunner` drives it.
+public protocol BotCallControl: AnyObject, Sendable {
+    var callID: String { get }
+    /// DTMF digits the caller presses, in order; finishes when the call ends.
+    /// One `BotRunner` consumes it for the whole call.
+    var digits: AsyncStream<Character> { get }
+    /// Plays `prompt` to the caller and returns when it has been played to the end (true) or the call ended first (false).
+    func play(_ prompt: BotPrompt) async -> Bool
+    /// Records what the caller says into a WAV file at `path` until `stopRecording()`.
+    func startRecording(path: String) throws
+    func stopRecording()
+    /// Ends the call (normal clearing). Safe to call twice.
+    func hangup() async
+}

@@ -1,0 +1,74 @@
+/// Why a bot stopped before the script ended the call.
+public enum BotRunError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The call visited `maxSteps` steps: the script loops with no way out.
+    case stepLimit(Int)
+    /// Only for scripts built in code: a target that names no step.
+    case unknownStep(String)
+    case recordingFailed(path: String, reason: String)
+    /// The task running the bot was cancelled.
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .stepLimit(let limit): "the bot visited \(limit) steps without ending the call; the script loops (raise max_steps if that is meant)"
+        case .unknownStep(let name): "the script goes to \"\(name)\", which is not a step"
+        case .recordingFailed(let path, let reason): "cannot record to \(path): \(reason)"
+        case .cancelled: "the bot was stopped"
+        }
+    }
+}
+
+/// One recording a record step made.
+public struct BotRecordingResult: Sendable, Equatable {
+    public enum Stop: Sendable, Equatable {
+        case digit(Character)
+        case maxDuration
+        case callEnded
+    }
+
+    public var step: String
+    public var path: String
+    public var duration: Duration
+    public var stoppedBy: Stop
+
+    public init(step: String, path: String, duration: Duration, stoppedBy: Stop) {
+        self.step = step
+        self.path = path
+        self.duration = duration
+        self.stoppedBy = stoppedBy
+    }
+}
+
+/// What happened on one call the bot handled.
+public struct BotOutcome: Sendable, Equatable {
+    public enum Ending: Sendable, Equatable, CustomStringConvertible {
+        /// The script hung up (a hangup step or target).
+        case botHungUp
+        /// The call ended first: a prompt could not finish, or the digit stream finished.
+        case callerHungUp
+        /// The bot hung up because of this.
+        case failed(BotRunError)
+
+        public var description: String {
+            switch self {
+            case .botHungUp: "bot hung up"
+            case .callerHungUp: "caller hung up"
+            case .failed(let error): "failed: \(error)"
+            }
+        }
+    }
+
+    /// Step names in the order they ran; a step entered twice appears twice.
+    public var steps: [String]
+    /// Every digit the caller pressed, in order, including ignored ones.
+    public var digits: [Character]
+    public var recordings: [BotRecordingResult]
+    public var ending: Ending
+
+    public init(steps: [String], digits: [Character], recordings: [BotRecordingResult], ending: Ending) {
+        self.steps = steps
+        self.digits = digits
+        self.recordings = recordings
+        self.ending = ending
+    }
+}

@@ -1,0 +1,65 @@
+import Media
+
+/// Something a bot plays to the caller. Every prompt has an end.
+public indirect enum BotPrompt: Sendable, Equatable, CustomStringConvertible {
+    /// A sine tone of `frequency` Hz for `seconds`.
+    case tone(frequency: Double, seconds: Double)
+    case silence(seconds: Double)
+    /// A 16-bit PCM WAV file (any rate, mono or stereo), played once. The path is absolute
+    /// once the script has been loaded.
+    case wav(path: String)
+    /// The parts played one after the other, with no gap between them.
+    case sequence([BotPrompt])
+
+    /// The length in seconds, when it is known without reading a file.
+    public var seconds: Double? {
+        switch self {
+        case .tone(_, let seconds), .silence(let seconds): seconds
+        case .wav: nil
+        case .sequence(let parts):
+            parts.reduce(0.0 as Double?) { total, part in
+                guard let total, let seconds = part.seconds else { return nil }
+                return total + seconds
+            }
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .tone(let frequency, let seconds): "tone:\(Self.format(frequency))/\(Self.format(seconds))s"
+        case .silence(let seconds): "silence/\(Self.format(seconds))s"
+        case .wav(let path): path
+        case .sequence(let parts): "[" + parts.map(\.description).joined(separator: ", ") + "]"
+        }
+    }
+
+    /// A source that plays the prompt once and then ends: `read` returns false from the first
+    /// frame after the last sample. WAV files are read and converted here, not while playing.
+    public func makeSource(sampleRate: Int) throws(AudioError) -> any AudioSource {
+        var parts: [BoundedSource] = []
+        try appendSources(to: &parts, sampleRate: sampleRate)
+        return parts.count == 1 ? parts[0] : PromptSequenceSource(parts)
+    }
+
+    private func appendSources(to parts: inout [BoundedSource], sampleRate: Int) throws(AudioError) {
+        switch self {
+        case .tone(let frequency, let seconds):
+            parts.append(BoundedSource(ToneSource(frequency: frequency, sampleRate: sampleRate), samples: Self.samples(seconds, sampleRate)))
+        case .silence(let seconds):
+            parts.append(BoundedSource(SilenceSource(), samples: Self.samples(seconds, sampleRate)))
+        case .wav(let path):
+            let file = try WAVFileSource(path: path, sampleRate: sampleRate, loop: false)
+            parts.append(BoundedSource(file, samples: file.duration))
+        case .sequence(let prompts):
+            for prompt in prompts { try prompt.appendSources(to: &parts, sampleRate: sampleRate) }
+        }
+    }
+
+    private static func samples(_ seconds: Double, _ sampleRate: Int) -> Int {
+        max(0, Int((seconds * Double(sampleRate)).rounded()))
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}
