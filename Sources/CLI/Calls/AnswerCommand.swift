@@ -53,6 +53,14 @@ struct AnswerCommand: AsyncParsableCommand {
         }
     }
 
+    private static func loadBot(_ path: String) throws(ParleyError) -> BotScript {
+        do {
+            return try BotScript.load(path: path)
+        } catch {
+            throw ParleyError(kind: .configuration, message: error.description)
+        }
+    }
+
     func run() async throws {
         let presenter = CallPresenter(json: logging.json)
         let logger: Logger
@@ -61,7 +69,7 @@ struct AnswerCommand: AsyncParsableCommand {
         do {
             logger = try logging.bootstrap()
             configuration = try connection.clientConfiguration(media: try media.mediaOptions())
-            botScript = try bot.map { path throws(ParleyError) in try BotScript.loadForCLI(path: path) }
+            botScript = try bot.map { path throws(ParleyError) in try Self.loadBot(path) }
         } catch {
             presenter.error(error)
             throw ExitCode(ExitStatus.forSetup(error))

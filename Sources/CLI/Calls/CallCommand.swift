@@ -11,7 +11,7 @@ struct CallCommand: AsyncParsableCommand {
         discussion: """
             On a terminal a status line shows the call; keys: 0-9 * # send DTMF, m mute/unmute,
             h hold/unhold, q hang up. Exit status: 0 normal end, 1 the call failed or ended abnormally,
-            2 bad usage, 3 no session (server unreachable, login refused), 4 media failed (ICE, DTLS, codecs).
+            64 bad usage, 3 no session (server unreachable, login refused), 4 media failed (ICE, DTLS, codecs).
             Example: parley call bob --server ws://127.0.0.1:8080 --login alice --play tone:440 --record bob.wav --duration 10
             """
     )

@@ -57,6 +57,15 @@ final class CallPresenter: @unchecked Sendable {
         }
     }
 
+    func bot(_ call: String, _ outcome: BotOutcome) {
+        if json {
+            JSONEvents.emit("bot", BotPayload(call: call, steps: outcome.steps, digits: String(outcome.digits),
+                                               recordings: outcome.recordings.map(\.path), ending: outcome.ending.description))
+        } else {
+            line("call \(short(call)): bot \(outcome.ending): steps \(outcome.steps.joined(separator: " > ")), digits \(String(outcome.digits))")
+        }
+    }
+
     func stats(_ call: String, _ statistics: CallStatistics) {
         guard json else { return }
         JSONEvents.emit("stats", StatsPayload(call: call, audio: statistics.audio, candidatePair: statistics.candidatePair.map(CandidatePairPayload.init)))
@@ -117,6 +126,7 @@ struct PairPayload: Encodable { let call: String; let pair: CandidatePairPayload
 struct MediaPayload: Encodable { let call: String; let media: String }
 struct CallErrorPayload: Encodable { let call: String?; let code: String; let message: String }
 struct StatsPayload: Encodable { let call: String; let audio: MediaStatistics?; let candidatePair: CandidatePairPayload? }
+struct BotPayload: Encodable { let call: String; let steps: [String]; let digits: String; let recordings: [String]; let ending: String }
 struct EndedPayload: Encodable { let call: String; let reason: ReasonPayload }
 
 struct CandidatePairPayload: Encodable {

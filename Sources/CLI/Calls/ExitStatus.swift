@@ -5,8 +5,8 @@ enum ExitStatus {
     static let normal: Int32 = 0
     /// The call ended for a reason other than a normal clearing (busy, rejected, error, timeout).
     static let callFailed: Int32 = 1
-    /// ArgumentParser's status for bad flags; ours for a bad configuration.
-    static let usage: Int32 = 2
+    /// Bad flags or configuration: the status ArgumentParser uses (EX_USAGE).
+    static let usage: Int32 = 64
     /// No session: the server could not be reached or refused the login.
     static let notConnected: Int32 = 3
     /// Media could not be set up: ICE, DTLS or codec negotiation failed.

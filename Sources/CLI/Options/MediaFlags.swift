@@ -41,7 +41,7 @@ struct MediaFlags: ParsableArguments {
     @Option(name: .customLong("interface"), help: "Gather only on this interface (repeatable; lo allows loopback).")
     var interfaces: [String] = []
 
-    @Flag(help: "Gather IPv4 candidates only.")
+    @Flag(name: .customLong("no-ipv6"), help: "Gather IPv4 candidates only.")
     var noIPv6 = false
 
     @Option(help: "Codecs in preference order, e.g. opus,PCMU,PCMA (telephone-event is always added).")

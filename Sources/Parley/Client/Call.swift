@@ -20,6 +20,7 @@ public actor Call {
     private let logger: Logger
     private var mediaOptions: MediaOptions
     private var machine: CallStateMachine
+    private var publishedState: CallState
     private var leg: MediaLeg?
     private var legPump: Task<Void, Never>?
     /// Candidates wait until the server knows the call (our invite or answer is through).
@@ -43,6 +44,7 @@ public actor Call {
         self.logger = logger
         self.onEnd = onEnd
         machine = CallStateMachine(direction: direction)
+        publishedState = machine.state
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
         (digits, digitSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
         eventSink.yield(.state(machine.state))
@@ -115,22 +117,12 @@ public actor Call {
 
     // MARK: Bot support
 
-    /// Plays `source` to the far end until it ends; false when cut short or there is no media.
-    public func play(_ source: sending any AudioSource) async -> Bool {
-        guard let leg, !machine.state.isDone else { return false }
-        return await leg.play(source)
-    }
-
-    public var sampleRate: Int? {
-        get async { await leg?.sampleRate }
-    }
-
-    public func startRecording(_ sink: sending any AudioSink) async {
-        await leg?.startRecording(sink)
-    }
-
-    public func stopRecording() async {
-        await leg?.stopRecording()
+    /// Runs `runner`'s script on this answered call and returns what happened.
+    public func runBot(_ runner: BotRunner, logger: Logger) async -> BotOutcome {
+        guard let taps = await leg?.audioTaps() else {
+            return BotOutcome(steps: [], digits: [], recordings: [], ending: .callerHungUp)
+        }
+        return await runner.run(on: CallBotControl(call: self, taps: taps), logger: logger)
     }
 
     // MARK: Driven by the client
@@ -321,9 +313,10 @@ public actor Call {
         await updateHold()
     }
 
-    /// `done` is published by `finish`, once, after media has stopped.
+    /// Each change once; `done` is published by `finish` after media has stopped.
     private func publishState() {
-        guard !machine.state.isDone else { return }
+        guard !machine.state.isDone, machine.state != publishedState else { return }
+        publishedState = machine.state
         eventSink.yield(.state(machine.state))
     }
 

@@ -9,6 +9,7 @@ final class AudioSourceSwitch: AudioSource, @unchecked Sendable {
     private var base: any AudioSource
     private var prompt: (source: any AudioSource, finished: CheckedContinuation<Bool, Never>)?
     private var held = false
+    private var closed = false
 
     init(base: any AudioSource) {
         self.base = base
@@ -37,17 +38,20 @@ final class AudioSourceSwitch: AudioSource, @unchecked Sendable {
     func play(_ source: sending any AudioSource) async -> Bool {
         let source = UncheckedSource(source)
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let replaced = lock.withLock { () -> CheckedContinuation<Bool, Never>? in
+            let (accepted, replaced) = lock.withLock { () -> (Bool, CheckedContinuation<Bool, Never>?) in
+                guard !closed else { return (false, nil) }
                 defer { prompt = (source.value, continuation) }
-                return prompt?.finished
+                return (true, prompt?.finished)
             }
             replaced?.resume(returning: false)
+            if !accepted { continuation.resume(returning: false) }
         }
     }
 
-    /// Ends any prompt in progress (the call is over).
-    func cancelPrompt() {
+    /// Ends any prompt in progress and refuses new ones: the call is over.
+    func close() {
         let cancelled = lock.withLock { () -> CheckedContinuation<Bool, Never>? in
+            closed = true
             defer { prompt = nil }
             return prompt?.finished
         }

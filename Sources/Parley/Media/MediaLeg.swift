@@ -196,12 +196,11 @@ public actor MediaLeg {
     /// The negotiated sample rate, once media is configured.
     public var sampleRate: Int? { session?.configuration.codec.sampleRate }
 
-    public func startRecording(_ recorder: sending any AudioSink) {
-        sink?.startRecording(recorder)
-    }
-
-    public func stopRecording() {
-        sink?.stopRecording()
+    /// The call's switchable source and sink and their rate, for a bot that plays and records
+    /// from outside the actor; nil before media is negotiated or after it stopped.
+    func audioTaps() -> AudioTaps? {
+        guard let source, let sink, let session, !stopped else { return nil }
+        return AudioTaps(source: source, sink: sink, sampleRate: session.configuration.codec.sampleRate)
     }
 
     public func statistics() -> CallStatistics {
@@ -211,7 +210,7 @@ public actor MediaLeg {
     public func stop() {
         guard !stopped else { return }
         stopped = true
-        source?.cancelPrompt()
+        source?.close()
         session?.stop()
         agent.setReceiveHandler { _, _ in }
         agent.close()
@@ -338,6 +337,12 @@ public actor MediaLeg {
         var generator = SystemRandomNumberGenerator()
         return String(generator.next() >> 1)
     }
+}
+
+struct AudioTaps: Sendable {
+    let source: AudioSourceSwitch
+    let sink: AudioSinkSwitch
+    let sampleRate: Int
 }
 
 /// A snapshot of one call's media for statistics.

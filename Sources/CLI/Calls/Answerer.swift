@@ -1,0 +1,142 @@
+import Foundation
+import Logging
+import Media
+import Parley
+
+/// `parley answer`'s loop: answers up to `maxCalls` calls at once (refusing more as busy), runs
+/// the bot on each, and stops after `callLimit` calls or on Ctrl-C.
+actor Answerer {
+    private let client: VoiceClient
+    private let presenter: CallPresenter
+    private let logger: Logger
+    private let baseMedia: MediaOptions
+    private let bot: BotScript?
+    private let maxCalls: Int
+    private let callLimit: Int?
+    private let recordDirectory: String?
+    private let duration: Double?
+    private let reject: Bool
+    private let statsInterval: Double
+    private var active = 0
+    private var ended = 0
+    private var failures = 0
+    private var finished: CheckedContinuation<Void, Never>?
+    private var stopping = false
+
+    init(client: VoiceClient, presenter: CallPresenter, logger: Logger, baseMedia: MediaOptions, bot: BotScript?, maxCalls: Int,
+         callLimit: Int?, recordDirectory: String?, duration: Double?, reject: Bool, statsInterval: Double) {
+        self.client = client
+        self.presenter = presenter
+        self.logger = logger
+        self.baseMedia = baseMedia
+        self.bot = bot
+        self.maxCalls = maxCalls
+        self.callLimit = callLimit
+        self.recordDirectory = recordDirectory
+        self.duration = duration
+        self.reject = reject
+        self.statsInterval = statsInterval
+    }
+
+    /// Runs until the call limit, Ctrl-C, or the session ends; returns the exit status.
+    func run() async -> Int32 {
+        let events = client.events
+        let listener = Task {
+            for await event in events { await self.handle(event) }
+            self.stop()
+        }
+        let interruption = Interruption()
+        let signals = Task {
+            for await _ in interruption.signals { self.stop() }
+        }
+        await withCheckedContinuation { finished = $0 }
+        listener.cancel()
+        signals.cancel()
+        for call in await client.activeCalls { await call.hangup() }
+        return failures == 0 ? ExitStatus.normal : ExitStatus.callFailed
+    }
+
+    private func stop() {
+        guard !stopping else { return }
+        stopping = true
+        finished?.resume()
+        finished = nil
+    }
+
+    private func handle(_ event: VoiceClientEvent) async {
+        switch event {
+        case .incomingCall(let incoming):
+            await offered(incoming)
+        case .disconnected(let reason):
+            presenter.note("disconnected: \(reason)")
+        case .error(let error):
+            presenter.error(error)
+        default:
+            break
+        }
+    }
+
+    private func offered(_ incoming: IncomingCall) async {
+        let caller = incoming.callerNumber ?? incoming.callerName ?? "unknown"
+        presenter.note("incoming call \(incoming.id.prefix(8)) from \(caller)")
+        guard !stopping, !reject, active < maxCalls else {
+            presenter.note("refusing call \(incoming.id.prefix(8)) as busy (\(reject ? "--reject" : "\(active) of \(maxCalls) calls up"))")
+            try? await incoming.reject()
+            presenter.state(incoming.id, await incoming.call.state)
+            callEnded(failed: false)
+            return
+        }
+        active += 1
+        Task { await self.serve(incoming) }
+    }
+
+    private func serve(_ incoming: IncomingCall) async {
+        let call = incoming.call
+        var media = baseMedia
+        if let recordDirectory { media.sink = .wav(path: "\(recordDirectory)/\(incoming.id).wav", stereo: false) }
+        let watcher = Task { [presenter] in
+            for await event in call.events { presenter.event(call.id, event) }
+        }
+        let statsTicker = Task { [presenter, statsInterval] in
+            guard statsInterval > 0 else { return }
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(Int(statsInterval * 1000)))
+                guard !(await call.state.isDone) else { return }
+                presenter.stats(call.id, await call.statistics())
+            }
+        }
+        var failed = false
+        do {
+            try await incoming.answer(media: media)
+            if let duration {
+                Task {
+                    try? await Task.sleep(for: .milliseconds(Int(duration * 1000)))
+                    await call.hangup()
+                }
+            }
+            if let bot {
+                let outcome = await call.runBot(BotRunner(script: bot, recordDirectory: recordDirectory ?? "."), logger: logger)
+                presenter.bot(call.id, outcome)
+                if case .failed = outcome.ending { failed = true }
+                await call.hangup()
+            }
+        } catch {
+            failed = true
+        }
+        let reason = await call.waitUntilDone()
+        await watcher.value
+        statsTicker.cancel()
+        let statistics = await call.statistics()
+        presenter.stats(call.id, statistics)
+        presenter.ended(call.id, reason, statistics: statistics)
+        active -= 1
+        let mediaFailed = await call.failure != nil
+        callEnded(failed: failed || mediaFailed)
+    }
+
+    private func callEnded(failed: Bool) {
+        ended += 1
+        if failed { failures += 1 }
+        if let callLimit, ended >= callLimit, active == 0 { stop() }
+    }
+}

@@ -1,0 +1,39 @@
+import Media
+
+/// A call as a bot drives it: prompts replace what the call sends, recordings tap what it hears.
+/// The taps are thread-safe objects, so recording starts and stops at once, in order.
+final class CallBotControl: BotCallControl {
+    let callID: String
+    let digits: AsyncStream<Character>
+    private let call: Call
+    private let taps: AudioTaps
+
+    init(call: Call, taps: AudioTaps) {
+        self.call = call
+        callID = call.id
+        digits = call.digits
+        self.taps = taps
+    }
+
+    func play(_ prompt: BotPrompt) async -> Bool {
+        let source: any AudioSource
+        do {
+            source = try prompt.makeSource(sampleRate: taps.sampleRate)
+        } catch {
+            return false
+        }
+        return await taps.source.play(source)
+    }
+
+    func startRecording(path: String) throws {
+        taps.sink.startRecording(try WAVRecorder(path: path, sampleRate: taps.sampleRate))
+    }
+
+    func stopRecording() {
+        taps.sink.stopRecording()
+    }
+
+    func hangup() async {
+        await call.hangup()
+    }
+}
