@@ -35,6 +35,9 @@ struct AnswerCommand: AsyncParsableCommand {
     @Option(help: "Hang up each call this many seconds after answering.")
     var duration: Double?
 
+    @Option(help: "Digits to send on each call once it is answered (0-9 * # A-D).")
+    var dtmf: String?
+
     @Flag(help: "Refuse every call as busy instead of answering (for testing callers).")
     var reject = false
 
@@ -85,7 +88,7 @@ struct AnswerCommand: AsyncParsableCommand {
         presenter.note("logged in; waiting for calls (up to \(maxCalls) at once)")
         let answerer = Answerer(
             client: client, presenter: presenter, logger: logger, baseMedia: configuration.media, bot: botScript, maxCalls: maxCalls,
-            callLimit: calls, recordDirectory: recordDir, duration: duration, reject: reject, statsInterval: statsInterval)
+            callLimit: calls, recordDirectory: recordDir, duration: duration, dtmf: dtmf, reject: reject, statsInterval: statsInterval)
         let status = await answerer.run()
         await client.disconnect()
         throw ExitCode(status)

@@ -15,6 +15,7 @@ actor Answerer {
     private let callLimit: Int?
     private let recordDirectory: String?
     private let duration: Double?
+    private let dtmf: String?
     private let reject: Bool
     private let statsInterval: Double
     private var active = 0
@@ -24,7 +25,7 @@ actor Answerer {
     private var stopping = false
 
     init(client: VoiceClient, presenter: CallPresenter, logger: Logger, baseMedia: MediaOptions, bot: BotScript?, maxCalls: Int,
-         callLimit: Int?, recordDirectory: String?, duration: Double?, reject: Bool, statsInterval: Double) {
+         callLimit: Int?, recordDirectory: String?, duration: Double?, dtmf: String?, reject: Bool, statsInterval: Double) {
         self.client = client
         self.presenter = presenter
         self.logger = logger
@@ -34,6 +35,7 @@ actor Answerer {
         self.callLimit = callLimit
         self.recordDirectory = recordDirectory
         self.duration = duration
+        self.dtmf = dtmf
         self.reject = reject
         self.statsInterval = statsInterval
     }
@@ -108,6 +110,9 @@ actor Answerer {
         var failed = false
         do {
             try await incoming.answer(media: media)
+            if let dtmf {
+                do { try await call.sendDTMF(dtmf) } catch { presenter.error(error, call: call.id) }
+            }
             if let duration {
                 Task {
                     try? await Task.sleep(for: .milliseconds(Int(duration * 1000)))

@@ -10,7 +10,8 @@ struct CallCommand: AsyncParsableCommand {
         abstract: "Place a call and stay on it until it ends.",
         discussion: """
             On a terminal a status line shows the call; keys: 0-9 * # send DTMF, m mute/unmute,
-            h hold/unhold, q hang up. Exit status: 0 normal end, 1 the call failed or ended abnormally,
+            h hold/unhold, q hang up. When standard input is not a terminal (and not --play stdin), it takes
+            one command per line: dtmf DIGITS, hold, unhold, mute, unmute, hangup. Exit status: 0 normal end, 1 the call failed or ended abnormally,
             64 bad usage, 3 no session (server unreachable, login refused), 4 media failed (ICE, DTLS, codecs).
             Example: parley call bob --server ws://127.0.0.1:8080 --login alice --play tone:440 --record bob.wav --duration 10
             """
@@ -87,7 +88,8 @@ struct CallCommand: AsyncParsableCommand {
             await client.disconnect()
             fail(error, presenter: presenter)
         }
-        let session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval, interactive: !logging.json)
+        let session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval, interactive: !logging.json,
+                                  commandsFromStandardInput: media.play != "stdin" && media.play != "-")
         let status = await session.run()
         await client.disconnect()
         throw ExitCode(status)

@@ -10,11 +10,15 @@ struct CallSession {
     let duration: Double?
     let statsInterval: Double
     let interactive: Bool
+    /// Read commands from standard input (it is not a terminal and not the audio source).
+    let commandsFromStandardInput: Bool
 
     func run() async -> Int32 {
         let started = ContinuousClock.now
         let keyboard = KeyboardInput()
         if interactive && presenter.statusLine { keyboard.start() }
+        let commands = CommandInput()
+        if commandsFromStandardInput { commands.start() }
         let interruption = Interruption()
         let call = call
         let presenter = presenter
@@ -41,6 +45,9 @@ struct CallSession {
         let keys = Task {
             for await key in keyboard.keys { await handle(key) }
         }
+        let scripted = Task {
+            for await line in commands.lines { await perform(line) }
+        }
         let signals = Task {
             for await _ in interruption.signals { await call.hangup() }
         }
@@ -63,12 +70,33 @@ struct CallSession {
         await watcher.value
         ticker.cancel()
         keys.cancel()
+        scripted.cancel()
         signals.cancel()
         keyboard.stop()
+        commands.stop()
         let statistics = await call.statistics()
         presenter.stats(call.id, statistics)
         presenter.ended(call.id, reason, statistics: statistics)
         return ExitStatus.forEnd(reason, failure: await call.failure)
+    }
+
+    /// One command line from standard input.
+    private func perform(_ line: String) async {
+        let words = line.split(separator: " ", maxSplits: 1).map(String.init)
+        do throws(ParleyError) {
+            switch words[0].lowercased() {
+            case "dtmf" where words.count == 2: try await call.sendDTMF(words[1])
+            case "hold": try await call.hold()
+            case "unhold": try await call.unhold()
+            case "mute": try await call.mute()
+            case "unmute": try await call.unmute()
+            case "hangup": await call.hangup()
+            default:
+                throw ParleyError(kind: .configuration, message: "unknown command \"\(line.prefix(40))\"; use dtmf DIGITS, hold, unhold, mute, unmute or hangup")
+            }
+        } catch {
+            presenter.error(error, call: call.id)
+        }
     }
 
     private func handle(_ key: Character) async {

@@ -42,6 +42,7 @@ public final class MediaSession: @unchecked Sendable {
     private var started = false
     private var stopped = false
     private var muted = false
+    private var sendingPaused = false
     private var sentFirstPacket = false
     private var previousWasDTX = false
     private var everPlayed = false
@@ -166,6 +167,13 @@ public final class MediaSession: @unchecked Sendable {
         guard configuration.telephoneEventPayloadType != nil else { throw .invalidDTMF("\(digits) (no telephone-event negotiated)") }
         let queued = lock.withLock { dtmfSender.enqueue(digits) }
         guard queued else { throw .invalidDTMF(digits) }
+    }
+
+    /// Paused sessions send no RTP at all (hold: a=sendonly/inactive), only RTCP; the source
+    /// keeps being read so it resumes in time. The first packet after a pause carries the marker.
+    public var isSendingPaused: Bool {
+        get { lock.withLock { sendingPaused } }
+        set { lock.withLock { sendingPaused = newValue } }
     }
 
     public var isSecure: Bool { lock.withLock { channel.isSecure } }
@@ -382,6 +390,10 @@ public final class MediaSession: @unchecked Sendable {
         defer { timestamp &+= UInt32(frameSamples) }
         // No keys, no media: nothing leaves before DTLS (or SDES) has secured the channel.
         guard channel.isSecure else { return }
+        guard !sendingPaused else {
+            previousWasDTX = true
+            return
+        }
         if let eventPayloadType = configuration.telephoneEventPayloadType,
             let event = dtmfSender.step(timestamp: timestamp, frameSamples: frameSamples)
         {

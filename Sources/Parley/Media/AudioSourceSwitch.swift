@@ -1,14 +1,13 @@
 import Foundation
 import Media
 
-/// The source a call sends from, switchable while the call runs: the user's `--play` source,
-/// a bot's prompt (whose end someone awaits), or silence while the call is held. Read once per
+/// The source a call sends from, switchable while the call runs: the user's `--play` source, or
+/// a bot's prompt (whose end someone awaits). Read once per
 /// tick on the media clock thread; the lock is taken once per tick, never per packet.
 final class AudioSourceSwitch: AudioSource, @unchecked Sendable {
     private let lock = NSLock()
     private var base: any AudioSource
     private var prompt: (source: any AudioSource, finished: CheckedContinuation<Bool, Never>)?
-    private var held = false
     private var closed = false
 
     init(base: any AudioSource) {
@@ -19,17 +18,13 @@ final class AudioSourceSwitch: AudioSource, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let prompt {
-            if prompt.source.read(into: frame) {
-                if held { silence(frame) }
-                return true
-            }
+            if prompt.source.read(into: frame) { return true }
             self.prompt = nil
             prompt.finished.resume(returning: true)
             silence(frame)
             return true
         }
         if !base.read(into: frame) { silence(frame) }
-        if held { silence(frame) }
         return true
     }
 
@@ -56,11 +51,6 @@ final class AudioSourceSwitch: AudioSource, @unchecked Sendable {
             return prompt?.finished
         }
         cancelled?.resume(returning: false)
-    }
-
-    var isHeld: Bool {
-        get { lock.withLock { held } }
-        set { lock.withLock { held = newValue } }
     }
 
     private func silence(_ frame: UnsafeMutableBufferPointer<Int16>) {

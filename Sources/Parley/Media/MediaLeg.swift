@@ -171,9 +171,9 @@ public actor MediaLeg {
         session?.isMuted = muted
     }
 
-    /// While held we send silence and keep the stream (and NAT bindings) alive.
+    /// While held (either way) we send no RTP; RTCP and ICE consent keep the path alive.
     public func setHeld(_ held: Bool) {
-        source?.isHeld = held
+        session?.isSendingPaused = held
     }
 
     public var canSendTelephoneEvents: Bool { session?.configuration.telephoneEventPayloadType != nil }
