@@ -134,6 +134,15 @@ import Testing
         #expect(found?.description.hasPrefix("bot.yaml: option 1 of step \"m\" goes to \"nowhere\"") == true)
     }
 
+    @Test func jsonBooleansAreNotTakenForNumbers() {
+        let json = #"{"start": "m", "steps": {"m": {"type": "menu", "prompt": "tone:440/1s", "options": {"1": "hangup"}, "retries": true}}}"#
+        let found = error(json, format: .json)
+        #expect(found?.kind == .invalidValue)
+        #expect(found?.message.contains("found \"true\"") == true, "\(found?.description ?? "no error")")
+        let numbers = #"{"start": "m", "steps": {"m": {"type": "menu", "prompt": "tone:440/1s", "options": {"1": "hangup"}, "retries": 1, "timeout": 0}}}"#
+        #expect(error(numbers, format: .json) == nil)
+    }
+
     @Test func loadRejectsUnknownExtensionsAndMissingFiles() throws {
         #expect(throws: BotScriptError.self) { try BotScript.load(path: "/tmp/bot.txt") }
         do {
