@@ -189,7 +189,15 @@ struct YAMLSubsetParser {
         }
         try rejectIndicator(text, line: line)
         var plain = text
-        if let comment = plain.firstRange(of: " #") { plain = plain[..<comment.lowerBound] }
+        // A comment starts at a # after a space or tab; a # inside a word (a#b) is text.
+        var previous: Character = " "
+        for position in plain.indices {
+            if plain[position] == "#", previous == " " || previous == "\t" {
+                plain = plain[..<position]
+                break
+            }
+            previous = plain[position]
+        }
         let value = String(plain).trimmingTrailingSpaces()
         if value.contains(": ") || value.hasSuffix(":") {
             throw ScriptSyntaxError(line: line, message: "a `key: value` inside a value; quote the value or put the mapping on its own lines")

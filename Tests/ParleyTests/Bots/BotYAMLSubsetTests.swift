@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func windowsLineEndingsAndABOMAreAccepted() throws {
-        let root = try parse("\u{FEFF}a: 1\r\nb:\r\n  - x\r\n")
+        let root = try parse("\u{FEFF}a: 1\t# tab, then comment\r\nb:\r\n  - x\r\n")
         #expect(scalar(value(root, "a")) == "1")
         #expect(items(value(root, "b")).count == 1)
     }
