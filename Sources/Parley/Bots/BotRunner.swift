@@ -28,8 +28,10 @@ public struct BotRunner: Sendable {
         let outcome = BotOutcome(steps: run.steps, digits: await inbox.received, recordings: run.recordings, ending: ending)
         logger.info("bot finished", metadata: [
             "call": .string(call.callID), "ending": .string(ending.description),
-            "steps": .string(outcome.steps.joined(separator: ",")), "digits": .string(String(outcome.digits)),
+            "steps": .string(outcome.steps.joined(separator: ",")), "recordings": .stringConvertible(outcome.recordings.count),
         ])
+        // Digits can be PINs: only at debug level.
+        logger.debug("bot digits", metadata: ["call": .string(call.callID), "digits": .string(String(outcome.digits))])
         return outcome
     }
 }
@@ -106,9 +108,10 @@ private struct BotRun {
 
     /// nil when the prompt played to the end; otherwise how the step ends.
     private func play(_ prompt: BotPrompt) async -> StepResult? {
-        guard await call.play(prompt) else { return .end(.callerHungUp) }
+        let finished = await call.play(prompt)
+        // A cancelled bot may cut its prompt short; that is not the caller hanging up.
         guard !Task.isCancelled else { return .end(await fail(.cancelled)) }
-        return nil
+        return finished ? nil : .end(.callerHungUp)
     }
 
     private func runMenu(_ menu: BotMenu, named name: String) async -> StepResult {

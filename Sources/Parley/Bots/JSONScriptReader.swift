@@ -26,6 +26,8 @@ enum JSONScriptReader {
         case let string as String:
             return .scalar(string, line: nil)
         case let number as NSNumber:
+            // true and false arrive as NSNumber too; only their type code tells them from 1 and 0.
+            if String(cString: number.objCType) == "c" { return .scalar(number.boolValue ? "true" : "false", line: nil) }
             return .scalar(number.stringValue, line: nil)
         default:
             return .null(line: nil)

@@ -36,7 +36,7 @@ struct YAMLSubsetParser {
         var body = Substring(text)
         if body.first == "\u{FEFF}" { body = body.dropFirst() }
         var sawContent = false
-        for (offset, raw) in body.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (offset, raw) in body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             let number = offset + 1
             var line = raw
             if line.last == "\r" { line = line.dropLast() }
@@ -170,9 +170,6 @@ struct YAMLSubsetParser {
                 let key = String(text[..<colon]).trimmingTrailingSpaces()
                 if text[..<colon].contains(" #") { return nil }
                 guard !key.isEmpty else { throw ScriptSyntaxError(line: line.number, message: "an empty key") }
-                if key == "?" || key.hasPrefix("? ") {
-                    throw ScriptSyntaxError(line: line.number, message: "complex keys (?) are outside the supported YAML subset")
-                }
                 try rejectIndicator(Substring(key), line: line.number)
                 return (key, text[next...].drop { $0 == " " })
             }
@@ -192,7 +189,15 @@ struct YAMLSubsetParser {
         }
         try rejectIndicator(text, line: line)
         var plain = text
-        if let comment = plain.firstRange(of: " #") { plain = plain[..<comment.lowerBound] }
+        // A comment starts at a # after a space or tab; a # inside a word (a#b) is text.
+        var previous: Character = " "
+        for position in plain.indices {
+            if plain[position] == "#", previous == " " || previous == "\t" {
+                plain = plain[..<position]
+                break
+            }
+            previous = plain[position]
+        }
         let value = String(plain).trimmingTrailingSpaces()
         if value.contains(": ") || value.hasSuffix(":") {
             throw ScriptSyntaxError(line: line, message: "a `key: value` inside a value; quote the value or put the mapping on its own lines")
@@ -206,6 +211,9 @@ struct YAMLSubsetParser {
 
     private static func rejectIndicator(_ text: Substring, line: Int) throws(ScriptSyntaxError) {
         guard let first = text.first else { return }
+        if first == "?", text.count == 1 || text.dropFirst().first == " " {
+            throw ScriptSyntaxError(line: line, message: "complex keys (?) are outside the supported YAML subset")
+        }
         let message: String? = switch first {
         case "{", "[": "flow collections ({...} and [...]) are outside the supported YAML subset; use block style, one item per line"
         case "|", ">": "block scalars (| and >) are outside the supported YAML subset; keep the value on one line"

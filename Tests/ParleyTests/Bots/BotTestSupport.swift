@@ -1,0 +1,137 @@
+import Foundation
+import Logging
+import Media
+import Parley
+import Testing
+
+enum BotFiles {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let examples = packageRoot.appendingPathComponent("examples/bots")
+
+    /// A fresh directory under /tmp, removed by the caller.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bots-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A mono 16-bit WAV of `samples` samples of a 1 kHz tone.
+    static func writeWAV(at path: String, sampleRate: Int = 8000, samples: Int) throws {
+        let recorder = try WAVRecorder(path: path, sampleRate: sampleRate)
+        let tone = ToneSource(frequency: 1000, sampleRate: sampleRate)
+        var frame = [Int16](repeating: 0, count: samples)
+        frame.withUnsafeMutableBufferPointer { _ = tone.read(into: $0) }
+        frame.withUnsafeBufferPointer { recorder.write(remote: $0, local: $0) }
+        recorder.close()
+    }
+}
+
+/// Test-only lock around mutable state.
+final class Guarded<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
+
+struct FakeCallError: Error, CustomStringConvertible {
+    var description: String { "disk full" }
+}
+
+/// A call the test drives: it decides what happens during each prompt and when recording
+/// starts, and it notes what the bot asked for.
+final class FakeBotCall: BotCallControl, @unchecked Sendable {
+    struct Log {
+        var played: [BotPrompt] = []
+        var playTimes: [ContinuousClock.Instant] = []
+        var recordingPaths: [String] = []
+        var recordingStops = 0
+        var hangups = 0
+    }
+
+    let callID: String
+    let digits: AsyncStream<Character>
+    private let continuation: AsyncStream<Character>.Continuation
+    let log = Guarded(Log())
+    /// Called for each prompt with its 0-based number; returns what `play` returns.
+    let onPlay: @Sendable (Int, BotPrompt, FakeBotCall) async -> Bool
+    let onStartRecording: @Sendable (String, FakeBotCall) throws -> Void
+
+    init(callID: String = "call-1",
+         onPlay: @escaping @Sendable (Int, BotPrompt, FakeBotCall) async -> Bool = { _, _, _ in true },
+         onStartRecording: @escaping @Sendable (String, FakeBotCall) throws -> Void = { _, _ in }) {
+        self.callID = callID
+        (digits, continuation) = AsyncStream.makeStream(of: Character.self)
+        self.onPlay = onPlay
+        self.onStartRecording = onStartRecording
+    }
+
+    func press(_ keys: String) { for key in keys { continuation.yield(key) } }
+    func endCall() { continuation.finish() }
+
+    var played: [BotPrompt] { log.withLock { $0.played } }
+
+    func play(_ prompt: BotPrompt) async -> Bool {
+        let index = log.withLock { log in
+            log.played.append(prompt)
+            log.playTimes.append(.now)
+            return log.played.count - 1
+        }
+        return await onPlay(index, prompt, self)
+    }
+
+    func startRecording(path: String) throws {
+        log.withLock { $0.recordingPaths.append(path) }
+        try onStartRecording(path, self)
+    }
+
+    func stopRecording() { log.withLock { $0.recordingStops += 1 } }
+
+    func hangup() async {
+        log.withLock { $0.hangups += 1 }
+        continuation.finish()
+    }
+}
+
+struct BoundedRunError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Runs the bot, failing if it has not finished within `seconds`.
+func runBot(_ yaml: String, on call: FakeBotCall, recordDirectory: String = "/tmp", within seconds: Double = 5) async throws -> BotOutcome {
+    let script = try BotScript.parse(text: yaml, format: .yaml, baseDirectory: "/tmp")
+    let runner = BotRunner(script: script, recordDirectory: recordDirectory)
+    let logger = Logger(label: "parley.bots.test") { _ in SwiftLogNoOpLogHandler() }
+    return try await withThrowingTaskGroup(of: BotOutcome?.self) { group in
+        group.addTask { await runner.run(on: call, logger: logger) }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            return nil
+        }
+        let first = try await group.next() ?? nil
+        group.cancelAll()
+        guard let first else { throw BoundedRunError(description: "the bot did not finish within \(seconds) s") }
+        return first
+    }
+}
+
+/// Reads a source frame by frame until it ends; returns the samples of the frames that played.
+func drain(_ source: any AudioSource, frame size: Int, maximumFrames: Int = 100_000) -> (frames: [[Int16]], endedAfter: Int) {
+    var frames: [[Int16]] = []
+    var frame = [Int16](repeating: 1, count: size)
+    for _ in 0..<maximumFrames {
+        let playing = frame.withUnsafeMutableBufferPointer { source.read(into: $0) }
+        guard playing else {
+            #expect(frame.allSatisfy { $0 == 0 }, "an ended source leaves silence in the frame")
+            return (frames, frames.count)
+        }
+        frames.append(frame)
+    }
+    Issue.record("the source never ended")
+    return (frames, frames.count)
+}
