@@ -20,6 +20,7 @@ build: bootstrap
 test: build
 	swift test
 	scripts/test-cli $(PARLEY)
+	scripts/test-calls $(PARLEY)
 
 demo: build
 	@scripts/demo $(PARLEY)

@@ -99,7 +99,14 @@ final class AgentCore: @unchecked Sendable {
     private func gather(_ generation: Generation) {
         guard !generation.closed else { return }
         let (relays, stun) = state.withLock { ($0.relays, $0.stun) }
-        for address in LocalAddresses.list(allowedInterfaces: configuration.allowedInterfaces, ipv6: configuration.ipv6) ?? [] {
+        let addresses = LocalAddresses.list(allowedInterfaces: configuration.allowedInterfaces, ipv6: configuration.ipv6)
+        // An allow list that matches nothing would let libnice fall back to every interface.
+        if let addresses, addresses.isEmpty {
+            let names = configuration.allowedInterfaces.isEmpty ? "any interface" : configuration.allowedInterfaces.joined(separator: ", ")
+            fail(.gatheringFailed(reason: "no usable address on \(names)"))
+            return
+        }
+        for address in addresses ?? [] {
             var niceAddress = NiceAddress()
             nice_address_init(&niceAddress)
             if nice_address_set_from_string(&niceAddress, address) != 0 {

@@ -21,6 +21,7 @@ public actor Call {
     private var mediaOptions: MediaOptions
     private var machine: CallStateMachine
     private var publishedState: CallState
+    private var finished = false
     private var leg: MediaLeg?
     private var legPump: Task<Void, Never>?
     /// Candidates wait until the server knows the call (our invite or answer is through).
@@ -74,8 +75,10 @@ public actor Call {
     public func hangup(cause: HangupCause = .normalClearing) async {
         guard !machine.state.isDone else { return }
         try? machine.begin(.hangup)
-        await finish()
+        // The bye leaves before anyone waiting on the call learns it ended (and, say, closes
+        // the socket under it).
         await signalling.hangup(callID: id, cause: cause)
+        await finish()
     }
 
     public func hold() async throws(ParleyError) {
@@ -165,8 +168,8 @@ public actor Call {
 
     func reject() async throws(ParleyError) {
         try begin(.reject)
-        await finish()
         await signalling.hangup(callID: id, cause: .userBusy)
+        await finish()
     }
 
     func ignore() async throws(ParleyError) {
@@ -332,13 +335,14 @@ public actor Call {
             eventSink.yield(.error(failure))
         }
         machine.handle(.ended(reason))
-        await finish()
         if notifyServer { await signalling.hangup(callID: id, cause: cause) }
+        await finish()
     }
 
     /// The call is done: media stops, streams end, waiters learn why.
     private func finish() async {
-        guard case .done(let reason) = machine.state else { return }
+        guard case .done(let reason) = machine.state, !finished else { return }
+        finished = true
         legPump?.cancel()
         await leg?.stop()
         eventSink.yield(.state(machine.state))
