@@ -1,0 +1,50 @@
+import Foundation
+import ICE
+import Logging
+import Media
+import Parley
+import Signaling
+
+// The sample in docs/calls.md, "Using the library", compiled here so the guide cannot rot.
+// docs-sample:begin
+func placeACall() async throws {
+    var configuration = VoiceClientConfiguration(
+        server: try WebSocketURL(parsing: "wss://rtc.example.com"),
+        credentials: .password(login: "alice", password: ProcessInfo.processInfo.environment["PARLEY_PASSWORD"] ?? ""))
+    configuration.media.source = try AudioSourceSpec("tone:440")
+    configuration.media.sink = try AudioSinkSpec("call.wav")
+    configuration.media.iceServers = [try ICEServer(url: "stun:stun.example.com")]
+
+    let client = VoiceClient(configuration: configuration)
+    try await client.connect()                      // logged in, gateway registered
+
+    var options = DialOptions()
+    options.headers = [CustomHeader(name: "X-Account", value: "42")]
+    let call = try await client.dial("+15551234567", options: options)
+
+    for await event in call.events {
+        switch event {
+        case .state(.active):
+            try await call.sendDTMF("1234#")        // RFC 4733, or Verto info without telephone-event
+        case .state(.done(let reason)):
+            print("ended:", reason, await call.statistics().audio?.packetsLost ?? 0)
+        case .dtmf(let digit):
+            print("far end pressed", digit)
+        default:
+            break
+        }
+    }
+    await client.disconnect()
+}
+
+func answerCalls(with client: VoiceClient, script: BotScript, logger: Logger) async {
+    for await event in client.events {
+        guard case .incomingCall(let incoming) = event else { continue }
+        Task {
+            try await incoming.answer()
+            let outcome = await incoming.call.runBot(BotRunner(script: script), logger: logger)
+            print(outcome.steps, outcome.ending)
+        }
+    }
+}
+// docs-sample:end
