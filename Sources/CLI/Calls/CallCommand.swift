@@ -58,15 +58,23 @@ struct CallCommand: AsyncParsableCommand {
     func run() async throws {
         let presenter = CallPresenter(json: logging.json)
         let logger: Logger
-        let configuration: VoiceClientConfiguration
+        let mediaOptions: MediaOptions
         do {
             logger = try logging.bootstrap()
-            configuration = try connection.clientConfiguration(media: try media.mediaOptions())
+            mediaOptions = try media.mediaOptions()
         } catch {
             fail(error, presenter: presenter)
         }
         if connection.dialect == .janus {
-            fail(ParleyError(kind: .configuration, message: "--dialect janus: use a destination of echotest or audiobridge:ROOM"), presenter: presenter)
+            let server: WebSocketURL
+            do { server = try connection.serverURL() } catch { fail(error, presenter: presenter) }
+            throw ExitCode(await runJanus(server: server, media: mediaOptions, logger: logger, presenter: presenter))
+        }
+        let configuration: VoiceClientConfiguration
+        do {
+            configuration = try connection.clientConfiguration(media: mediaOptions)
+        } catch {
+            fail(error, presenter: presenter)
         }
         var options = DialOptions()
         options.headers = try parsedHeaders()
@@ -93,6 +101,22 @@ struct CallCommand: AsyncParsableCommand {
         let status = await session.run()
         await client.disconnect()
         throw ExitCode(status)
+    }
+
+    /// Janus has no login: the server URL and the destination (echotest, audiobridge:ROOM) say it all.
+    private func runJanus(server: WebSocketURL, media mediaOptions: MediaOptions, logger: Logger, presenter: CallPresenter) async -> Int32 {
+        let call: JanusCall
+        do {
+            let target = try JanusDestination(parsing: destination)
+            presenter.note("calling Janus \(target) at \(server)")
+            call = try await JanusCall.dial(url: server, destination: target, display: callerName.isEmpty ? "parley" : callerName,
+                                           media: mediaOptions, logger: logger)
+        } catch {
+            fail(error, presenter: presenter)
+        }
+        let session = CallSession(call: JanusCallControls(call: call), presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval,
+                                  interactive: !logging.json, commandsFromStandardInput: media.play != "stdin" && media.play != "-")
+        return await session.run()
     }
 
     private func fail(_ error: ParleyError, presenter: CallPresenter) -> Never {

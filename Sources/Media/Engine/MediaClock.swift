@@ -45,6 +45,8 @@ public final class MediaClock: @unchecked Sendable {
         lock.withLock { running = false }
     }
 
+    static let maximumCatchUpTicks = 5
+
     private func run() {
         let interval = Int(Self.tickMilliseconds) * 1_000_000
         var deadline = timespec()
@@ -70,7 +72,9 @@ public final class MediaClock: @unchecked Sendable {
             var actual = timespec()
             clock_gettime(CLOCK_MONOTONIC, &actual)
             let lateness = (actual.tv_sec - deadline.tv_sec) * 1_000_000_000 + (actual.tv_nsec - deadline.tv_nsec)
-            if lateness > interval {
+            // A few late ticks are made up back to back, so sending and playout keep real time
+            // under a brief stall; beyond that the clock gives up the lost time and counts it.
+            if lateness > interval * Self.maximumCatchUpTicks {
                 lock.withLock { overrunCount += 1 }
                 deadline = actual
             }
