@@ -1,7 +1,7 @@
-import TestSupport
 import Foundation
 import SDP
 import Signaling
+import TestSupport
 import Testing
 
 /// Signalling against the real Janus: session, attach, offer/answer, trickle, hangup, detach,

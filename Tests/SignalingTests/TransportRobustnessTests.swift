@@ -1,7 +1,7 @@
-import TestSupport
 import Foundation
 import Signaling
 import Switch
+import TestSupport
 import Testing
 
 @Suite struct TransportRobustnessTests {

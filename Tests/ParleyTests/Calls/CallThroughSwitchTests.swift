@@ -33,16 +33,6 @@ import Testing
         return url
     }
 
-    /// Waits, with a bound, until `condition` holds; checks every 50 ms.
-    static func waitUntil(_ what: String, within seconds: Double = 10, _ condition: () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while ContinuousClock.now < deadline {
-            if await condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw WaitTimedOut(what: what, seconds: seconds, seen: "")
-    }
-
     @Test func callersHearEachOtherAndSendDigitsHoldAndHangUp() async throws {
         let embedded = try await Self.startSwitch()
         let directory = try Self.temporaryDirectory()
@@ -67,7 +57,7 @@ import Testing
         _ = try await aliceEvents.next("secured") { if case .secured = $0 { true } else { false } }
         _ = try await bobEvents.next("secured") { if case .secured = $0 { true } else { false } }
         let bobCall = incoming.call
-        try await Self.waitUntil("a second of audio both ways") {
+        try await waitUntil("a second of audio both ways") {
             let received = (await call.statistics().audio?.packetsReceived ?? 0, await bobCall.statistics().audio?.packetsReceived ?? 0)
             return received.0 >= 50 && received.1 >= 50
         }

@@ -45,7 +45,7 @@ import Testing
                                    logger: InteropMedia.logger)
             let events = EventRecorder(leg.events)
             try await connect(leg, events, to: peer)
-            try await InteropMedia.waitUntil("two seconds of aiortc's audio") { await leg.statistics().audio?.packetsReceived ?? 0 >= 100 }
+            try await waitUntil("two seconds of aiortc's audio") { await leg.statistics().audio?.packetsReceived ?? 0 >= 100 }
 
             // aiortc's view of our RFC 4733 packets: the script reads them off its RTP receiver.
             try await leg.sendDTMF("19#")
@@ -92,8 +92,8 @@ import Testing
                                    logger: InteropMedia.logger)
             let events = EventRecorder(leg.events)
             try await connect(leg, events, to: peer, within: 20)
-            try await InteropMedia.waitUntil("five seconds of impaired audio", within: 15) { await leg.statistics().audio?.packetsReceived ?? 0 >= 250 }
-            try await InteropMedia.waitUntil("aiortc's report of our loss", within: 5) { await leg.statistics().audio?.remotePacketsLost ?? 0 > 0 }
+            try await waitUntil("five seconds of impaired audio", within: 15) { await leg.statistics().audio?.packetsReceived ?? 0 >= 250 }
+            try await waitUntil("aiortc's report of our loss", within: 5) { await leg.statistics().audio?.remotePacketsLost ?? 0 > 0 }
             let statistics = try #require(await leg.statistics().audio)
             let result = try await peer.event("result", within: 15)
             InteropMedia.report("aiortc opus, 5% loss + 30 ms jitter", statistics)

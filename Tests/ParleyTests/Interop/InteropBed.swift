@@ -1,5 +1,6 @@
 import Foundation
 import Signaling
+import TestSupport
 
 /// Network namespaces and the real peers that live in them, for the interop tests. Every one is
 /// created by a script under scripts/interop/ and removed by `stop()` (tests call it on every path).
@@ -17,27 +18,10 @@ enum InteropBed {
         guard getuid() == 0 else { throw Failure(description: "the interop tests need root (network namespaces); run `sudo make test`") }
     }
 
-    /// Runs a program to completion and returns what it printed; throws when it fails.
+    /// Runs a program (found on the PATH) to completion and returns what it printed.
     @discardableResult
     static func run(_ arguments: [String]) async throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        // Output goes to a file: a pipe would stay open as long as a daemon the script started.
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("parley-interop-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let handle = try FileHandle(forWritingTo: output)
-        process.standardOutput = handle
-        process.standardError = handle
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
-        try handle.close()
-        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        guard status == 0 else { throw Failure(description: "\(arguments.joined(separator: " ")) exited \(status): \(text)") }
-        return text
+        try await TestSupport.run("/usr/bin/env", arguments)
     }
 }
 

@@ -38,16 +38,6 @@ enum InteropMedia {
         FileManager.default.temporaryDirectory.appendingPathComponent("parley-interop-\(UUID().uuidString)-\(name)").path
     }
 
-    /// Waits, with a bound, until `condition` holds; checks every 50 ms.
-    static func waitUntil(_ what: String, within seconds: Double = 10, _ condition: () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while ContinuousClock.now < deadline {
-            if await condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw WaitTimedOut(what: what, seconds: seconds, seen: "")
-    }
-
     /// The figures the issue asks for, printed in the test output.
     static func report(_ label: String, _ statistics: MediaStatistics?) {
         guard let s = statistics else {

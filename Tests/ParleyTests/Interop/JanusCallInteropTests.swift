@@ -28,8 +28,8 @@ import Testing
             let events = EventRecorder(call.events)
             _ = try await events.next("active", within: 15) { $0 == .state(.active) }
             // Five seconds of tone out and back.
-            try await InteropMedia.waitUntil("five seconds of echoed audio", within: 15) { await call.statistics().audio?.packetsReceived ?? 0 >= 250 }
-            try await InteropMedia.waitUntil("Janus' reception report", within: 5) { await call.statistics().audio?.remotePacketsLost != nil }
+            try await waitUntil("five seconds of echoed audio", within: 15) { await call.statistics().audio?.packetsReceived ?? 0 >= 250 }
+            try await waitUntil("Janus' reception report", within: 5) { await call.statistics().audio?.remotePacketsLost != nil }
             // The EchoTest answers Opus alone, without telephone-event: DTMF is refused, typed.
             await #expect { try await call.sendDTMF("4") } throws: { ($0 as? ParleyError)?.kind == .negotiation }
             let statistics = try #require(await call.statistics().audio)
@@ -69,8 +69,8 @@ import Testing
             _ = try await aliceEvents.next("alice active", within: 15) { $0 == .state(.active) }
             _ = try await bobEvents.next("bob active", within: 15) { $0 == .state(.active) }
             #expect(await bob.participants.values.contains("alice"))
-            try await InteropMedia.waitUntil("alice learns that bob joined") { await alice.participants.values.contains("bob") }
-            try await InteropMedia.waitUntil("three seconds of the mix on both sides", within: 15) {
+            try await waitUntil("alice learns that bob joined") { await alice.participants.values.contains("bob") }
+            try await waitUntil("three seconds of the mix on both sides", within: 15) {
                 let received = (await alice.statistics().audio?.packetsReceived ?? 0, await bob.statistics().audio?.packetsReceived ?? 0)
                 return received.0 >= 150 && received.1 >= 150
             }

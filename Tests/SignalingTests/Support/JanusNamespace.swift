@@ -2,6 +2,7 @@ import Foundation
 import Media
 import SDP
 import Signaling
+import TestSupport
 
 /// A real Janus in a network namespace of its own (scripts/interop/janus-netns), removed by `stop`.
 struct JanusNamespace {

@@ -1,7 +1,7 @@
-import TestSupport
 import Foundation
 import Signaling
 import Switch
+import TestSupport
 
 /// A switch on loopback with a few accounts, and clients that log in to it.
 struct SwitchHarness {

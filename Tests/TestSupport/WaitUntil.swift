@@ -1,0 +1,10 @@
+/// Waits, with a bound, until `condition` holds; checks every 50 ms. For state that has no event
+/// stream (statistics counters).
+public func waitUntil(_ what: String, within seconds: Double = 10, _ condition: () async -> Bool) async throws {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if await condition() { return }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    throw WaitTimedOut(what: what, seconds: seconds, seen: "")
+}
