@@ -37,6 +37,16 @@ import Testing
         #expect(buffer.counters.underruns == 1)
     }
 
+    @Test func aDelayBeyondTheMaximumIsCutBackToTheTargetAtOnce() {
+        // 20 ms frames, maximum 200 ms = 10 frames: a sender faster than our clock piles up 15.
+        let buffer = JitterBuffer(configuration: .init(minimumDelayMilliseconds: 40, maximumDelayMilliseconds: 200))
+        for sequence: UInt16 in 100..<115 { insert(buffer, sequence) }
+        #expect(pop(buffer) == .frame(113))
+        #expect(pop(buffer) == .frame(114))
+        #expect(pop(buffer) == .buffering)
+        #expect(buffer.counters.droppedForDelay == 13)
+    }
+
     @Test func waitsForTheTargetDepthBeforePlaying() {
         let buffer = JitterBuffer(configuration: .init(minimumDelayMilliseconds: 60))
         insert(buffer, 100)

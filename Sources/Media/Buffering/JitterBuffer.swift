@@ -222,8 +222,15 @@ public final class JitterBuffer {
     }
 
     /// When the buffer has held two frames more than its target for a second, drop the oldest
-    /// frame, so the delay follows a falling jitter back down.
+    /// frame, so the delay follows a falling jitter back down. Beyond the maximum delay (a sender
+    /// running faster than our clock, or a burst after a stall) the excess goes at once: the delay
+    /// must never grow without bound.
     private func dropExcessDelay(depth: Int) {
+        if depth > configuration.maximumDelayMilliseconds / configuration.frameMilliseconds {
+            for _ in 0..<(depth - targetFrames) { dropOldest() }
+            excessPops = 0
+            return
+        }
         guard depth > targetFrames + 2 else {
             excessPops = 0
             return
@@ -231,6 +238,10 @@ public final class JitterBuffer {
         excessPops += 1
         guard excessPops >= 1000 / configuration.frameMilliseconds else { return }
         excessPops = 0
+        dropOldest()
+    }
+
+    private func dropOldest() {
         let slotIndex = index(next)
         if slots[slotIndex].sequence == next { slots[slotIndex].state = .empty }
         next += 1
