@@ -27,6 +27,8 @@ public actor MediaLeg {
     private var source: AudioSourceSwitch?
     private var sink: AudioSinkSwitch?
     private var sessionStarted = false
+    private var muted = false
+    private var held = false
     private var stopped = false
     private var pumps: [Task<Void, Never>] = []
 
@@ -167,12 +169,15 @@ public actor MediaLeg {
 
     // MARK: Control
 
+    /// Kept for a session negotiated later (muted while still ringing).
     public func setMuted(_ muted: Bool) {
+        self.muted = muted
         session?.isMuted = muted
     }
 
     /// While held (either way) we send no RTP; RTCP and ICE consent keep the path alive.
     public func setHeld(_ held: Bool) {
+        self.held = held
         session?.isSendingPaused = held
     }
 
@@ -265,6 +270,8 @@ public actor MediaLeg {
             sink.close()
             throw ParleyError(error)
         }
+        session.isMuted = muted
+        session.isSendingPaused = held
         self.session = session
         self.source = source
         self.sink = sink
