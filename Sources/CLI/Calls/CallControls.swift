@@ -1,4 +1,3 @@
-import Foundation
 import Parley
 
 /// What `parley call` needs from a call, whichever dialect placed it.
@@ -38,33 +37,17 @@ struct JanusCallControls: CallControls {
     var callID: String { call.destination.description }
     var events: AsyncStream<CallEvent> { call.events }
     func currentState() async -> CallState { await call.state }
-    func muted() async -> Bool { mutedFlag.value }
+    func muted() async -> Bool { await call.isMuted }
     func statistics() async -> CallStatistics { await call.statistics() }
     func currentFailure() async -> ParleyError? { await call.failure }
     func waitUntilDone() async -> TerminationReason { await call.waitUntilDone() }
     func end() async { await call.hangup() }
     func sendDTMF(_ digits: String) async throws(ParleyError) { try await call.sendDTMF(digits) }
-    private let mutedFlag = MutedFlag()
-
-    init(call: JanusCall) {
-        self.call = call
-    }
-
     func setMuted(_ muted: Bool) async throws(ParleyError) {
         await call.setMuted(muted)
-        mutedFlag.value = muted
     }
 
     func setHeld(_ held: Bool) async throws(ParleyError) {
         throw ParleyError(kind: .callState, message: "hold is not available on Janus \(call.destination) calls")
-    }
-}
-
-private final class MutedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var muted = false
-    var value: Bool {
-        get { lock.withLock { muted } }
-        set { lock.withLock { muted = newValue } }
     }
 }

@@ -54,7 +54,6 @@ struct DemoRun {
         } catch {
             throw ParleyError(kind: .socket, message: "could not start the embedded switch: \(error)")
         }
-        defer { Task { await embedded.stop() } }
         presenter.note("embedded switch listening on \(embedded.url)")
 
         let bot = try await startBot(at: embedded.url, password: passwords.ivr)
@@ -77,6 +76,7 @@ struct DemoRun {
         presenter.ended(call.id, reason, statistics: statistics)
         await caller.disconnect()
         await bot.disconnect()
+        await embedded.stop()
         summarizeRecording()
         return ExitStatus.forEnd(reason, failure: await call.failure)
     }

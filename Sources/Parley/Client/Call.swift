@@ -25,9 +25,7 @@ public actor Call {
     private var leg: MediaLeg?
     private var legPump: Task<Void, Never>?
     /// Candidates wait until the server knows the call (our invite or answer is through).
-    private var signalled = false
-    private var localCandidates: [String] = []
-    private var localGatheringDone = false
+    private var trickleGate = TrickleGate()
     private var remoteCandidates: [String] = []
     private var remoteCandidatesEnded = false
     private var doneWaiters: [CheckedContinuation<TerminationReason, Never>] = []
@@ -269,33 +267,27 @@ public actor Call {
     }
 
     private func signalledCall() async {
-        signalled = true
-        let pending = localCandidates
-        localCandidates = []
-        for line in pending { await signalling.candidate(callID: id, line: line) }
-        if localGatheringDone { await signalling.endOfCandidates(callID: id) }
+        await send(trickleGate.open())
+    }
+
+    private func send(_ candidates: [String?]) async {
+        for candidate in candidates {
+            if let candidate { await signalling.candidate(callID: id, line: candidate) } else { await signalling.endOfCandidates(callID: id) }
+        }
     }
 
     private func handle(_ event: MediaLegEvent) async {
         guard !machine.state.isDone else { return }
+        if let reported = event.callEvent { eventSink.yield(reported) }
         switch event {
         case .localCandidate(let line):
-            if signalled { await signalling.candidate(callID: id, line: line) } else { localCandidates.append(line) }
-        case .gatheringComplete:
-            guard trickle else { return }
-            if signalled { await signalling.endOfCandidates(callID: id) } else { localGatheringDone = true }
-        case .iceState(let state):
-            eventSink.yield(.iceState(state))
-        case .selectedPair(let pair):
-            eventSink.yield(.selectedPair(pair))
-        case .secured(let profile):
-            eventSink.yield(.secured(profile.rawValue))
+            await send(trickleGate.pass(line))
+        case .gatheringComplete where trickle:
+            await send(trickleGate.pass(nil))
         case .dtmf(let digit, _):
             report(digit: digit)
-        case .disrupted:
-            eventSink.yield(.mediaDisrupted)
-        case .restored:
-            eventSink.yield(.mediaRestored)
+        case .iceState, .selectedPair, .secured, .disrupted, .restored, .gatheringComplete:
+            break
         case .remoteGoodbye:
             logger.debug("the far end sent RTCP BYE")
         case .failed(let error):

@@ -15,3 +15,17 @@ public enum CallEvent: Sendable, Equatable {
     /// A failure that ends the call follows as `state(.done(...))`; others are reported only.
     case error(ParleyError)
 }
+
+extension MediaLegEvent {
+    /// The report a call passes on unchanged for this media event; nil for the ones it acts on.
+    var callEvent: CallEvent? {
+        switch self {
+        case .iceState(let state): .iceState(state)
+        case .selectedPair(let pair): .selectedPair(pair)
+        case .secured(let profile): .secured(profile.rawValue)
+        case .disrupted: .mediaDisrupted
+        case .restored: .mediaRestored
+        case .localCandidate, .gatheringComplete, .dtmf, .remoteGoodbye, .failed: nil
+        }
+    }
+}

@@ -20,13 +20,13 @@ public actor JanusCall {
     public private(set) var state: CallState = .new
     /// The failure that ended the call, if one did.
     public private(set) var failure: ParleyError?
+    public private(set) var isMuted = false
     /// AudioBridge: the display names of the other participants in the room, by Janus' id.
     public private(set) var participants: [Int: String] = [:]
     private var handle: Int?
     /// Candidates gathered before our offer reached Janus wait here.
-    private var signalled = false
-    private var pendingCandidates: [String] = []
-    private var pendingEndOfCandidates = false
+    /// Candidates wait until our offer has gone to Janus.
+    private var trickleGate = TrickleGate()
     private var pumps: [Task<Void, Never>] = []
     private var doneWaiters: [CheckedContinuation<TerminationReason, Never>] = []
 
@@ -130,6 +130,7 @@ public actor JanusCall {
 
     /// Sends silence instead of the source while muted; the stream stays alive.
     public func setMuted(_ muted: Bool) async {
+        isMuted = muted
         await leg.setMuted(muted)
     }
 
@@ -192,25 +193,18 @@ public actor JanusCall {
 
     private func handle(_ event: MediaLegEvent) async {
         guard !state.isDone else { return }
+        if let reported = event.callEvent { eventSink.yield(reported) }
         switch event {
         case .localCandidate(let line):
-            if signalled { await sendCandidate(line) } else { pendingCandidates.append(line) }
-        case .gatheringComplete:
-            guard trickle else { return }
-            if signalled { await sendCandidate(nil) } else { pendingEndOfCandidates = true }
-        case .iceState(let ice):
-            eventSink.yield(.iceState(ice))
-        case .selectedPair(let pair):
-            eventSink.yield(.selectedPair(pair))
-        case .secured(let profile):
-            eventSink.yield(.secured(profile.rawValue))
+            for candidate in trickleGate.pass(line) { await sendCandidate(candidate) }
+        case .gatheringComplete where trickle:
+            for candidate in trickleGate.pass(nil) { await sendCandidate(candidate) }
+        case .secured:
             if state == .dialing { setState(.active) }
         case .dtmf(let digit, _):
             eventSink.yield(.dtmf(digit))
-        case .disrupted:
-            eventSink.yield(.mediaDisrupted)
-        case .restored:
-            eventSink.yield(.mediaRestored)
+        case .iceState, .selectedPair, .disrupted, .restored, .gatheringComplete:
+            break
         case .remoteGoodbye:
             logger.debug("Janus sent RTCP BYE")
         case .failed(let error):
@@ -239,11 +233,7 @@ public actor JanusCall {
     // MARK: Trickle
 
     private func flushCandidates() async {
-        signalled = true
-        let waiting = pendingCandidates
-        pendingCandidates = []
-        for line in waiting { await sendCandidate(line) }
-        if pendingEndOfCandidates { await sendCandidate(nil) }
+        for candidate in trickleGate.open() { await sendCandidate(candidate) }
     }
 
     /// One candidate, or the completed marker for nil. A lost trickle is reported, not fatal:

@@ -27,9 +27,4 @@ enum Recording {
         guard window.count >= sampleRate / 10 else { return nil }
         return window.withUnsafeBufferPointer { Goertzel.dominantFrequency(in: $0, sampleRate: sampleRate) }
     }
-
-    static func rms(_ samples: ArraySlice<Int16>) -> Double {
-        guard !samples.isEmpty else { return 0 }
-        return (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)).squareRoot()
-    }
 }
