@@ -45,14 +45,14 @@ final class AgentCore: @unchecked Sendable {
         state.withLock { state in state.closed ? nil : state.generations.last }
     }
 
-    func makeGeneration() throws(ICEError) -> Generation {
+    func makeGeneration(credentials: ICECredentials = .random()) throws(ICEError) -> Generation {
         let number = state.withLock { state in
             defer { state.nextGeneration += 1 }
             return state.nextGeneration
         }
         guard let generation = Generation(
             number: number, context: loop.context, role: configuration.role,
-            componentCount: configuration.componentCount, relayOnly: configuration.relayOnly
+            componentCount: configuration.componentCount, relayOnly: configuration.relayOnly, credentials: credentials
         ) else {
             throw .libniceFailure("could not create an agent and stream")
         }
@@ -279,10 +279,10 @@ final class AgentCore: @unchecked Sendable {
 
     // MARK: Restart
 
-    func restart() throws(ICEError) {
+    func restart(keepingCredentials: Bool) throws(ICEError) {
         let started = state.withLock { $0.started && !$0.closed }
         guard started else { throw .closed }
-        let generation = try makeGeneration()
+        let generation = try keepingCredentials ? makeGeneration(credentials: localCredentials) : makeGeneration()
         let accepted = state.withLock { state -> Bool in
             guard !state.closed else { return false }
             state.generations.append(generation)

@@ -31,7 +31,8 @@ final class Generation: @unchecked Sendable {
     var componentStates: [Int: UInt32] = [:]
     var selectedPairs: [Int: ICESelectedPair] = [:]
 
-    init?(number: Int, context: OpaquePointer, role: ICEAgentConfiguration.Role, componentCount: Int, relayOnly: Bool) {
+    init?(number: Int, context: OpaquePointer, role: ICEAgentConfiguration.Role, componentCount: Int, relayOnly: Bool,
+          credentials: ICECredentials = .random()) {
         let options = NiceAgentOption(NICE_AGENT_OPTION_ICE_TRICKLE.rawValue | NICE_AGENT_OPTION_CONSENT_FRESHNESS.rawValue)
         guard let agent = nice_agent_new_full(context, NICE_COMPATIBILITY_RFC5245, options) else { return nil }
         GObjectProperties.set(agent, "controlling-mode", bool: role == .controlling)
@@ -43,7 +44,6 @@ final class Generation: @unchecked Sendable {
             g_object_unref(UnsafeMutableRawPointer(agent))
             return nil
         }
-        let credentials = ICECredentials.random()
         nice_agent_set_local_credentials(agent, stream, credentials.ufrag, credentials.password)
         self.number = number
         self.agent = agent

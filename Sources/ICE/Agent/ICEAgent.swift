@@ -51,8 +51,12 @@ public final class ICEAgent: Sendable {
 
     /// Starts a new ICE session (new credentials, new gathering on the current addresses); the
     /// current pair keeps carrying packets until the new session selects one.
-    public func restart() throws(ICEError) {
-        try core.restart()
+    ///
+    /// `keepingCredentials` starts the new session with the current ufrag and password: for a
+    /// peer that re-gathers but cannot tell the other side new credentials (a relaying server
+    /// that forwards a re-attached party's description without returning our answer).
+    public func restart(keepingCredentials: Bool = false) throws(ICEError) {
+        try core.restart(keepingCredentials: keepingCredentials)
     }
 
     /// Sends one packet on the selected pair of `component` (1 = RTP, 2 = RTCP). Returns false
