@@ -32,12 +32,19 @@ struct SwitchCommand: AsyncParsableCommand {
     @Option(help: "Seconds a dropped client's calls wait for it to log in again.")
     var detachTimeout: Double = 30
 
+    @Option(help: "Idle seconds before the switch pings a client.")
+    var pingInterval: Double = 30
+
+    @Option(help: "Seconds a pinged client may stay silent before its socket is dropped and its calls detached.")
+    var pingTimeout: Double = 10
+
     @Flag(help: "Print one JSON object per line on standard output.")
     var json = false
 
     func validate() throws {
         guard !users.isEmpty || !tokens.isEmpty else { throw ValidationError("give at least one --user LOGIN:PASSWORD or --token TOKEN=LOGIN") }
         guard detachTimeout > 0 else { throw ValidationError("--detach-timeout must be positive") }
+        guard pingInterval > 0, pingTimeout > 0 else { throw ValidationError("--ping-interval and --ping-timeout must be positive") }
         let url: WebSocketURL
         do { url = try WebSocketURL(parsing: listen) } catch { throw ValidationError(error.description) }
         if url.secure, certificate == nil || privateKey == nil { throw ValidationError("wss:// needs --cert and --key") }
@@ -67,6 +74,8 @@ struct SwitchCommand: AsyncParsableCommand {
     func run() async throws {
         var configuration = SwitchConfiguration(accounts: try accounts())
         configuration.detachTimeout = detachTimeout
+        configuration.pingInterval = pingInterval
+        configuration.pingTimeout = pingTimeout
         let embedded: EmbeddedSwitch
         do {
             embedded = try await EmbeddedSwitch.start(listen: try WebSocketURL(parsing: listen), configuration: configuration,

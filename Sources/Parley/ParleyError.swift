@@ -30,6 +30,11 @@ public struct ParleyError: Error, Sendable, Equatable, CustomStringConvertible {
         case dtlsFailed = "dtls-failed"
         case mediaTimeout = "media-timeout"
         case audio
+        /// The network under a call went away and did not come back within the reconnect timeout.
+        case reconnectTimeout = "reconnect-timeout"
+        /// Reconnecting the signalling failed as many times as allowed, or the server no longer
+        /// knows a call we kept.
+        case reconnectFailed = "reconnect-failed"
     }
 
     public let kind: Kind

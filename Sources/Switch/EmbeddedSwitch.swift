@@ -58,6 +58,14 @@ public actor EmbeddedSwitch {
         activitySink.finish()
     }
 
+    /// Closes every socket `login` has open, as a proxy cutting it would; its calls detach.
+    public func dropConnections(of login: String) {
+        for (id, link) in core.links where link.login == login {
+            guard let peer = peers[id] else { continue }
+            server.close(peer, code: WebSocketCloseCode.goingAway, reason: "connection dropped")
+        }
+    }
+
     public var activeCallIDs: [String] { core.activeCallIDs }
     public var onlineLogins: [String] { core.onlineLogins }
 

@@ -134,6 +134,7 @@ extension SwitchCore {
             return
         }
         guard let candidate = params["candidate"]?.stringValue, !candidate.isEmpty else { return }
+        calls[call.callID]?.trickled(candidate, by: party)
         var fields: [String: JSONValue] = ["callID": .string(call.callID), "candidate": .string(candidate)]
         fields["sdpMid"] = params["sdpMid"] ?? .null
         fields["sdpMLineIndex"] = params["sdpMLineIndex"] ?? 0
@@ -219,7 +220,13 @@ extension SwitchCore {
 
     mutating func updateSDP(of callID: String, from peer: Int, sdp: String) {
         guard let sessid = links[peer]?.sessid, let call = calls[callID] else { return }
-        if call.caller == .client(sessid: sessid) { calls[callID]?.callerSDP = sdp } else { calls[callID]?.calleeSDP = sdp }
+        if call.caller == .client(sessid: sessid) {
+            calls[callID]?.callerSDP = sdp
+            calls[callID]?.callerCandidates = []
+        } else {
+            calls[callID]?.calleeSDP = sdp
+            calls[callID]?.calleeCandidates = []
+        }
     }
 
     /// Caller and callee fields of a re-offered call; both sides see the original direction.

@@ -43,6 +43,9 @@ public struct SwitchConfiguration: Sendable {
     public var detachTimeout: Double = 30
     /// Idle seconds before the switch pings a client.
     public var pingInterval: Double = 30
+    /// Seconds a pinged client may stay silent before its socket counts as dead and its calls
+    /// are detached (TCP alone may not notice a vanished peer for minutes).
+    public var pingTimeout: Double = 10
     /// How long the switch waits for a client to answer a request it relays (e.g. updateMedia).
     public var relayTimeout: Double = 10
     /// Sent on every frame as Telnyx does, so clients can exercise `?voice_sdk_id=` reconnects.

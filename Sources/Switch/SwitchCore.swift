@@ -53,6 +53,7 @@ public struct SwitchCore: Sendable {
     public mutating func received(_ text: String, from peer: Int, now: Double) {
         guard links[peer] != nil else { return }
         links[peer]?.lastHeard = now
+        links[peer]?.pingSentAt = nil
         let message: JSONRPCMessage
         do {
             message = try JSONRPCMessage.parse(text)
@@ -72,9 +73,15 @@ public struct SwitchCore: Sendable {
 
     /// Pings idle clients, ends calls whose detach timeout passed, fails relays that got no answer.
     public mutating func tick(now: Double) {
-        for (peer, link) in links where now - link.lastHeard >= configuration.pingInterval {
-            links[peer]?.lastHeard = now
-            sendRequest("ping", params: ["serno": .integer(Int(now))], to: peer)
+        for (peer, link) in links {
+            if let sentAt = link.pingSentAt {
+                guard now - sentAt >= configuration.pingTimeout else { continue }
+                actions.append(.close(peer: peer, code: 1001, reason: "ping timeout"))
+                disconnected(peer: peer, now: now)
+            } else if now - link.lastHeard >= configuration.pingInterval {
+                links[peer]?.pingSentAt = now
+                sendRequest("ping", params: ["serno": .integer(Int(now))], to: peer)
+            }
         }
         for session in sessions.values {
             guard let detachedAt = session.detachedAt, now - detachedAt >= configuration.detachTimeout else { continue }
@@ -91,7 +98,7 @@ public struct SwitchCore: Sendable {
     }
 
     public var nextDeadline: Double? {
-        let pings = links.values.map { $0.lastHeard + configuration.pingInterval }
+        let pings = links.values.map { link in link.pingSentAt.map { $0 + configuration.pingTimeout } ?? link.lastHeard + configuration.pingInterval }
         let detaches = sessions.values.compactMap { $0.detachedAt.map { $0 + configuration.detachTimeout } }
         return (pings + detaches + [relayed.nextDeadline].compactMap { $0 }).min()
     }

@@ -52,6 +52,10 @@ struct SwitchCall {
     var callerNumber: String
     var destination: String
     var held: Set<SwitchParty> = []
+    /// Candidates each side trickled since its last SDP: a re-offer carries them, as a server's
+    /// own re-offer would carry its candidates.
+    var callerCandidates: [String] = []
+    var calleeCandidates: [String] = []
 
     func other(than party: SwitchParty) -> SwitchParty? {
         if party == caller { return callee }
@@ -59,8 +63,16 @@ struct SwitchCall {
         return nil
     }
 
-    /// The latest SDP the other side sent, re-offered to `party` when it comes back from a reconnect.
-    func sdp(from party: SwitchParty) -> String? { party == caller ? callerSDP : calleeSDP }
+    /// The latest SDP `party` sent, with the candidates it trickled since, re-offered to the other
+    /// side when that one comes back from a reconnect.
+    func sdp(from party: SwitchParty) -> String? {
+        guard let sdp = party == caller ? callerSDP : calleeSDP else { return nil }
+        return SDPCandidates.adding(party == caller ? callerCandidates : calleeCandidates, to: sdp)
+    }
+
+    mutating func trickled(_ candidate: String, by party: SwitchParty) {
+        if party == caller { callerCandidates.append(candidate) } else if party == callee { calleeCandidates.append(candidate) }
+    }
 }
 
 /// One WebSocket connection.
@@ -71,6 +83,8 @@ struct SwitchLink {
     var sessid: String?
     var gatewayRequests = 0
     var lastHeard: Double
+    /// When our unanswered ping left; the link is dead if nothing arrives within the ping timeout.
+    var pingSentAt: Double?
 }
 
 /// A logged-in session; outlives its socket while its calls wait to be re-attached.

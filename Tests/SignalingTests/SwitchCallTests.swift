@@ -116,7 +116,7 @@ import Testing
         let bob = call.bob, bobEvents = call.bobEvents, callID = call.callID
         let responder = Task {
             let request = try await bobEvents.next("updateMedia") { if case .mediaUpdateRequest = $0 { true } else { false } }
-            guard case .mediaUpdateRequest(let id, let requestCallID, let offer) = request else { return }
+            guard case .mediaUpdateRequest(let id, let requestCallID, let offer, _) = request else { return }
             #expect(requestCallID == callID)
             #expect(offer == SwitchHarness.offer)
             await bob.answerMediaUpdate(requestID: id, callID: callID, answer: .success(SwitchHarness.answer))

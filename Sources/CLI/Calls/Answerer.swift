@@ -74,7 +74,7 @@ actor Answerer {
         case .error(let error):
             presenter.error(error)
         default:
-            break
+            presenter.client(event)
         }
     }
 

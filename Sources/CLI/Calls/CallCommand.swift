@@ -82,6 +82,11 @@ struct CallCommand: AsyncParsableCommand {
         options.callerNumber = callerNumber
 
         let client = VoiceClient(configuration: configuration, logger: logger)
+        let clientEvents = client.events
+        let clientNews = Task {
+            for await event in clientEvents { presenter.client(event) }
+        }
+        defer { clientNews.cancel() }
         presenter.note("connecting to \(configuration.server)")
         do {
             try await client.connect()

@@ -44,8 +44,27 @@ final class CallPresenter: @unchecked Sendable {
             if json { JSONEvents.emit("media", MediaPayload(call: call, media: "disrupted")) } else { line("call \(short(call)): no audio arriving (media disrupted)") }
         case .mediaRestored:
             if json { JSONEvents.emit("media", MediaPayload(call: call, media: "restored")) } else { line("call \(short(call)): audio arriving again") }
+        case .recovered(let path):
+            if json { JSONEvents.emit("recovered", RecoveredPayload(call: call, path: path.rawValue)) } else { line("call \(short(call)): recovered (\(path.rawValue))") }
         case .error(let error):
             self.error(error, call: call)
+        }
+    }
+
+    /// The client's own reconnection news, not tied to one call.
+    func client(_ event: VoiceClientEvent) {
+        switch event {
+        case .networkLost:
+            if json { JSONEvents.emit("network", NetworkPayload(network: "lost", attempt: nil, delayMs: nil)) } else { line("network lost: calls are dropped until it returns") }
+        case .reconnecting(let attempt, let delay):
+            let milliseconds = Int(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
+            if json {
+                JSONEvents.emit("network", NetworkPayload(network: "reconnecting", attempt: attempt, delayMs: milliseconds))
+            } else {
+                line("signalling lost: reconnecting in \(String(format: "%.1f", Double(milliseconds) / 1000)) s (attempt \(attempt))")
+            }
+        default:
+            break
         }
     }
 
@@ -124,6 +143,8 @@ struct SecuredPayload: Encodable { let call: String; let srtpProfile: String }
 struct ICEStatePayload: Encodable { let call: String; let state: String }
 struct PairPayload: Encodable { let call: String; let pair: CandidatePairPayload }
 struct MediaPayload: Encodable { let call: String; let media: String }
+struct RecoveredPayload: Encodable { let call: String; let path: String }
+struct NetworkPayload: Encodable { let network: String; let attempt: Int?; let delayMs: Int? }
 struct CallErrorPayload: Encodable { let call: String?; let code: String; let message: String }
 struct StatsPayload: Encodable { let call: String; let audio: MediaStatistics?; let candidatePair: CandidatePairPayload? }
 struct BotPayload: Encodable { let call: String; let steps: [String]; let digits: String; let recordings: [String]; let ending: String }

@@ -11,11 +11,14 @@ enum ExitStatus {
     static let notConnected: Int32 = 3
     /// Media could not be set up: ICE, DTLS or codec negotiation failed.
     static let mediaFailed: Int32 = 4
+    /// The network went away under the call and it could not be recovered in time.
+    static let networkLost: Int32 = 5
 
     static func forEnd(_ reason: TerminationReason, failure: ParleyError?) -> Int32 {
         if let failure {
             switch failure.kind {
             case .iceFailed, .turnAuthentication, .dtlsFailed, .noSupportedCodec, .negotiation, .mediaTimeout: return mediaFailed
+            case .reconnectTimeout, .reconnectFailed: return networkLost
             case .configuration, .audio: return usage
             default: return callFailed
             }

@@ -34,6 +34,15 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(help: "Skip TLS certificate verification for wss:// (testing only).")
     var insecure = false
 
+    @Option(help: "Seconds a call may stay dropped or reconnecting after a network change before it ends.")
+    var reconnectTimeout: Double = 60
+
+    @Option(help: "Failed socket reconnects in a row before giving up (0: no limit).")
+    var reconnectAttempts = 10
+
+    @Flag(help: "Never reconnect: a dropped socket stays down and a failed media path ends the call.")
+    var noReconnect = false
+
     private static func environment(_ name: String) -> String? {
         guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
         return value
@@ -77,6 +86,21 @@ struct ConnectionOptions: ParsableArguments {
         configuration.readiness = methodPrefix == "verto" ? .loggedIn : .gatewayRegistered
         configuration.socket = socketOptions()
         configuration.media = media
+        configuration.reconnection = try reconnectionPolicy()
         return configuration
+    }
+
+    func reconnectionPolicy() throws(ParleyError) -> ReconnectionPolicy {
+        guard reconnectTimeout.isFinite, reconnectTimeout > 0, reconnectTimeout <= 86_400 else {
+            throw ParleyError(kind: .configuration, message: "--reconnect-timeout must be more than 0 and at most 86400 seconds, not \(reconnectTimeout)")
+        }
+        guard reconnectAttempts >= 0 else {
+            throw ParleyError(kind: .configuration, message: "--reconnect-attempts must be 0 (no limit) or more, not \(reconnectAttempts)")
+        }
+        var policy = ReconnectionPolicy()
+        policy.isEnabled = !noReconnect
+        policy.reconnectTimeout = .milliseconds(Int(reconnectTimeout * 1000))
+        policy.maximumAttempts = reconnectAttempts
+        return policy
     }
 }

@@ -14,15 +14,22 @@ public actor Call {
     /// The digits the far end presses, for bots and scripts; ends with the call.
     public nonisolated let digits: AsyncStream<Character>
 
-    private let eventSink: AsyncStream<CallEvent>.Continuation
+    let eventSink: AsyncStream<CallEvent>.Continuation
     private let digitSink: AsyncStream<Character>.Continuation
-    private let signalling: any CallSignalling
-    private let logger: Logger
+    let signalling: any CallSignalling
+    let logger: Logger
     private var mediaOptions: MediaOptions
-    private var machine: CallStateMachine
+    var machine: CallStateMachine
     private var publishedState: CallState
     private var finished = false
-    private var leg: MediaLeg?
+    var leg: MediaLeg?
+    /// Our addresses changed since the media path was set up: the next re-offer restarts ICE.
+    var networkMoved = false
+    /// One recovery of the media path at a time (ours or the far end's).
+    var renegotiating = false
+    /// Ends the call if it is still dropped or reconnecting when it fires.
+    var recoveryDeadline: Task<Void, Never>?
+    let reconnectTimeout: Duration
     private var legPump: Task<Void, Never>?
     /// Candidates wait until the server knows the call (our invite or answer is through).
     private var trickleGate = TrickleGate()
@@ -32,9 +39,13 @@ public actor Call {
     /// The error that ended the call, when one did.
     public private(set) var failure: ParleyError?
     private let onEnd: @Sendable (String) async -> Void
+    /// Asked to recover the call when its media path fails after it was answered; nil ends the
+    /// call instead.
+    private let onPathLost: (@Sendable (String) async -> Void)?
 
     init(id: String, direction: CallDirection, remoteParty: String, signalling: any CallSignalling, media: MediaOptions,
-         logger: Logger, onEnd: @escaping @Sendable (String) async -> Void) {
+         logger: Logger, reconnectTimeout: Duration = .seconds(60), onPathLost: (@Sendable (String) async -> Void)? = nil,
+         onEnd: @escaping @Sendable (String) async -> Void) {
         self.id = id
         self.direction = direction
         self.remoteParty = remoteParty
@@ -42,6 +53,8 @@ public actor Call {
         self.mediaOptions = media
         self.logger = logger
         self.onEnd = onEnd
+        self.onPathLost = onPathLost
+        self.reconnectTimeout = reconnectTimeout
         machine = CallStateMachine(direction: direction)
         publishedState = machine.state
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
@@ -290,6 +303,10 @@ public actor Call {
             break
         case .remoteGoodbye:
             logger.debug("the far end sent RTCP BYE")
+        case .failed(let error) where error.kind == .iceFailed && isPastAnswer && onPathLost != nil:
+            logger.warning("call \(id) lost its media path: \(error); recovering")
+            await reconnecting(moved: false)
+            await onPathLost?(id)
         case .failed(let error):
             logger.error("call \(id) media failed: \(error)")
             await end(TerminationReason(cause: HangupCause.normalTemporaryFailure.cause, causeCode: HangupCause.normalTemporaryFailure.causeCode, localStatus: .endedByError),
@@ -302,7 +319,7 @@ public actor Call {
         digitSink.yield(digit)
     }
 
-    private func apply(_ signal: CallSignal) async {
+    func apply(_ signal: CallSignal) async {
         guard machine.handle(signal) else { return }
         publishState()
         await updateHold()
@@ -320,7 +337,7 @@ public actor Call {
         await leg?.setHeld([CallState.held, .remotelyHeld, .doubleHeld].contains(machine.state))
     }
 
-    private func end(_ reason: TerminationReason, failure: ParleyError?, notifyServer: Bool, cause: HangupCause = .normalClearing) async {
+    func end(_ reason: TerminationReason, failure: ParleyError?, notifyServer: Bool, cause: HangupCause = .normalClearing) async {
         guard !machine.state.isDone else { return }
         if let failure {
             self.failure = failure
@@ -336,6 +353,7 @@ public actor Call {
         guard case .done(let reason) = machine.state, !finished else { return }
         finished = true
         legPump?.cancel()
+        recoveryDeadline?.cancel()
         await leg?.stop()
         eventSink.yield(.state(machine.state))
         eventSink.finish()

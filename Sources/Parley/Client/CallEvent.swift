@@ -12,8 +12,20 @@ public enum CallEvent: Sendable, Equatable {
     /// No RTP for the configured time; `mediaRestored` follows when it returns.
     case mediaDisrupted
     case mediaRestored
+    /// The call came back from dropped or reconnecting, by this path.
+    case recovered(RecoveryPath)
     /// A failure that ends the call follows as `state(.done(...))`; others are reported only.
     case error(ParleyError)
+}
+
+/// How a call's media path was brought back after a network change.
+public enum RecoveryPath: String, Sendable {
+    /// Our ICE restart through `updateMedia`, signalling being alive.
+    case iceRestart = "ice-restart"
+    /// The server re-offered the call after we logged in again; we answered with attach.
+    case reattach
+    /// The far end renegotiated (its ICE restart, or its own re-attach).
+    case remote
 }
 
 extension MediaLegEvent {

@@ -10,6 +10,12 @@ protocol CallSignalling: Sendable {
     func sendDTMF(callID: String, digits: String) async throws(ParleyError)
     func candidate(callID: String, line: String) async
     func endOfCandidates(callID: String) async
+    /// Our ICE-restart offer; returns the far end's answer.
+    func updateMedia(callID: String, offer: String) async throws(ParleyError) -> String
+    /// Our answer to the server's re-offer of a call after we logged in again.
+    func reattach(callID: String, sdp: String) async throws(ParleyError)
+    /// Completes the far end's renegotiation request.
+    func answerMediaUpdate(requestID: JSONRPCID, callID: String, answer: Result<String, JSONRPCErrorObject>) async
 }
 
 /// The Verto/Telnyx dialect of `CallSignalling`.
@@ -68,5 +74,25 @@ struct VertoCallSignalling: CallSignalling {
 
     func endOfCandidates(callID: String) async {
         _ = try? await client.endOfCandidates(callID: callID)
+    }
+
+    func updateMedia(callID: String, offer: String) async throws(ParleyError) -> String {
+        do {
+            return try await client.updateMedia(callID: callID, offer: offer)
+        } catch {
+            throw ParleyError(error)
+        }
+    }
+
+    func reattach(callID: String, sdp: String) async throws(ParleyError) {
+        do {
+            _ = try await client.answer(callID: callID, sdp: sdp, attach: true)
+        } catch {
+            throw ParleyError(error)
+        }
+    }
+
+    func answerMediaUpdate(requestID: JSONRPCID, callID: String, answer: Result<String, JSONRPCErrorObject>) async {
+        await client.answerMediaUpdate(requestID: requestID, callID: callID, answer: answer)
     }
 }

@@ -7,11 +7,13 @@ import Signaling
 public actor VoiceClient {
     public nonisolated let configuration: VoiceClientConfiguration
     public nonisolated let events: AsyncStream<VoiceClientEvent>
-    private let eventSink: AsyncStream<VoiceClientEvent>.Continuation
-    private let verto: VertoClient
-    private let logger: Logger
-    private var calls: [String: Call] = [:]
+    let eventSink: AsyncStream<VoiceClientEvent>.Continuation
+    let verto: VertoClient
+    let logger: Logger
+    var calls: [String: Call] = [:]
     private var pump: Task<Void, Never>?
+    /// Reconnection state (VoiceClient+Recovery.swift).
+    var recovery = RecoveryState()
 
     public init(configuration: VoiceClientConfiguration, logger: Logger = Logger(label: "parley.client")) {
         self.configuration = configuration
@@ -28,15 +30,20 @@ public actor VoiceClient {
                 for await event in stream { await self?.route(event) }
             }
         }
+        recovery.userDisconnected = false
         do {
             try await verto.connect()
         } catch {
             throw ParleyError(error)
         }
+        await noteSocketEndpoints()
+        startWatchingNetwork()
     }
 
     /// Hangs up every call and closes the socket.
     public func disconnect() async {
+        recovery.userDisconnected = true
+        stopRecovery()
         for call in calls.values { await call.hangup() }
         await verto.disconnect()
         pump?.cancel()
@@ -66,8 +73,13 @@ public actor VoiceClient {
     // MARK: Inside
 
     private func makeCall(id: String, direction: CallDirection, remoteParty: String, media: MediaOptions? = nil) -> Call {
-        Call(id: id, direction: direction, remoteParty: remoteParty, signalling: VertoCallSignalling(client: verto),
-             media: media ?? configuration.media, logger: logger) { [weak self] id in
+        let policy = configuration.reconnection
+        var onPathLost: (@Sendable (String) async -> Void)?
+        if policy.isEnabled {
+            onPathLost = { [weak self] _ in await self?.requestRecovery(.mediaPathLost) }
+        }
+        return Call(id: id, direction: direction, remoteParty: remoteParty, signalling: VertoCallSignalling(client: verto),
+                    media: media ?? configuration.media, logger: logger, reconnectTimeout: policy.reconnectTimeout, onPathLost: onPathLost) { [weak self] id in
             await self?.forget(id)
         }
     }
@@ -79,9 +91,11 @@ public actor VoiceClient {
     private func route(_ event: VertoEvent) async {
         switch event {
         case .socketOpened:
+            await noteSocketEndpoints()
             eventSink.yield(.connected)
         case .socketClosed(let closure):
             eventSink.yield(.disconnected(reason: closure.description))
+            await socketDropped()
         case .ready:
             eventSink.yield(.ready)
         case .incomingCall(let offer):
@@ -95,13 +109,22 @@ public actor VoiceClient {
         case .info(let callID, _):
             if let callID { await calls[callID]?.handle(event) }
         case .punted:
+            recovery.punted = true
             eventSink.yield(.error(ParleyError(kind: .socket, message: "the server closed this session because the same login connected elsewhere")))
         case .error(let error):
             eventSink.yield(.error(ParleyError(error)))
-        case .mediaUpdateRequest(let requestID, let callID, _):
-            // ICE restarts initiated by the far end arrive with the reconnection work.
-            await verto.answerMediaUpdate(requestID: requestID, callID: callID,
-                                          answer: .failure(JSONRPCErrorObject(code: -32601, message: "media update not supported yet")))
+        case .mediaUpdateRequest(let requestID, let callID, let offer, let reattach):
+            if let call = calls[callID] {
+                // Its own task: answering may wait for a fresh gathering, and other events must not.
+                Task { await call.answerMediaUpdate(requestID: requestID, offer: offer, reattach: reattach) }
+            } else {
+                await verto.answerMediaUpdate(requestID: requestID, callID: callID,
+                                              answer: .failure(JSONRPCErrorObject(code: -32002, message: "CALL DOES NOT EXIST")))
+            }
+        case .attachOffer(let offer):
+            reattachOffered(offer)
+        case .clientReady(let reattached):
+            await serverReattached(reattached)
         default:
             break
         }

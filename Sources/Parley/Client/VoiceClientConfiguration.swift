@@ -14,6 +14,7 @@ public struct VoiceClientConfiguration: Sendable {
     public var ringingFeedback = true
     public var callerName = ""
     public var callerNumber = ""
+    public var reconnection = ReconnectionPolicy()
 
     public init(server: WebSocketURL, credentials: VertoCredentials) {
         self.server = server
@@ -35,5 +36,9 @@ public enum VoiceClientEvent: Sendable {
     /// Logged in (and, for Telnyx, the gateway registered): calls can be made and received.
     case ready
     case incomingCall(IncomingCall)
+    /// No route to the server is left: calls are dropped until the network returns.
+    case networkLost
+    /// The socket is down; the next attempt to open it comes after `delay`.
+    case reconnecting(attempt: Int, delay: Duration)
     case error(ParleyError)
 }

@@ -10,26 +10,36 @@ import SDP
 public actor MediaLeg {
     public nonisolated let events: AsyncStream<MediaLegEvent>
     private let continuation: AsyncStream<MediaLegEvent>.Continuation
-    private let agent: ICEAgent
-    private let identity: DTLSIdentity
-    private let options: MediaOptions
-    private let logger: Logger
-    private let localSSRC = UInt32.random(in: 1...UInt32.max)
-    private let cname = "parley-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+    let agent: ICEAgent
+    let identity: DTLSIdentity
+    let options: MediaOptions
+    let logger: Logger
+    let localSSRC = UInt32.random(in: 1...UInt32.max)
+    let sdpSessionID = MediaLeg.sessionID()
+    let cname = "parley-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
 
     private var prepared = false
-    private var gathered: [String] = []
-    private var gatheringDone = false
-    private var gatheringWaiters: [CheckedContinuation<Void, Never>] = []
+    var gathered: [String] = []
+    var gatheringDone = false
+    var gatheringWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Off once an ICE restart happened: a restarted session's candidates travel in the
+    /// re-offer or re-answer, never trickled on their own.
+    var tricklesCandidates = true
+    /// What the peer's current description says, to tell a re-offer that restarts ICE from one
+    /// that only repeats what we know.
+    var remoteUfrag: String?
+    /// The role and keys we answered with, reused when we answer a re-offer.
+    var answerSecurity: AnswerSecurity?
+    var sdpVersion = 1
     private var iceConnected = false
     private var selectedPair: ICESelectedPair?
-    private var session: MediaSession?
+    var session: MediaSession?
     private var source: AudioSourceSwitch?
     private var sink: AudioSinkSwitch?
     private var sessionStarted = false
     private var muted = false
     private var held = false
-    private var stopped = false
+    var stopped = false
     private var pumps: [Task<Void, Never>] = []
 
     public init(role: ICEAgentConfiguration.Role, options: MediaOptions, logger: Logger) throws(ParleyError) {
@@ -62,7 +72,7 @@ public actor MediaLeg {
         let ice = await localICE()
         var description = SessionDescription.audioOffer(OfferOptions(
             capabilities: options.capabilities, ice: ice, security: .dtls(identity.fingerprint),
-            sessionId: Self.sessionID(), ssrc: localSSRC, cname: cname))
+            sessionId: sdpSessionID, ssrc: localSSRC, cname: cname))
         do {
             for warning in try options.munging.apply(to: &description) {
                 logger.warning("SDP munging: \(warning)")
@@ -111,12 +121,13 @@ public actor MediaLeg {
                 keys[suite] = key
             }
             security = .sdes(keys: keys, suites: SDESKeys.suites)
+            answerSecurity = security
         }
         let answer: Answer
         do {
             answer = try SessionDescription.answer(to: offer, options: AnswerOptions(
                 capabilities: options.capabilities, ice: ice, security: security, codecOrder: options.codecOrder,
-                sessionId: Self.sessionID(), ssrc: localSSRC, cname: cname))
+                sessionId: sdpSessionID, ssrc: localSSRC, cname: cname))
         } catch {
             throw .negotiation(error.description)
         }
@@ -280,6 +291,10 @@ public actor MediaLeg {
         pumps.append(Task { [weak self] in
             for await event in mediaEvents { await self?.handle(event) }
         })
+        if case .dtls(_, let role, _, _) = security {
+            answerSecurity = .dtls(identity.fingerprint, roleForActpass: role == .client ? .active : .passive)
+        }
+        remoteUfrag = remote.ufrag
         agent.setRemoteCredentials(ufrag: remote.ufrag, password: remote.password)
         for line in remote.candidates { addRemoteCandidate(line) }
         if remote.endOfCandidates { agent.remoteEndOfCandidates() }
@@ -298,12 +313,12 @@ public actor MediaLeg {
         switch event {
         case .localCandidate(let line):
             gathered.append(line)
-            if trickle { continuation.yield(.localCandidate(line)) }
+            if trickle && tricklesCandidates { continuation.yield(.localCandidate(line)) }
         case .gatheringComplete:
             gatheringDone = true
             for waiter in gatheringWaiters { waiter.resume() }
             gatheringWaiters = []
-            continuation.yield(.gatheringComplete)
+            if tricklesCandidates { continuation.yield(.gatheringComplete) }
         case .state(let state):
             continuation.yield(.iceState(state))
             if state == .connected || state == .completed {
@@ -332,7 +347,7 @@ public actor MediaLeg {
         }
     }
 
-    private static func parse(_ text: String) throws(ParleyError) -> SessionDescription {
+    static func parse(_ text: String) throws(ParleyError) -> SessionDescription {
         do {
             return try SDPParser().parse(text)
         } catch {
@@ -340,7 +355,7 @@ public actor MediaLeg {
         }
     }
 
-    private static func sessionID() -> String {
+    static func sessionID() -> String {
         var generator = SystemRandomNumberGenerator()
         return String(generator.next() >> 1)
     }

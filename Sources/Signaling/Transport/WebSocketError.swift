@@ -66,7 +66,8 @@ public struct WebSocketClosure: Sendable, Equatable, CustomStringConvertible {
 }
 
 public enum WebSocketEvent: Sendable, Equatable {
-    case opened(subprotocol: String?)
+    /// `endpoints` are the TCP connection's addresses, when the socket could tell them.
+    case opened(subprotocol: String?, endpoints: SocketEndpoints?)
     case text(String)
     case refused(WebSocketRefusal)
     case closed(WebSocketClosure)

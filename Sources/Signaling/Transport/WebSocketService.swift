@@ -235,7 +235,7 @@ final class WebSocketService: @unchecked Sendable {
             guard let socket = socket(for: wsi) else { return -1 }
             socket.wsi = wsi
             socket.opened = true
-            socket.sink(.opened(subprotocol: nil))
+            socket.sink(.opened(subprotocol: nil, endpoints: SocketEndpoints.of(descriptor: Int32(lws_get_socket_fd(wsi)))))
             if !socket.outgoing.isEmpty { lws_callback_on_writable(wsi) }
         case LWS_CALLBACK_ESTABLISHED:
             return accept(wsi)

@@ -12,6 +12,8 @@ public actor VertoClient {
     private var readinessWaiters: [CheckedContinuation<Result<Void, SignalingError>, Never>] = []
     private var timerTask: Task<Void, Never>?
     private let clock = ElapsedClock()
+    /// The open socket's addresses; nil while there is no open socket.
+    public private(set) var socketEndpoints: SocketEndpoints?
 
     public init(url: WebSocketURL, configuration: VertoConfiguration, socketOptions: WebSocketOptions = WebSocketOptions(), sessid: String? = nil) {
         (events, eventSink) = AsyncStream.makeStream(of: VertoEvent.self)
@@ -123,7 +125,8 @@ public actor VertoClient {
     private func handle(_ event: WebSocketEvent, generation eventGeneration: Int) {
         guard eventGeneration == generation else { return }
         switch event {
-        case .opened:
+        case .opened(_, let endpoints):
+            socketEndpoints = endpoints
             eventSink.yield(.socketOpened(url: connectURL.description))
             session.connected(now: now)
         case .text(let text):
@@ -133,6 +136,7 @@ public actor VertoClient {
         case .closed(let closure):
             session.disconnected(closure)
             socket = nil
+            socketEndpoints = nil
             eventSink.yield(.socketClosed(closure))
             finishReadiness(.failure(closure.error.map(SignalingError.socket) ?? .socketClosed(closure)))
         }

@@ -22,7 +22,9 @@ public enum VertoEvent: Sendable, Equatable {
     case display(callID: String, params: JSONValue)
     /// The server asks us to renegotiate (a relayed ICE restart or a re-attach on the other
     /// side): answer with `VertoSession.answerMediaUpdate`, which completes this request.
-    case mediaUpdateRequest(requestID: JSONRPCID, callID: String, offer: String)
+    /// `reattach` marks a re-attached party's description relayed by the server, which returns
+    /// our answer to no one.
+    case mediaUpdateRequest(requestID: JSONRPCID, callID: String, offer: String, reattach: Bool)
     case punted
     /// A failure that is not the answer to one of our requests: a malformed frame, a login or
     /// gateway failure, a keepalive that went unanswered.

@@ -157,7 +157,10 @@ public struct VertoSession: Sendable {
     /// Sends a call-level request; its outcome comes back as a `VertoCompletion`.
     @discardableResult
     public mutating func request(_ name: String, params: JSONValue, now: Double) throws(SignalingError) -> JSONRPCID {
-        guard phase == .ready else { throw .notReady("\(method(name)) needs a logged-in, registered session") }
+        // The server re-offers detached calls right after the login, before clientReady: the
+        // answers to those (attach, or a bye for a call we dropped) may not wait for registration.
+        let allowedBeforeReady = ["attach", "bye"].contains(name) && [.awaitingClientReady, .checkingGateway].contains(phase)
+        guard phase == .ready || allowedBeforeReady else { throw .notReady("\(method(name)) needs a logged-in, registered session") }
         return sendRequest(method(name), params: params, kind: .call, now: now)
     }
 
@@ -292,7 +295,7 @@ public struct VertoSession: Sendable {
                 if let id { reply(id, error: JSONRPCErrorObject(code: -32602, message: "updateMedia needs callID and sdp")) }
                 return
             }
-            events.append(.mediaUpdateRequest(requestID: id, callID: callID, offer: offer))
+            events.append(.mediaUpdateRequest(requestID: id, callID: callID, offer: offer, reattach: params["reattach"]?.boolValue == true))
             return  // answered later, with the SDP, by answerMediaUpdate
         default:
             do {

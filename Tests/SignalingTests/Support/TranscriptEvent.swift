@@ -25,7 +25,7 @@ enum TranscriptEvent {
         case .info(let callID, let params): ["info": ["callID": optional(callID), "params": params]]
         case .modify(let callID, let action, let params): ["modify": ["callID": .string(callID), "action": .string(action), "params": params]]
         case .display(let callID, let params): ["display": ["callID": .string(callID), "params": params]]
-        case .mediaUpdateRequest(_, let callID, let offer): ["mediaUpdateRequest": ["callID": .string(callID), "offer": .string(offer)]]
+        case .mediaUpdateRequest(_, let callID, let offer, _): ["mediaUpdateRequest": ["callID": .string(callID), "offer": .string(offer)]]
         case .punted: ["punted": [:]]
         case .error(let error): ["error": ["code": .string(error.code), "message": .string(error.description)]]
         }

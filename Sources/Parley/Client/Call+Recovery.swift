@@ -1,0 +1,111 @@
+import Signaling
+
+/// Keeping a call through a network change (docs/calls.md, "Reconnection"): the client moves the
+/// call to dropped or reconnecting, then recovers its media path by an ICE restart while
+/// signalling works, or by answering the server's re-offer after logging in again.
+extension Call {
+    /// States in which the call has media worth keeping.
+    var isPastAnswer: Bool {
+        [CallState.active, .held, .remotelyHeld, .doubleHeld, .dropped, .reconnecting].contains(machine.state)
+    }
+
+    /// Dropped or reconnecting: waiting for the client to bring the path back.
+    public var isRecovering: Bool { machine.state == .dropped || machine.state == .reconnecting }
+
+    /// Its path is disrupted, or our addresses moved since it was set up.
+    var needsMediaRecovery: Bool { isPastAnswer && (isRecovering || networkMoved) }
+
+    /// Restarts ICE through the server (`updateMedia`): new credentials and candidates, the
+    /// same media. The client does this after a network change; a program may ask for it too.
+    public func restartMedia() async throws(ParleyError) {
+        guard isPastAnswer, let leg else {
+            throw ParleyError(kind: .callState, message: "cannot restart the media of a call that is \(machine.state)")
+        }
+        guard !renegotiating else { throw ParleyError(kind: .callState, message: "the call's media is already being renegotiated") }
+        renegotiating = true
+        defer { renegotiating = false }
+        let offer = try await leg.restartOffer()
+        let answer = try await signalling.updateMedia(callID: id, offer: offer)
+        try await leg.applyRestartAnswer(answer)
+        networkMoved = false
+        logger.info("call \(id): ICE restarted through updateMedia")
+        await recovered(by: .iceRestart)
+    }
+
+    /// The network went away under the call.
+    func networkLost() async {
+        guard isPastAnswer else { return }
+        await apply(.networkLost)
+        startRecoveryDeadline()
+    }
+
+    /// The client is bringing the call's path back; `moved` when our addresses changed.
+    func reconnecting(moved: Bool) async {
+        guard isPastAnswer else { return }
+        if moved { networkMoved = true }
+        await apply(.reconnecting)
+        startRecoveryDeadline()
+    }
+
+    /// Answers the server's re-offer after we logged in again (`attach` with attach:true).
+    func reattach(offer: String) async throws(ParleyError) {
+        guard isPastAnswer, let leg else { throw ParleyError(kind: .callState, message: "the call has no media to re-attach") }
+        let answer = try await leg.answerReoffer(offer, moved: networkMoved, keepingCredentials: false)
+        try await signalling.reattach(callID: id, sdp: answer)
+        networkMoved = false
+        logger.info("call \(id): re-attached after reconnecting")
+        await recovered(by: .reattach)
+    }
+
+    /// The far end renegotiates: its ICE restart, or its re-attach relayed by the server.
+    func answerMediaUpdate(requestID: JSONRPCID, offer: String, reattach: Bool) async {
+        guard isPastAnswer, let leg else {
+            await signalling.answerMediaUpdate(requestID: requestID, callID: id, answer: .failure(
+                JSONRPCErrorObject(code: -32002, message: "Cannot update a call that has not been answered.")))
+            return
+        }
+        do {
+            let answer = try await leg.answerReoffer(offer, moved: networkMoved, keepingCredentials: reattach)
+            networkMoved = false
+            await signalling.answerMediaUpdate(requestID: requestID, callID: id, answer: .success(answer))
+            await recovered(by: .remote)
+        } catch {
+            logger.warning("call \(id): could not answer a media update: \(error)")
+            await signalling.answerMediaUpdate(requestID: requestID, callID: id, answer: .failure(
+                JSONRPCErrorObject(code: -32002, message: "MEDIA ERROR: \(error.message)")))
+        }
+    }
+
+    private func recovered(by path: RecoveryPath) async {
+        let wasRecovering = isRecovering
+        recoveryDeadline?.cancel()
+        recoveryDeadline = nil
+        await apply(.recovered)
+        if wasRecovering { eventSink.yield(.recovered(path)) }
+    }
+
+    private func startRecoveryDeadline() {
+        guard recoveryDeadline == nil, isRecovering else { return }
+        let timeout = reconnectTimeout
+        recoveryDeadline = Task { [weak self] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            await self?.endAfterReconnectTimeout()
+        }
+    }
+
+    /// The reconnect timeout passed with the call still not recovered. Nothing is sent: the
+    /// signalling is down, and the server ends its side when its own detach timeout passes.
+    private func endAfterReconnectTimeout() async {
+        recoveryDeadline = nil
+        guard isRecovering else { return }
+        await end(TerminationReason(localStatus: .reconnectTimeout),
+                  failure: ParleyError(kind: .reconnectTimeout, message: "the call could not be recovered within \(reconnectTimeout) of losing its network"),
+                  notifyServer: false)
+    }
+
+    /// The server no longer has the call (it was not among the re-attached sessions).
+    func endAsLost(_ message: String) async {
+        guard !machine.state.isDone else { return }
+        await end(TerminationReason(localStatus: .networkLost), failure: ParleyError(kind: .reconnectFailed, message: message), notifyServer: false)
+    }
+}

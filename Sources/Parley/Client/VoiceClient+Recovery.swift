@@ -1,0 +1,265 @@
+import Foundation
+import ICE
+import Logging
+import Signaling
+
+/// What sets a recovery going.
+enum RecoveryTrigger: Sendable {
+    /// The socket closed under us (no network change seen).
+    case socketDropped
+    /// Addresses, links or routes changed while we have a route to the server.
+    case networkChanged
+    /// The route to the server now leaves from another address than the socket's: it is dead.
+    case socketStranded
+    /// A call's ICE failed after it was answered.
+    case mediaPathLost
+    /// A call whose far end could not renegotiate yet tries again.
+    case retry
+}
+
+/// The reconnection bookkeeping of one client.
+struct RecoveryState {
+    var userDisconnected = false
+    var punted = false
+    var serverAddress: String?
+    var socketLocalAddress: String?
+    var monitor: NetworkMonitor?
+    var monitorPump: Task<Void, Never>?
+    var evaluation: Task<Void, Never>?
+    var task: Task<Void, Never>?
+    var pending: [RecoveryTrigger] = []
+    var backoffSleeper: Task<Void, Never>?
+    var retryTimer: Task<Void, Never>?
+}
+
+/// Keeping the session and its calls through network changes (docs/calls.md, "Reconnection").
+///
+/// Signalling alive (a ping answered within the probe timeout): each disrupted call restarts ICE
+/// through `updateMedia`. Signalling dead: the socket is opened again with the same sessid and
+/// `?voice_sdk_id=`, and each call answers the server's re-offer with attach. A socket that drops
+/// by itself is retried with exponential backoff, calls or not, so the client stays reachable.
+extension VoiceClient {
+    // MARK: Watching
+
+    func startWatchingNetwork() {
+        let policy = configuration.reconnection
+        guard policy.isEnabled, policy.watchesNetwork, recovery.monitor == nil else { return }
+        do {
+            let monitor = try NetworkMonitor()
+            recovery.monitor = monitor
+            let changes = monitor.events
+            recovery.monitorPump = Task { [weak self] in
+                for await change in changes { await self?.networkChanged(change) }
+            }
+        } catch {
+            logger.warning("not watching the network (\(error)); reconnection relies on the socket and ICE alone")
+        }
+    }
+
+    func stopRecovery() {
+        recovery.monitorPump?.cancel()
+        recovery.monitor?.close()
+        recovery.monitor = nil
+        recovery.evaluation?.cancel()
+        recovery.backoffSleeper?.cancel()
+        recovery.retryTimer?.cancel()
+        recovery.task?.cancel()
+        recovery.pending = []
+    }
+
+    func noteSocketEndpoints() async {
+        guard let endpoints = await verto.socketEndpoints else { return }
+        recovery.serverAddress = endpoints.remoteAddress
+        recovery.socketLocalAddress = endpoints.localAddress
+    }
+
+    private func networkChanged(_ change: NetworkChange) {
+        if case .linkChanged(let interface, _) = change, interface == "lo" { return }
+        logger.debug("network change: \(change)")
+        // Changes come in bursts (an address and its routes); judge the result once.
+        guard recovery.evaluation == nil else { return }
+        recovery.evaluation = Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(50))
+            await self?.evaluateNetwork()
+        }
+    }
+
+    private func evaluateNetwork() async {
+        recovery.evaluation = nil
+        guard !recovery.userDisconnected, let server = recovery.serverAddress else { return }
+        let answered = await callsWithMedia()
+        guard let source = RouteCheck.sourceAddress(toward: server) else {
+            logger.warning("no route to the server at \(server): the network is gone")
+            for call in answered { await call.networkLost() }
+            eventSink.yield(.networkLost)
+            return
+        }
+        let stranded = recovery.socketLocalAddress.map { $0 != source } ?? true
+        for call in answered { await call.reconnecting(moved: true) }
+        // A socket stranded on a vanished address is dead even if TCP has not noticed yet.
+        if stranded {
+            requestRecovery(.socketStranded)
+        } else if !answered.isEmpty {
+            requestRecovery(.networkChanged)
+        }
+        // A waiting retry should not sit out its backoff now that the network is back.
+        recovery.backoffSleeper?.cancel()
+    }
+
+    func socketDropped() async {
+        recovery.socketLocalAddress = nil
+        guard configuration.reconnection.isEnabled, !recovery.userDisconnected, !recovery.punted else { return }
+        for call in await callsWithMedia() { await call.reconnecting(moved: false) }
+        requestRecovery(.socketDropped)
+    }
+
+    // MARK: Recovering
+
+    func requestRecovery(_ trigger: RecoveryTrigger) {
+        guard configuration.reconnection.isEnabled, !recovery.userDisconnected else { return }
+        recovery.pending.append(trigger)
+        guard recovery.task == nil else { return }
+        recovery.task = Task { [weak self] in await self?.runRecovery() }
+    }
+
+    private func runRecovery() async {
+        // Each pass handles every trigger queued so far; the passes are bounded by the probe,
+        // the socket attempts and their limit.
+        while !recovery.pending.isEmpty, !Task.isCancelled, !recovery.userDisconnected {
+            let triggers = recovery.pending
+            recovery.pending = []
+            await recover(from: triggers)
+        }
+        recovery.task = nil
+    }
+
+    private func recover(from triggers: [RecoveryTrigger]) async {
+        let socketSuspect = triggers.contains { if case .socketStranded = $0 { true } else { false } }
+        let dropped = triggers.contains { if case .socketDropped = $0 { true } else { false } }
+        if !socketSuspect, !dropped, await verto.socketEndpoints != nil,
+            await verto.probe(timeout: seconds(configuration.reconnection.probeTimeout)) {
+            await restartDisruptedMedia()
+            return
+        }
+        await reopenSocket(waitFirst: dropped && !socketSuspect)
+    }
+
+    /// Signalling is alive: every disrupted call restarts ICE through the server.
+    private func restartDisruptedMedia() async {
+        var failed = false
+        for call in calls.values where await call.needsMediaRecovery {
+            do {
+                try await call.restartMedia()
+            } catch {
+                logger.warning("call \(call.id): ICE restart failed: \(error)")
+                failed = true
+            }
+        }
+        if failed { scheduleRetry() }
+    }
+
+    /// The far end may be reconnecting itself; try again while the calls wait.
+    private func scheduleRetry() {
+        recovery.retryTimer?.cancel()
+        let interval = configuration.reconnection.retryInterval
+        recovery.retryTimer = Task { [weak self] in
+            guard (try? await Task.sleep(for: interval)) != nil else { return }
+            await self?.retryIfStillDisrupted()
+        }
+    }
+
+    private func retryIfStillDisrupted() async {
+        for call in calls.values where await call.needsMediaRecovery {
+            requestRecovery(.retry)
+            return
+        }
+    }
+
+    /// Signalling is dead: open the socket again (same sessid), with backoff between failures.
+    private func reopenSocket(waitFirst: Bool) async {
+        let policy = configuration.reconnection
+        var attempt = 0
+        while !recovery.userDisconnected, !recovery.punted, !Task.isCancelled {
+            if attempt > 0 || waitFirst {
+                let delay = policy.delay(beforeAttempt: attempt + 1, random: Double.random(in: -1...1))
+                eventSink.yield(.reconnecting(attempt: attempt + 1, delay: delay))
+                logger.info("reconnecting in \(delay) (attempt \(attempt + 1))")
+                await backoff(delay)
+            }
+            attempt += 1
+            // With no route there is nothing to try; the network monitor wakes us when one returns.
+            if recovery.monitor != nil, let server = recovery.serverAddress, RouteCheck.sourceAddress(toward: server) == nil {
+                logger.info("no route to the server yet; waiting for the network")
+                continue
+            }
+            do {
+                try await verto.connect()
+                await noteSocketEndpoints()
+                logger.info("reconnected after \(attempt) attempt(s)")
+                return
+            } catch {
+                logger.warning("reconnect attempt \(attempt) failed: \(error)")
+                if case .authenticationFailed = error { return giveUp(ParleyError(error)) }
+                if policy.maximumAttempts > 0, attempt >= policy.maximumAttempts {
+                    return giveUp(ParleyError(kind: .reconnectFailed, message: "could not reconnect to the server in \(attempt) attempts: \(ParleyError(error).message)"))
+                }
+            }
+        }
+    }
+
+    private func backoff(_ delay: Duration) async {
+        let sleeper = Task { _ = try? await Task.sleep(for: delay) }
+        recovery.backoffSleeper = sleeper
+        await sleeper.value
+        recovery.backoffSleeper = nil
+    }
+
+    private func giveUp(_ error: ParleyError) {
+        eventSink.yield(.error(error))
+        let lost = Array(calls.values)
+        Task {
+            for call in lost { await call.endAsLost(error.message) }
+        }
+    }
+
+    // MARK: The server's side of a re-login
+
+    func reattachOffered(_ offer: VertoOffer) {
+        guard let call = calls[offer.callID] else {
+            // A call we no longer have (hung up while we were away): end it on the server too.
+            logger.info("the server re-offered call \(offer.callID), which we no longer have; hanging it up")
+            let verto = verto
+            Task { _ = try? await verto.bye(callID: offer.callID, cause: .normalClearing) }
+            return
+        }
+        Task { [logger] in
+            do throws(ParleyError) {
+                try await call.reattach(offer: offer.sdp)
+            } catch {
+                logger.error("call \(call.id): re-attach failed: \(error)")
+                await call.endAsLost("the call could not be re-attached: \(error.message)")
+            }
+        }
+    }
+
+    /// After a re-login the server lists the calls it re-offers; any other call we were
+    /// recovering is gone on its side.
+    func serverReattached(_ reattached: [String]) async {
+        for call in calls.values where !reattached.contains(call.id) {
+            guard await call.isRecovering else { continue }
+            await call.endAsLost("the server did not re-attach the call after reconnecting")
+        }
+    }
+
+    // MARK: Helpers
+
+    private func callsWithMedia() async -> [Call] {
+        var answered: [Call] = []
+        for call in calls.values where await call.isPastAnswer { answered.append(call) }
+        return answered
+    }
+
+    private func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

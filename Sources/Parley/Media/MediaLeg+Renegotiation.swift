@@ -1,0 +1,114 @@
+import ICE
+import Media
+import SDP
+
+/// Keeping a call's media across a network change: an ICE restart we offer, or a re-offer from
+/// the far end (its ICE restart, or the server's re-attach after we logged in again). The media
+/// session, its DTLS keys and its audio go on untouched; only the path under them changes, and
+/// packets keep using the old path until the new one is selected.
+extension MediaLeg {
+    /// Our ICE-restart offer: new credentials, a fresh gathering on today's addresses, the same
+    /// codecs and DTLS identity.
+    public func restartOffer() async throws(ParleyError) -> String {
+        guard session != nil, !stopped else { throw ParleyError(kind: .callState, message: "no media to restart yet") }
+        let ice = try await restartICE(keepingCredentials: false)
+        sdpVersion += 1
+        var description = SessionDescription.audioOffer(OfferOptions(
+            capabilities: options.capabilities, ice: ice, security: .dtls(identity.fingerprint),
+            sessionId: sdpSessionID, sessionVersion: String(2 + sdpVersion), ssrc: localSSRC, cname: cname))
+        do {
+            _ = try options.munging.apply(to: &description)
+        } catch {
+            throw ParleyError(kind: .configuration, message: "SDP munging: \(error)")
+        }
+        return description.text
+    }
+
+    /// Applies the far end's answer to our ICE-restart offer: its new credentials and candidates.
+    public func applyRestartAnswer(_ text: String) throws(ParleyError) {
+        let remote = try RemoteMedia(Self.parse(text))
+        adoptRemoteICE(remote)
+    }
+
+    /// Answers a re-offer for the running media. Our ICE restarts when the far end's credentials
+    /// changed (its restart) or when `moved` says our own addresses did; otherwise the answer
+    /// repeats what we have. `keepingCredentials` restarts under the same ufrag and password,
+    /// for a re-offer whose answer the far end will never see (a relaying server re-attaching
+    /// the other party).
+    public func answerReoffer(_ text: String, moved: Bool, keepingCredentials: Bool) async throws(ParleyError) -> String {
+        guard session != nil, !stopped, let security = answerSecurity else {
+            throw ParleyError(kind: .callState, message: "no media to renegotiate yet")
+        }
+        let offer = try Self.parse(text)
+        let remote = try RemoteMedia(offer)
+        let restarts = moved || remote.ufrag != remoteUfrag
+        let ice = restarts ? try await restartICE(keepingCredentials: keepingCredentials) : currentICE()
+        sdpVersion += 1
+        let answer: Answer
+        do {
+            answer = try SessionDescription.answer(to: offer, options: AnswerOptions(
+                capabilities: options.capabilities, ice: ice, security: security, codecOrder: options.codecOrder,
+                sessionId: sdpSessionID, sessionVersion: String(2 + sdpVersion), ssrc: localSSRC, cname: cname))
+        } catch {
+            throw .negotiation(error.description)
+        }
+        if let running = session?.configuration.codec.name, answer.audio.codecs.first?.name.lowercased() != running.lowercased() {
+            logger.warning("a re-offer settled on \(answer.audio.codecs.first?.name ?? "no codec"); the call keeps \(running)")
+        }
+        if restarts { adoptRemoteICE(remote) }
+        return answer.description.text
+    }
+
+    // MARK: Inside
+
+    /// Starts a new ICE session and waits for its candidates: until gathering ends, or for the
+    /// vanilla collection timeout (a second in trickle mode, where nothing else bounds it).
+    private func restartICE(keepingCredentials: Bool) async throws(ParleyError) -> ICEDescription {
+        tricklesCandidates = false
+        gathered = []
+        gatheringDone = false
+        do {
+            try agent.restart(keepingCredentials: keepingCredentials)
+        } catch {
+            throw ParleyError(error)
+        }
+        let limit: Duration
+        switch options.iceMode {
+        case .trickle: limit = .seconds(1)
+        case .vanilla(let collectionTimeout): limit = collectionTimeout
+        }
+        await waitForGathering(upTo: limit)
+        logger.info("ICE restarted with \(gathered.count) local candidates")
+        return currentICE()
+    }
+
+    private func currentICE() -> ICEDescription {
+        let credentials = agent.localCredentials
+        let candidates = gathered.compactMap { try? Candidate(attributeValue: String($0.dropFirst("candidate:".count))) }
+        return ICEDescription(ufrag: credentials.ufrag, password: credentials.password, trickle: false, candidates: candidates,
+                              gatheringComplete: true)
+    }
+
+    private func adoptRemoteICE(_ remote: RemoteMedia) {
+        remoteUfrag = remote.ufrag
+        agent.setRemoteCredentials(ufrag: remote.ufrag, password: remote.password)
+        for line in remote.candidates { addRemoteCandidate(line) }
+        if remote.endOfCandidates { agent.remoteEndOfCandidates() }
+    }
+
+    private func waitForGathering(upTo limit: Duration) async {
+        guard !gatheringDone, !stopped else { return }
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: limit)
+            await self?.releaseGatheringWaiters()
+        }
+        await withCheckedContinuation { gatheringWaiters.append($0) }
+        timer.cancel()
+    }
+
+    private func releaseGatheringWaiters() {
+        let waiters = gatheringWaiters
+        gatheringWaiters = []
+        waiters.forEach { $0.resume() }
+    }
+}

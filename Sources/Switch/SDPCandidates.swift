@@ -1,0 +1,17 @@
+/// Adds trickled candidates to an SDP's first audio section, as text: the switch relays
+/// descriptions and does not need to understand the rest of them.
+enum SDPCandidates {
+    static func adding(_ candidates: [String], to sdp: String) -> String {
+        guard !candidates.isEmpty else { return sdp }
+        var lines = sdp.components(separatedBy: "\r\n")
+        if lines.last == "" { lines.removeLast() }
+        guard let audio = lines.firstIndex(where: { $0.hasPrefix("m=audio") }) else { return sdp }
+        let end = lines[(audio + 1)...].firstIndex { $0.hasPrefix("m=") } ?? lines.endIndex
+        let known = Set(lines[audio..<end])
+        var added = candidates.map { $0.hasPrefix("a=") ? $0 : "a=" + $0 }.filter { !known.contains($0) }
+        guard !added.isEmpty else { return sdp }
+        if !known.contains("a=end-of-candidates") { added.append("a=end-of-candidates") }
+        lines.insert(contentsOf: added, at: end)
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import ICE
+import Media
+import Parley
+import Signaling
+import Switch
+import TestSupport
+import Testing
+
+/// Calls that outlive a broken path or a dropped socket, between two real clients through the
+/// embedded switch on loopback (real ICE, DTLS-SRTP, Opus). The network-change cases run in
+/// network namespaces in scripts/test-reconnect.
+@Suite(.serialized) struct ReconnectionTests {
+    static func client(_ login: String, at url: WebSocketURL, play: String, reconnectTimeout: Duration = .seconds(20)) throws -> VoiceClient {
+        var configuration = VoiceClientConfiguration(server: url, credentials: .password(login: login, password: login + "-secret"))
+        configuration.media.allowedInterfaces = ["lo"]
+        configuration.media.ipv6 = false
+        configuration.media.source = try AudioSourceSpec(play)
+        configuration.media.disruptionTimeout = .milliseconds(400)
+        configuration.reconnection.initialDelay = .milliseconds(200)
+        configuration.reconnection.reconnectTimeout = reconnectTimeout
+        // Loopback never changes; the netns fault tests cover the network monitor.
+        configuration.reconnection.watchesNetwork = false
+        return VoiceClient(configuration: configuration)
+    }
+
+    struct Connected {
+        let alice: VoiceClient
+        let bob: VoiceClient
+        let call: Call
+        let bobCall: Call
+        let aliceEvents: EventRecorder<CallEvent>
+        let bobEvents: EventRecorder<CallEvent>
+        let aliceClientEvents: EventRecorder<VoiceClientEvent>
+    }
+
+    static func connectedCall(through embedded: EmbeddedSwitch, reconnectTimeout: Duration = .seconds(20)) async throws -> Connected {
+        let alice = try client("alice", at: embedded.url, play: "tone:440", reconnectTimeout: reconnectTimeout)
+        let bob = try client("bob", at: embedded.url, play: "tone:880", reconnectTimeout: reconnectTimeout)
+        let aliceClientEvents = EventRecorder(alice.events)
+        let bobClientEvents = EventRecorder(bob.events)
+        try await alice.connect()
+        try await bob.connect()
+        let call = try await alice.dial("bob")
+        let aliceEvents = EventRecorder(call.events)
+        let offered = try await bobClientEvents.next("an incoming call") { if case .incomingCall = $0 { true } else { false } }
+        guard case .incomingCall(let incoming) = offered else { throw WaitTimedOut(what: "an incoming call", seconds: 10, seen: "\(offered)") }
+        let bobEvents = EventRecorder(incoming.call.events)
+        try await incoming.answer()
+        _ = try await aliceEvents.next("active") { $0 == .state(.active) }
+        _ = try await aliceEvents.next("secured") { if case .secured = $0 { true } else { false } }
+        _ = try await bobEvents.next("secured") { if case .secured = $0 { true } else { false } }
+        try await expectAudioBothWays(call, incoming.call, "before")
+        return Connected(alice: alice, bob: bob, call: call, bobCall: incoming.call, aliceEvents: aliceEvents, bobEvents: bobEvents,
+                         aliceClientEvents: aliceClientEvents)
+    }
+
+    /// Fifty more packets (a second of audio) arrive on each side from now on.
+    static func expectAudioBothWays(_ a: Call, _ b: Call, _ when: String) async throws {
+        let start = (await a.statistics().audio?.packetsReceived ?? 0, await b.statistics().audio?.packetsReceived ?? 0)
+        try await waitUntil("a second of audio both ways \(when)", within: 10) {
+            let now = (await a.statistics().audio?.packetsReceived ?? 0, await b.statistics().audio?.packetsReceived ?? 0)
+            return now.0 >= start.0 + 50 && now.1 >= start.1 + 50
+        }
+    }
+
+    @Test func anICERestartThroughTheServerMovesTheCallToANewPairAndAudioGoesOn() async throws {
+        let embedded = try await CallThroughSwitchTests.startSwitch()
+        defer { Task { await embedded.stop() } }
+        let bed = try await Self.connectedCall(through: embedded)
+        let before = try #require(await bed.call.statistics().candidatePair)
+
+        try await bed.call.restartMedia()
+        let pair = try await bed.aliceEvents.next("a new selected pair") { if case .selectedPair = $0 { true } else { false } }
+        guard case .selectedPair(let after) = pair else { return }
+        // A restart gathers on fresh sockets: the same loopback address, another port.
+        #expect(after.localPort != before.localPort)
+        try await Self.expectAudioBothWays(bed.call, bed.bobCall, "after the restart")
+        #expect(await bed.call.state == .active)
+        #expect(await bed.bobCall.state == .active)
+        #expect(await embedded.activeCallIDs == [bed.call.id])
+        await bed.alice.disconnect()
+        await bed.bob.disconnect()
+    }
+
+    @Test func aDroppedSocketReconnectsWithTheSameSessidAndTheCallIsReattached() async throws {
+        let embedded = try await CallThroughSwitchTests.startSwitch()
+        defer { Task { await embedded.stop() } }
+        let bed = try await Self.connectedCall(through: embedded)
+
+        await embedded.dropConnections(of: "alice")
+        _ = try await bed.aliceEvents.next("reconnecting") { $0 == .state(.reconnecting) }
+        let attempt = try await bed.aliceClientEvents.next("a reconnect attempt") { if case .reconnecting = $0 { true } else { false } }
+        if case .reconnecting(let number, let delay) = attempt {
+            #expect(number == 1)
+            #expect(delay >= .milliseconds(150) && delay <= .milliseconds(250), "200 ms ± 25 %")
+        }
+        _ = try await bed.aliceEvents.next("active again") { $0 == .state(.active) }
+        _ = try await bed.aliceEvents.next("recovered by re-attaching") { $0 == .recovered(.reattach) }
+        try await Self.expectAudioBothWays(bed.call, bed.bobCall, "after re-attaching")
+        // The same call, and no second one: on the client and on the switch.
+        #expect(await bed.alice.activeCalls.map(\.id) == [bed.call.id])
+        #expect(await embedded.activeCallIDs == [bed.call.id])
+        #expect(await bed.bobCall.state == .active)
+        #expect(await bed.call.failure == nil)
+
+        // Hangup works after the recovery and reaches the far end.
+        await bed.call.hangup()
+        let reason = await bed.bobCall.waitUntilDone()
+        #expect(reason.cause == "NORMAL_CLEARING")
+        await bed.alice.disconnect()
+        await bed.bob.disconnect()
+    }
+
+    @Test func withTheServerGoneTheCallEndsAtTheReconnectTimeoutAndRefusesHoldMeanwhile() async throws {
+        let embedded = try await CallThroughSwitchTests.startSwitch()
+        let bed = try await Self.connectedCall(through: embedded, reconnectTimeout: .seconds(2))
+
+        await embedded.stop()
+        _ = try await bed.aliceEvents.next("reconnecting") { $0 == .state(.reconnecting) }
+        await #expect(throws: ParleyError.self) { try await bed.call.hold() }
+        let started = ContinuousClock.now
+        let reason = await bed.call.waitUntilDone()
+        let waited = ContinuousClock.now - started
+        #expect(reason.localStatus == .reconnectTimeout)
+        #expect(await bed.call.failure?.kind == .reconnectTimeout)
+        #expect(waited < .seconds(5))
+        #expect(await bed.alice.activeCalls.isEmpty)
+        await bed.alice.disconnect()
+        await bed.bob.disconnect()
+    }
+
+    @Test func backoffDoublesFromTheInitialDelayUpToTheCapWithinTheJitterBand() {
+        let policy = ReconnectionPolicy()
+        #expect(policy.delay(beforeAttempt: 1, random: 0) == .seconds(1))
+        #expect(policy.delay(beforeAttempt: 2, random: 0) == .seconds(2))
+        #expect(policy.delay(beforeAttempt: 5, random: 0) == .seconds(16))
+        #expect(policy.delay(beforeAttempt: 6, random: 0) == .seconds(30))
+        #expect(policy.delay(beforeAttempt: 60, random: 0) == .seconds(30))
+        #expect(policy.delay(beforeAttempt: 1, random: -1) == .milliseconds(750))
+        #expect(policy.delay(beforeAttempt: 1, random: 1) == .milliseconds(1250))
+        #expect(policy.delay(beforeAttempt: 6, random: 7) == .milliseconds(37_500))
+    }
+}
