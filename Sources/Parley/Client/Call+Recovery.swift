@@ -18,6 +18,10 @@ extension Call {
     /// Restarts ICE through the server (`updateMedia`): new credentials and candidates, the
     /// same media. The client does this after a network change; a program may ask for it too.
     public func restartMedia() async throws(ParleyError) {
+        try await restartICE(reporting: .iceRestart)
+    }
+
+    private func restartICE(reporting path: RecoveryPath) async throws(ParleyError) {
         guard isPastAnswer, let leg else {
             throw ParleyError(kind: .callState, message: "cannot restart the media of a call that is \(machine.state)")
         }
@@ -29,7 +33,7 @@ extension Call {
         try await leg.applyRestartAnswer(answer)
         networkMoved = false
         logger.info("call \(id): ICE restarted through updateMedia")
-        await recovered(by: .iceRestart)
+        await recovered(by: path)
     }
 
     /// The network went away under the call.
@@ -48,13 +52,32 @@ extension Call {
     }
 
     /// Answers the server's re-offer after we logged in again (`attach` with attach:true).
+    ///
+    /// A relaying server re-offers the far end's last description and hands our answer to it
+    /// as a media update whose answer comes back to no one. So our ICE restarts here only when
+    /// the re-offer itself brings new credentials; if our addresses moved, a regular ICE restart
+    /// (offer and answer both ways) follows the attach.
     func reattach(offer: String) async throws(ParleyError) {
         guard isPastAnswer, let leg else { throw ParleyError(kind: .callState, message: "the call has no media to re-attach") }
-        let answer = try await leg.answerReoffer(offer, moved: networkMoved, keepingCredentials: false)
-        try await signalling.reattach(callID: id, sdp: answer)
-        networkMoved = false
+        let answer = try await leg.answerReoffer(offer, moved: false, keepingCredentials: false)
+        try await signalling.reattach(callID: id, sdp: answer.sdp)
         logger.info("call \(id): re-attached after reconnecting")
-        await recovered(by: .reattach)
+        if networkMoved, !answer.restarted {
+            // The server takes call requests once the new session is ready (after clientReady).
+            // The call is attached either way; a failed restart is retried like any other.
+            do {
+                guard await signalling.waitUntilReady(within: 10) else {
+                    throw ParleyError(kind: .reconnectFailed, message: "the session did not become ready after re-attaching")
+                }
+                try await restartICE(reporting: .reattach)
+            } catch {
+                logger.warning("call \(id): ICE restart after re-attaching failed: \(error); will retry")
+                await onPathLost?(id)
+            }
+        } else {
+            networkMoved = false
+            await recovered(by: .reattach)
+        }
     }
 
     /// The far end renegotiates: its ICE restart, or its re-attach relayed by the server.
@@ -64,15 +87,26 @@ extension Call {
                 JSONRPCErrorObject(code: -32002, message: "Cannot update a call that has not been answered.")))
             return
         }
+        let answer: (sdp: String, restarted: Bool)
         do {
-            let answer = try await leg.answerReoffer(offer, moved: networkMoved, keepingCredentials: reattach)
-            networkMoved = false
-            await signalling.answerMediaUpdate(requestID: requestID, callID: id, answer: .success(answer))
-            await recovered(by: .remote)
+            // A relayed re-attach's answer reaches no one: if we moved too, our own restart follows.
+            answer = try await leg.answerReoffer(offer, moved: reattach ? false : networkMoved, keepingCredentials: reattach)
         } catch {
             logger.warning("call \(id): could not answer a media update: \(error)")
             await signalling.answerMediaUpdate(requestID: requestID, callID: id, answer: .failure(
                 JSONRPCErrorObject(code: -32002, message: "MEDIA ERROR: \(error.message)")))
+            return
+        }
+        await signalling.answerMediaUpdate(requestID: requestID, callID: id, answer: .success(answer.sdp))
+        if answer.restarted || !networkMoved {
+            networkMoved = false
+            await recovered(by: .remote)
+        } else {
+            do {
+                try await restartICE(reporting: .iceRestart)
+            } catch {
+                logger.warning("call \(id): ICE restart after the far end's re-attach failed: \(error)")
+            }
         }
     }
 

@@ -41,7 +41,7 @@ public actor Call {
     private let onEnd: @Sendable (String) async -> Void
     /// Asked to recover the call when its media path fails after it was answered; nil ends the
     /// call instead.
-    private let onPathLost: (@Sendable (String) async -> Void)?
+    let onPathLost: (@Sendable (String) async -> Void)?
 
     init(id: String, direction: CallDirection, remoteParty: String, signalling: any CallSignalling, media: MediaOptions,
          logger: Logger, reconnectTimeout: Duration = .seconds(60), onPathLost: (@Sendable (String) async -> Void)? = nil,

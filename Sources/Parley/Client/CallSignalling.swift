@@ -14,6 +14,8 @@ protocol CallSignalling: Sendable {
     func updateMedia(callID: String, offer: String) async throws(ParleyError) -> String
     /// Our answer to the server's re-offer of a call after we logged in again.
     func reattach(callID: String, sdp: String) async throws(ParleyError)
+    /// Waits until call requests may be made again after a re-login; false after `seconds`.
+    func waitUntilReady(within seconds: Double) async -> Bool
     /// Completes the far end's renegotiation request.
     func answerMediaUpdate(requestID: JSONRPCID, callID: String, answer: Result<String, JSONRPCErrorObject>) async
 }
@@ -90,6 +92,10 @@ struct VertoCallSignalling: CallSignalling {
         } catch {
             throw ParleyError(error)
         }
+    }
+
+    func waitUntilReady(within seconds: Double) async -> Bool {
+        await client.waitUntilReady(within: seconds)
     }
 
     func answerMediaUpdate(requestID: JSONRPCID, callID: String, answer: Result<String, JSONRPCErrorObject>) async {

@@ -23,6 +23,8 @@ struct RecoveryState {
     var punted = false
     var serverAddress: String?
     var socketLocalAddress: String?
+    /// A change since the last evaluation touched an interface media may use.
+    var mediaMoved = false
     var monitor: NetworkMonitor?
     var monitorPump: Task<Void, Never>?
     var evaluation: Task<Void, Never>?
@@ -74,14 +76,33 @@ extension VoiceClient {
     }
 
     private func networkChanged(_ change: NetworkChange) {
-        if case .linkChanged(let interface, _) = change, interface == "lo" { return }
+        guard concernsUs(change) else { return }
         logger.debug("network change: \(change)")
+        if concernsMedia(change) { recovery.mediaMoved = true }
         // Changes come in bursts (an address and its routes); judge the result once.
         guard recovery.evaluation == nil else { return }
         recovery.evaluation = Task { [weak self] in
             try? await Task.sleep(for: .milliseconds(50))
             await self?.evaluateNetwork()
         }
+    }
+
+    /// Loopback, IPv6 link-local addresses (they come and go with every link) and addresses of a
+    /// family we use neither for signalling nor for media change nothing for us.
+    private func concernsUs(_ change: NetworkChange) -> Bool {
+        if change.interface == "lo" { return false }
+        guard let address = change.address else { return true }
+        if address.lowercased().hasPrefix("fe80:") { return false }
+        let serverIsIPv4 = recovery.serverAddress.map { !$0.contains(":") } ?? true
+        return !(address.contains(":") && !configuration.media.ipv6 && serverIsIPv4)
+    }
+
+    /// A change on an interface media may use: calls restart ICE. Others only concern the socket.
+    private func concernsMedia(_ change: NetworkChange) -> Bool {
+        if let address = change.address, address.contains(":"), !configuration.media.ipv6 { return false }
+        let allowed = configuration.media.allowedInterfaces
+        guard let interface = change.interface, !allowed.isEmpty else { return true }
+        return allowed.contains(interface)
     }
 
     private func evaluateNetwork() async {
@@ -95,12 +116,24 @@ extension VoiceClient {
             return
         }
         let stranded = recovery.socketLocalAddress.map { $0 != source } ?? true
-        for call in answered { await call.reconnecting(moved: true) }
+        let moved = recovery.mediaMoved
+        recovery.mediaMoved = false
+        if moved {
+            for call in answered { await call.reconnecting(moved: true) }
+        }
         // A socket stranded on a vanished address is dead even if TCP has not noticed yet.
         if stranded {
             requestRecovery(.socketStranded)
-        } else if !answered.isEmpty {
+        } else if moved, !answered.isEmpty {
             requestRecovery(.networkChanged)
+        } else {
+            // Nothing of ours moved, but a call dropped for want of a route can come back now.
+            var waiting = false
+            for call in answered where await call.isRecovering {
+                await call.reconnecting(moved: false)
+                waiting = true
+            }
+            if waiting { requestRecovery(.networkChanged) }
         }
         // A waiting retry should not sit out its backoff now that the network is back.
         recovery.backoffSleeper?.cancel()
@@ -133,15 +166,22 @@ extension VoiceClient {
         recovery.task = nil
     }
 
+    /// Judges the socket as it is now, not as the triggers found it: an earlier pass may have
+    /// reopened it already.
     private func recover(from triggers: [RecoveryTrigger]) async {
-        let socketSuspect = triggers.contains { if case .socketStranded = $0 { true } else { false } }
-        let dropped = triggers.contains { if case .socketDropped = $0 { true } else { false } }
-        if !socketSuspect, !dropped, await verto.socketEndpoints != nil,
+        if let endpoints = await verto.socketEndpoints, !isStranded(endpoints),
             await verto.probe(timeout: seconds(configuration.reconnection.probeTimeout)) {
             await restartDisruptedMedia()
             return
         }
-        await reopenSocket(waitFirst: dropped && !socketSuspect)
+        let onlyDropped = triggers.allSatisfy { if case .socketDropped = $0 { true } else { false } }
+        await reopenSocket(waitFirst: onlyDropped)
+    }
+
+    /// The route to the server leaves from another address than the socket's (or none does).
+    private func isStranded(_ endpoints: SocketEndpoints) -> Bool {
+        guard recovery.monitor != nil else { return false }
+        return RouteCheck.sourceAddress(toward: endpoints.remoteAddress) != endpoints.localAddress
     }
 
     /// Signalling is alive: every disrupted call restarts ICE through the server.

@@ -35,7 +35,8 @@ extension MediaLeg {
     /// repeats what we have. `keepingCredentials` restarts under the same ufrag and password,
     /// for a re-offer whose answer the far end will never see (a relaying server re-attaching
     /// the other party).
-    public func answerReoffer(_ text: String, moved: Bool, keepingCredentials: Bool) async throws(ParleyError) -> String {
+    /// Returns the answer, and whether our ICE restarted for it.
+    public func answerReoffer(_ text: String, moved: Bool, keepingCredentials: Bool) async throws(ParleyError) -> (sdp: String, restarted: Bool) {
         guard session != nil, !stopped, let security = answerSecurity else {
             throw ParleyError(kind: .callState, message: "no media to renegotiate yet")
         }
@@ -56,7 +57,7 @@ extension MediaLeg {
             logger.warning("a re-offer settled on \(answer.audio.codecs.first?.name ?? "no codec"); the call keeps \(running)")
         }
         if restarts { adoptRemoteICE(remote) }
-        return answer.description.text
+        return (answer.description.text, restarts)
     }
 
     // MARK: Inside

@@ -10,6 +10,8 @@ public actor VertoClient {
     private var generation = 0
     private var waiters: [JSONRPCID: CheckedContinuation<Result<JSONValue, SignalingError>, Never>] = [:]
     private var readinessWaiters: [CheckedContinuation<Result<Void, SignalingError>, Never>] = []
+    private var readyWatchers: [Int: CheckedContinuation<Bool, Never>] = [:]
+    private var nextWatcher = 0
     private var timerTask: Task<Void, Never>?
     private let clock = ElapsedClock()
     /// The open socket's addresses; nil while there is no open socket.
@@ -46,6 +48,24 @@ public actor VertoClient {
         startTimer()
         let outcome = await withCheckedContinuation { readinessWaiters.append($0) }
         try outcome.get()
+    }
+
+    /// Waits until the session is ready for calls, at most `seconds`; false if it did not get there.
+    public func waitUntilReady(within seconds: Double) async -> Bool {
+        if session.isReady { return true }
+        let id = nextWatcher
+        nextWatcher += 1
+        let timer = Task { [weak self] in
+            guard (try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))) != nil else { return }
+            await self?.stopWatching(id, ready: false)
+        }
+        let ready = await withCheckedContinuation { readyWatchers[id] = $0 }
+        timer.cancel()
+        return ready
+    }
+
+    private func stopWatching(_ id: Int, ready: Bool) {
+        readyWatchers.removeValue(forKey: id)?.resume(returning: ready)
     }
 
     public func disconnect() {
@@ -169,6 +189,10 @@ public actor VertoClient {
     }
 
     private func finishReadiness(_ outcome: Result<Void, SignalingError>) {
+        let watchers = readyWatchers
+        readyWatchers.removeAll()
+        let ready = session.isReady
+        watchers.values.forEach { $0.resume(returning: ready) }
         let pending = readinessWaiters
         readinessWaiters.removeAll()
         pending.forEach { $0.resume(returning: outcome) }
