@@ -76,33 +76,15 @@ extension VoiceClient {
     }
 
     private func networkChanged(_ change: NetworkChange) {
-        guard concernsUs(change) else { return }
+        guard change.concerns(server: recovery.serverAddress, media: configuration.media) else { return }
         logger.debug("network change: \(change)")
-        if concernsMedia(change) { recovery.mediaMoved = true }
+        if change.concernsMedia(configuration.media) { recovery.mediaMoved = true }
         // Changes come in bursts (an address and its routes); judge the result once.
         guard recovery.evaluation == nil else { return }
         recovery.evaluation = Task { [weak self] in
             try? await Task.sleep(for: .milliseconds(50))
             await self?.evaluateNetwork()
         }
-    }
-
-    /// Loopback, IPv6 link-local addresses (they come and go with every link) and addresses of a
-    /// family we use neither for signalling nor for media change nothing for us.
-    private func concernsUs(_ change: NetworkChange) -> Bool {
-        if change.interface == "lo" { return false }
-        guard let address = change.address else { return true }
-        if address.lowercased().hasPrefix("fe80:") { return false }
-        let serverIsIPv4 = recovery.serverAddress.map { !$0.contains(":") } ?? true
-        return !(address.contains(":") && !configuration.media.ipv6 && serverIsIPv4)
-    }
-
-    /// A change on an interface media may use: calls restart ICE. Others only concern the socket.
-    private func concernsMedia(_ change: NetworkChange) -> Bool {
-        if let address = change.address, address.contains(":"), !configuration.media.ipv6 { return false }
-        let allowed = configuration.media.allowedInterfaces
-        guard let interface = change.interface, !allowed.isEmpty else { return true }
-        return allowed.contains(interface)
     }
 
     private func evaluateNetwork() async {

@@ -1,3 +1,4 @@
+import ICE
 import Logging
 import Media
 import Signaling
@@ -11,11 +12,15 @@ import Signaling
 public actor JanusCall {
     public nonisolated let events: AsyncStream<CallEvent>
     public nonisolated let destination: JanusDestination
-    private let eventSink: AsyncStream<CallEvent>.Continuation
-    private let client: JanusClient
-    private let leg: MediaLeg
+    let eventSink: AsyncStream<CallEvent>.Continuation
+    let client: JanusClient
+    let leg: MediaLeg
     private let trickle: Bool
-    private let logger: Logger
+    let logger: Logger
+    let mediaOptions: MediaOptions
+    /// Watches the host's network while the call is up (JanusCall+Recovery.swift).
+    var monitor: NetworkMonitor?
+    var restarting = false
 
     public private(set) var state: CallState = .new
     /// The failure that ended the call, if one did.
@@ -23,7 +28,7 @@ public actor JanusCall {
     public private(set) var isMuted = false
     /// AudioBridge: the display names of the other participants in the room, by Janus' id.
     public private(set) var participants: [Int: String] = [:]
-    private var handle: Int?
+    var handle: Int?
     /// Candidates gathered before our offer reached Janus wait here.
     /// Candidates wait until our offer has gone to Janus.
     private var trickleGate = TrickleGate()
@@ -61,6 +66,7 @@ public actor JanusCall {
         self.logger = logger
         client = JanusClient(url: url)
         leg = try MediaLeg(role: .controlling, options: media, logger: logger)
+        mediaOptions = media
         if case .trickle = media.iceMode { trickle = true } else { trickle = false }
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
     }
@@ -115,6 +121,7 @@ public actor JanusCall {
         }
         try await leg.applyAnswer(answer.sdp)
         await flushCandidates()
+        watchNetwork()
     }
 
     // MARK: Operations
@@ -207,6 +214,9 @@ public actor JanusCall {
             break
         case .remoteGoodbye:
             logger.debug("Janus sent RTCP BYE")
+        case .failed(let error) where error.kind == .iceFailed && (state == .active || state == .reconnecting):
+            logger.warning("Janus call lost its media path: \(error); restarting ICE")
+            await recoverMediaPath()
         case .failed(let error):
             logger.error("Janus call media failed: \(error)")
             let cause = HangupCause.normalTemporaryFailure
@@ -250,7 +260,7 @@ public actor JanusCall {
 
     // MARK: Ending
 
-    private func setState(_ new: CallState) {
+    func setState(_ new: CallState) {
         guard !state.isDone else { return }
         state = new
         eventSink.yield(.state(new))
@@ -264,13 +274,15 @@ public actor JanusCall {
         return TerminationReason(cause: cause.cause, causeCode: cause.causeCode)
     }
 
-    private func end(_ reason: TerminationReason, failure: ParleyError?, notifyServer: Bool) async {
+    func end(_ reason: TerminationReason, failure: ParleyError?, notifyServer: Bool) async {
         guard !state.isDone else { return }
         if let failure {
             self.failure = failure
             eventSink.yield(.error(failure))
         }
         state = .done(reason)
+        monitor?.close()
+        monitor = nil
         await leg.stop()
         if notifyServer, let handle {
             try? await client.hangup(handle: handle)

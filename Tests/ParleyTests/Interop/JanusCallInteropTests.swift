@@ -48,6 +48,29 @@ import Testing
         }
     }
 
+    @Test func anICERestartOnTheSameHandleMovesTheEchoToANewPair() async throws {
+        try await withJanus { janus in
+            let call = try await JanusCall.echoTest(url: janus.url, media: InteropMedia.options(interface: janus.hostInterface, tone: 440, record: "null"),
+                                                    logger: InteropMedia.logger)
+            let events = EventRecorder(call.events)
+            _ = try await events.next("active", within: 15) { $0 == .state(.active) }
+            try await waitUntil("a second of echo", within: 15) { await call.statistics().audio?.packetsReceived ?? 0 >= 50 }
+            let before = try #require(await call.statistics().candidatePair)
+
+            try await call.restartMedia()
+            _ = try await events.next("recovered", within: 10) { $0 == .recovered(.iceRestart) }
+            try await waitUntil("a new selected pair", within: 10) {
+                guard let pair = await call.statistics().candidatePair else { return false }
+                return pair.localPort != before.localPort
+            }
+            let received = await call.statistics().audio?.packetsReceived ?? 0
+            try await waitUntil("the echo goes on after the restart", within: 10) { await call.statistics().audio?.packetsReceived ?? 0 >= received + 50 }
+            #expect(await call.state == .active)
+            await call.hangup()
+            #expect(await call.waitUntilDone().localStatus == .endedByLocalUser)
+        }
+    }
+
     @Test func twoAudioBridgeParticipantsHearEachOther() async throws {
         try await withJanus { janus in
             let aliceRecording = InteropMedia.temporaryFile("alice.wav")
