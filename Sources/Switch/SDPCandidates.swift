@@ -7,8 +7,12 @@ enum SDPCandidates {
         if lines.last == "" { lines.removeLast() }
         guard let audio = lines.firstIndex(where: { $0.hasPrefix("m=audio") }) else { return sdp }
         let end = lines[(audio + 1)...].firstIndex { $0.hasPrefix("m=") } ?? lines.endIndex
-        let known = Set(lines[audio..<end])
-        var added = candidates.map { $0.hasPrefix("a=") ? $0 : "a=" + $0 }.filter { !known.contains($0) }
+        var known = Set(lines[audio..<end])
+        var added: [String] = []
+        for candidate in candidates {
+            let line = candidate.hasPrefix("a=") ? candidate : "a=" + candidate
+            if known.insert(line).inserted { added.append(line) }
+        }
         guard !added.isEmpty else { return sdp }
         if !known.contains("a=end-of-candidates") { added.append("a=end-of-candidates") }
         lines.insert(contentsOf: added, at: end)
