@@ -124,7 +124,11 @@ extension VoiceClient {
     func socketDropped() async {
         recovery.socketLocalAddress = nil
         guard configuration.reconnection.isEnabled, !recovery.userDisconnected, !recovery.punted else { return }
-        for call in await callsWithMedia() { await call.reconnecting(moved: false) }
+        // With no route at all the calls stay dropped; the network's return moves them on.
+        let routeLeft = recovery.monitor == nil || recovery.serverAddress.map { RouteCheck.sourceAddress(toward: $0) != nil } ?? true
+        if routeLeft {
+            for call in await callsWithMedia() { await call.reconnecting(moved: false) }
+        }
         requestRecovery(.socketDropped)
     }
 

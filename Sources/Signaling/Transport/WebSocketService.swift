@@ -26,6 +26,10 @@ final class WebSocketService: @unchecked Sendable {
     // Service-thread state, never touched elsewhere.
     private var sockets: [Int: SocketState] = [:]
     private var listeners: [Int: ListenerState] = [:]
+    /// Stopped listeners, kept for the process's life: libwebsockets destroys a vhost only once
+    /// its connections have closed, and until then it still reads the retry policy and names we
+    /// gave it. Freeing them at once crashed the service thread later (a few hundred bytes each).
+    private var retiredListeners: [ListenerState] = []
     private var clientVhostsByCA: [String: OpaquePointer] = [:]
 
     private init() {
@@ -81,7 +85,7 @@ final class WebSocketService: @unchecked Sendable {
             guard let listener = listeners.removeValue(forKey: id) else { return }
             for socket in sockets.values where socket.listener == id { requestClose(socket.id, code: WebSocketCloseCode.goingAway, reason: "server stopping") }
             lws_vhost_destroy(listener.vhost)
-            listener.release()
+            retiredListeners.append(listener)
         }
     }
 
