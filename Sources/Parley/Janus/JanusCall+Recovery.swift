@@ -21,16 +21,7 @@ extension JanusCall {
         case .echoTest: body = ["audio": true, "video": false]
         case .audioBridge: body = ["request": "configure"]
         }
-        let reply: JanusPluginResult
-        do {
-            reply = try await client.message(handle: handle, body: body, jsep: JSEP(type: "offer", sdp: offer))
-        } catch {
-            throw ParleyError(error)
-        }
-        guard let answer = reply.jsep, answer.type == "answer" else {
-            throw ParleyError(kind: .protocolViolation, message: "Janus replied to our ICE-restart offer without an answer")
-        }
-        try await leg.applyRestartAnswer(answer.sdp)
+        try await leg.applyRestartAnswer(try await exchange(offer: offer, body: body, handle: handle))
         logger.info("Janus call: ICE restarted on handle \(handle)")
         setState(.active)
         eventSink.yield(.recovered(.iceRestart))

@@ -109,7 +109,14 @@ public actor JanusCall {
             }
             body = ["request": "configure", "muted": false]
         }
-        let offer = try await leg.makeOffer()
+        let answer = try await exchange(offer: try await leg.makeOffer(), body: body, handle: handle)
+        try await leg.applyAnswer(answer)
+        await flushCandidates()
+        watchNetwork()
+    }
+
+    /// Sends our offer with `body` on the handle and returns Janus' answer SDP.
+    func exchange(offer: String, body: JSONValue, handle: Int) async throws(ParleyError) -> String {
         let reply: JanusPluginResult
         do {
             reply = try await client.message(handle: handle, body: body, jsep: JSEP(type: "offer", sdp: offer))
@@ -117,11 +124,9 @@ public actor JanusCall {
             throw ParleyError(error)
         }
         guard let answer = reply.jsep, answer.type == "answer" else {
-            throw ParleyError(kind: .protocolViolation, message: "Janus \(plugin) replied to our offer without an answer")
+            throw ParleyError(kind: .protocolViolation, message: "Janus \(destination.plugin) replied to our offer without an answer")
         }
-        try await leg.applyAnswer(answer.sdp)
-        await flushCandidates()
-        watchNetwork()
+        return answer.sdp
     }
 
     // MARK: Operations
