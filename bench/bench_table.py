@@ -62,6 +62,9 @@ def render(results):
             lines.append("| &nbsp;&nbsp;frames sent late / audio concealed over the hold | %s%% / %s%% | <= 1%% each |" % (
                 fmt(window.get("late") and window["late"] * 100, "%.2f"), fmt(window.get("concealed") and window["concealed"] * 100, "%.2f")))
             lines.append("| &nbsp;&nbsp;callee RSS at %d calls, MiB | %s | |" % (held, fmt(window.get("rssKiB") and window["rssKiB"] / 1024, "%.1f")))
+            if window.get("machineBusyPercent") is not None:
+                lines.append("| &nbsp;&nbsp;whole machine busy during the hold (callers included), %% of %s cores | %s | |" % (
+                    results.get("nproc"), fmt(window["machineBusyPercent"])))
         ramp = entry.get("ramp") or []
         failed = [step for step in ramp if not step["held"]]
         if failed:

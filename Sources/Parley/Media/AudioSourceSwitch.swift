@@ -8,6 +8,7 @@ import Media
 final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
     private let lock = NSLock()
     private var base: any AudioSource
+    private let encodedBase: (any EncodedAudioSource)?
     private var prompt: (source: any AudioSource, encoded: (any EncodedAudioSource)?, finished: CheckedContinuation<Bool, Never>)?
     private var closed = false
     /// The pre-encoded prompt the last read came from; only the media clock thread touches it.
@@ -15,6 +16,7 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
 
     init(base: any AudioSource) {
         self.base = base
+        encodedBase = base as? any EncodedAudioSource
     }
 
     func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
@@ -31,7 +33,11 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
             silence(frame)
             return true
         }
-        if !base.read(into: frame) { silence(frame) }
+        if base.read(into: frame) {
+            lastEncoded = encodedBase
+        } else {
+            silence(frame)
+        }
         return true
     }
 
