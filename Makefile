@@ -6,7 +6,7 @@ export PKG_CONFIG_PATH := $(PKGCONFIG_SHIMS)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFI
 FUZZ_SECONDS ?= 60
 PARLEY := .build/debug/parley
 
-.PHONY: all bootstrap build test demo fuzz clean
+.PHONY: all bootstrap build test demo fuzz bench clean
 
 all: build
 
@@ -27,6 +27,12 @@ test: build
 
 demo: build
 	@scripts/demo $(PARLEY)
+
+# Benchmarks of a release build (docs/performance.md): prints a table, writes bench/results/*.json,
+# never fails on timing. BENCH_QUICK=1 for a short run that only checks the harness.
+bench: build
+	swift build -c release --product parley
+	bench/run .build/release/parley
 
 fuzz: bootstrap
 	@scripts/fuzz $(FUZZ_SECONDS)

@@ -44,10 +44,20 @@ struct AnswerCommand: AsyncParsableCommand {
     @Option(help: "Seconds between --json stats events per call (0: only at the end).")
     var statsInterval: Double = 5
 
+    @Flag(help: "Print a --json first-audio event when each call decodes its first audible frame (polled every 5 ms; for setup-time benchmarks).")
+    var reportFirstAudio = false
+
+    @Flag(help: "Encode bot prompts in every call instead of sending frames encoded once per process (to measure the difference).")
+    var noPromptCache = false
+
+    @Option(help: "Seconds between --json clock events: calls up, media clock lateness, RSS, CPU time (0: none).")
+    var clockInterval: Double = 0
+
     func validate() throws {
         guard maxCalls >= 1, maxCalls <= 10_000 else { throw ValidationError("--max-calls must be between 1 and 10000") }
         if let calls, calls < 1 { throw ValidationError("--calls must be at least 1") }
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
+        guard clockInterval == 0 || (0.1...3600).contains(clockInterval) else { throw ValidationError("--clock-interval must be 0 or 0.1-3600 seconds") }
         if let recordDir {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: recordDir, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -77,6 +87,7 @@ struct AnswerCommand: AsyncParsableCommand {
             presenter.error(error)
             throw ExitCode(ExitStatus.forSetup(error))
         }
+        if noPromptCache { BotPromptCache.shared.preEncoded = false }
         let client = VoiceClient(configuration: configuration, logger: logger)
         presenter.note("connecting to \(configuration.server)")
         do {
@@ -88,7 +99,8 @@ struct AnswerCommand: AsyncParsableCommand {
         presenter.note("logged in; waiting for calls (up to \(maxCalls) at once)")
         let answerer = Answerer(
             client: client, presenter: presenter, logger: logger, baseMedia: configuration.media, bot: botScript, maxCalls: maxCalls,
-            callLimit: calls, recordDirectory: recordDir, duration: duration, dtmf: dtmf, reject: reject, statsInterval: statsInterval)
+            callLimit: calls, recordDirectory: recordDir, duration: duration, dtmf: dtmf, reject: reject, statsInterval: statsInterval,
+            clockInterval: logging.json ? clockInterval : 0, reportFirstAudio: logging.json && reportFirstAudio)
         let status = await answerer.run()
         await client.disconnect()
         throw ExitCode(status)

@@ -18,6 +18,8 @@ actor Answerer {
     private let dtmf: String?
     private let reject: Bool
     private let statsInterval: Double
+    private let clockInterval: Double
+    private let reportFirstAudio: Bool
     private var active = 0
     private var ended = 0
     private var failures = 0
@@ -25,7 +27,8 @@ actor Answerer {
     private var stopping = false
 
     init(client: VoiceClient, presenter: CallPresenter, logger: Logger, baseMedia: MediaOptions, bot: BotScript?, maxCalls: Int,
-         callLimit: Int?, recordDirectory: String?, duration: Double?, dtmf: String?, reject: Bool, statsInterval: Double) {
+         callLimit: Int?, recordDirectory: String?, duration: Double?, dtmf: String?, reject: Bool, statsInterval: Double,
+         clockInterval: Double = 0, reportFirstAudio: Bool = false) {
         self.client = client
         self.presenter = presenter
         self.logger = logger
@@ -38,6 +41,8 @@ actor Answerer {
         self.dtmf = dtmf
         self.reject = reject
         self.statsInterval = statsInterval
+        self.clockInterval = clockInterval
+        self.reportFirstAudio = reportFirstAudio
     }
 
     /// Runs until the call limit, Ctrl-C, or the session ends; returns the exit status.
@@ -51,11 +56,24 @@ actor Answerer {
         let signals = Task {
             for await _ in interruption.signals { self.stop() }
         }
+        let clockReporter = Task { [clockInterval] in
+            guard clockInterval > 0 else { return }
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(Int(clockInterval * 1000)))
+                self.reportClock()
+            }
+        }
         await withCheckedContinuation { finished = $0 }
         listener.cancel()
         signals.cancel()
+        clockReporter.cancel()
+        if clockInterval > 0 { reportClock() }
         for call in await client.activeCalls { await call.hangup() }
         return failures == 0 ? ExitStatus.normal : ExitStatus.callFailed
+    }
+
+    private func reportClock() {
+        JSONEvents.emit("clock", ClockPayload(calls: active, lateness: MediaClock.shared.lateness))
     }
 
     private func stop() {
@@ -108,6 +126,11 @@ actor Answerer {
             }
         }
         var failed = false
+        let firstAudio = Task { [reportFirstAudio] in
+            guard reportFirstAudio else { return }
+            await FirstAudioWatch.report(call)
+        }
+        defer { firstAudio.cancel() }
         do {
             try await incoming.answer(media: media)
             if let dtmf {

@@ -66,7 +66,8 @@ public enum AudioSourceSpec: Sendable, Equatable {
         case .tone(let frequency): ToneSource(frequency: frequency, sampleRate: sampleRate)
         case .silence: SilenceSource()
         case .standardInput: RawPCMSource(descriptor: 0)
-        case .wav(let path, let loop): try WAVFileSource(path: path, sampleRate: sampleRate, loop: loop)
+        case .wav(let path, loop: false): try WAVFileSource(path: path, sampleRate: sampleRate)
+        case .wav(let path, loop: true): try LoopedPromptSource(path: path, sampleRate: sampleRate)
         }
     }
 }

@@ -128,9 +128,16 @@ public final class WAVRecorder: AudioSink {
     private var file: UnsafeMutablePointer<FILE>?
     private var dataBytes = 0
     private var interleaved: UnsafeMutableBufferPointer<Int16>
+    static let bufferBytes = 32768
+    private let buffer: UnsafeMutablePointer<CChar>
 
     public init(path: String, sampleRate: Int, stereo: Bool = false, maximumFrame: Int = 5760) throws(AudioError) {
         guard let file = fopen(path, "wb") else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        // The media clock writes every tick (1920 bytes at 48 kHz); stdio's default buffer
+        // would make that a write(2) every few ticks per call. 32 KiB: three a second.
+        // glibc ignores the size unless it is given the buffer too.
+        buffer = .allocate(capacity: Self.bufferBytes)
+        setvbuf(file, buffer, _IOFBF, Self.bufferBytes)
         self.file = file
         self.path = path
         self.sampleRate = sampleRate
@@ -142,6 +149,7 @@ public final class WAVRecorder: AudioSink {
     deinit {
         close()
         interleaved.deallocate()
+        buffer.deallocate()
     }
 
     private var channels: Int { stereo ? 2 : 1 }

@@ -14,6 +14,8 @@ public final class MediaClock: @unchecked Sendable {
     private var running = false
     private var tickCount = 0
     private var overrunCount = 0
+    private var sessionTickCount = 0
+    private var lateSessionTickCount = 0
 
     public init() {}
 
@@ -21,6 +23,20 @@ public final class MediaClock: @unchecked Sendable {
     /// Ticks that started more than a whole tick late.
     public var overruns: Int { lock.withLock { overrunCount } }
     public var sessionCount: Int { lock.withLock { sessions.count } }
+
+    /// How far behind the clock runs: every session step of every tick, and those that finished
+    /// more than `lateThreshold` after their tick was due (the frame they sent left late).
+    public struct Lateness: Sendable, Equatable {
+        public var sessionTicks: Int
+        public var lateSessionTicks: Int
+        public var overruns: Int
+    }
+
+    public static let lateThreshold = Duration.milliseconds(10)
+
+    public var lateness: Lateness {
+        lock.withLock { Lateness(sessionTicks: sessionTickCount, lateSessionTicks: lateSessionTickCount, overruns: overrunCount) }
+    }
 
     public func add(_ session: MediaSession) {
         lock.lock()
@@ -49,20 +65,33 @@ public final class MediaClock: @unchecked Sendable {
 
     private func run() {
         let interval = Int(Self.tickMilliseconds) * 1_000_000
+        let lateNanoseconds = Int(Self.lateThreshold.components.attoseconds / 1_000_000_000)
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
+        var stepped = 0
+        var late = 0
         while true {
             lock.lock()
             let current = sessions
             let keepRunning = running
             if keepRunning { tickCount += 1 }
+            sessionTickCount += stepped
+            lateSessionTickCount += late
             lock.unlock()
             guard keepRunning else {
                 lock.withLock { thread = nil }
                 return
             }
             let now = ContinuousClock.now
-            for session in current { session.tick(now: now) }
+            // `deadline` is when this tick was due; a session stepped past it + 10 ms sent late.
+            late = 0
+            for session in current {
+                session.tick(now: now)
+                var done = timespec()
+                clock_gettime(CLOCK_MONOTONIC, &done)
+                if (done.tv_sec - deadline.tv_sec) * 1_000_000_000 + (done.tv_nsec - deadline.tv_nsec) > lateNanoseconds { late += 1 }
+            }
+            stepped = current.count
 
             deadline.tv_nsec += interval
             if deadline.tv_nsec >= 1_000_000_000 {

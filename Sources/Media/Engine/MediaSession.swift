@@ -14,7 +14,15 @@ public final class MediaSession: @unchecked Sendable {
     private let lock = NSLock()
     private let continuation: AsyncStream<MediaEvent>.Continuation
     private var channel: SecureMediaChannel!
-    private let encoder: any AudioEncoder
+    /// Made on the first frame that needs it: a session whose source hands it pre-encoded frames
+    /// (a bot's cached prompts) may never run an encoder of its own.
+    private var encoder: (any AudioEncoder)?
+    private let encodedSource: (any EncodedAudioSource)?
+    /// The format of our frames, when a pre-encoded source can serve them: frames as long as a
+    /// clock tick, so every frame is exactly one `read` of the source.
+    private let encodedFormat: EncodedFrameFormat?
+    private var encoderFailed = false
+    private var preEncodedFramesSent = 0
     private let decoder: any AudioDecoder
     private let source: any AudioSource
     private let sink: any AudioSink
@@ -77,15 +85,12 @@ public final class MediaSession: @unchecked Sendable {
         let rate = configuration.codec.sampleRate
         do {
             switch configuration.codec {
-            case .opus(_, let settings):
-                encoder = try OpusEncoder(settings: settings)
+            case .opus:
                 decoder = try OpusDecoder()
             case .pcmu:
-                let codec = G711Codec(law: .mu)
-                (encoder, decoder) = (codec, G711Codec(law: .mu))
+                decoder = G711Codec(law: .mu)
             case .pcma:
-                let codec = G711Codec(law: .a)
-                (encoder, decoder) = (codec, G711Codec(law: .a))
+                decoder = G711Codec(law: .a)
             }
         } catch {
             throw .codec(error)
@@ -95,6 +100,15 @@ public final class MediaSession: @unchecked Sendable {
         remoteFrameSamples = configuration.jitterBuffer.frameMilliseconds * rate / 1000
         self.source = source
         self.sink = sink
+        encodedSource = source as? any EncodedAudioSource
+        encodedFormat = frameSamples == tickSamples ? EncodedFrameFormat(codec: configuration.codec, frameMilliseconds: configuration.frameMilliseconds) : nil
+        if encodedSource == nil {
+            do {
+                encoder = try EncodedFrameFormat(codec: configuration.codec, frameMilliseconds: configuration.frameMilliseconds).makeEncoder()
+            } catch {
+                throw .codec(error)
+            }
+        }
         jitterBuffer = JitterBuffer(configuration: configuration.jitterBuffer)
         dtmfSender = DTMFSender(clockRate: rate, durationMilliseconds: configuration.dtmfDurationMilliseconds, volume: configuration.dtmfVolume)
         if configuration.detectInBandDTMF && rate == 8000 { inBandDetector = InBandDTMFDetector(sampleRate: rate) }
@@ -405,7 +419,7 @@ public final class MediaSession: @unchecked Sendable {
         }
         let headerLength = RTPPacket.fixedHeaderLength
         let payloadArea = UnsafeMutableRawBufferPointer(rebasing: sendBuffer[headerLength..<1400])
-        guard let payloadLength = try? encoder.encode(pcm, into: payloadArea) else { return }
+        guard let payloadLength = encode(pcm, into: payloadArea) else { return }
         guard payloadLength > 0 else {
             previousWasDTX = true
             return
@@ -418,6 +432,20 @@ public final class MediaSession: @unchecked Sendable {
         previousWasDTX = false
         sentFirstPacket = true
         transmit(length: headerLength + payloadLength, payloadLength: payloadLength)
+    }
+
+    /// The frame's payload: pre-encoded by the source when it can, else from our encoder (made
+    /// now if this is the first frame that needs it). Nil when the frame cannot be encoded.
+    private func encode(_ pcm: UnsafeBufferPointer<Int16>, into payload: UnsafeMutableRawBufferPointer) -> Int? {
+        if !muted, let encodedFormat, let encodedSource, let length = encodedSource.encodedFrame(encodedFormat, into: payload) {
+            preEncodedFramesSent += 1
+            return length
+        }
+        if encoder == nil, !encoderFailed {
+            encoder = try? EncodedFrameFormat(codec: configuration.codec, frameMilliseconds: configuration.frameMilliseconds).makeEncoder()
+            encoderFailed = encoder == nil
+        }
+        return try? encoder?.encode(pcm, into: payload)
     }
 
     private func transmit(length: Int, payloadLength: Int) {
@@ -498,6 +526,6 @@ public final class MediaSession: @unchecked Sendable {
             jitterBufferTargetMs: jitterBuffer.targetDelayMilliseconds, latePackets: jitterBuffer.counters.late,
             duplicatePackets: jitterBuffer.counters.duplicates, audioLevel: audioLevel, localAudioLevel: localAudioLevel, srtpProfile: profile,
             srtpAuthenticationFailures: channel.counters.authenticationFailures, srtpReplays: channel.counters.replays,
-            dtmfReceived: dtmfReceived, muted: muted)
+            dtmfReceived: dtmfReceived, muted: muted, preEncodedFramesSent: preEncodedFramesSent)
     }
 }

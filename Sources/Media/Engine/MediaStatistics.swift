@@ -34,4 +34,6 @@ public struct MediaStatistics: Sendable, Equatable, Codable {
     public var srtpReplays: Int
     public var dtmfReceived: Int
     public var muted: Bool
+    /// Frames sent as a source handed them, pre-encoded (a bot's cached prompts), not encoded here.
+    public var preEncodedFramesSent: Int = 0
 }

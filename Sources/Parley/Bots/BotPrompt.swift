@@ -1,7 +1,7 @@
 import Media
 
 /// Something a bot plays to the caller. Every prompt has an end.
-public indirect enum BotPrompt: Sendable, Equatable, CustomStringConvertible {
+public indirect enum BotPrompt: Sendable, Hashable, CustomStringConvertible {
     /// A sine tone of `frequency` Hz for `seconds`.
     case tone(frequency: Double, seconds: Double)
     case silence(seconds: Double)
@@ -34,11 +34,35 @@ public indirect enum BotPrompt: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// A source that plays the prompt once and then ends: `read` returns false from the first
-    /// frame after the last sample. WAV files are read and converted here, not while playing.
+    /// frame after the last sample. The prompt's audio is rendered (WAV files read and
+    /// converted) once per process and rate, and its frames are encoded once per codec format:
+    /// every call playing it shares them (`BotPromptCache`).
     public func makeSource(sampleRate: Int) throws(AudioError) -> any AudioSource {
+        let cache = BotPromptCache.shared
+        return try cache.prompt(self, sampleRate: sampleRate).makeSource(preEncoded: cache.preEncoded)
+    }
+
+    /// The prompt's samples at `sampleRate`, start to end, exactly as long as the prompt.
+    func render(sampleRate: Int, maximumSamples: Int) throws(AudioError) -> [Int16] {
         var parts: [BoundedSource] = []
         try appendSources(to: &parts, sampleRate: sampleRate)
-        return parts.count == 1 ? parts[0] : PromptSequenceSource(parts)
+        let total = parts.reduce(0) { $0 + $1.remaining }
+        guard total <= maximumSamples else {
+            throw .unsupportedWAV(path: description, reason: "a prompt longer than \(maximumSamples / max(1, sampleRate)) s")
+        }
+        let chunk = max(1, sampleRate / 50)
+        var samples = [Int16](repeating: 0, count: total)
+        samples.withUnsafeMutableBufferPointer { all in
+            var offset = 0
+            for part in parts {
+                while part.remaining > 0 {
+                    let count = min(chunk, part.remaining)
+                    _ = part.read(into: UnsafeMutableBufferPointer(rebasing: all[offset..<(offset + count)]))
+                    offset += count
+                }
+            }
+        }
+        return samples
     }
 
     private func appendSources(to parts: inout [BoundedSource], sampleRate: Int) throws(AudioError) {

@@ -23,26 +23,3 @@ final class BoundedSource: AudioSource {
         return true
     }
 }
-
-/// Plays bounded sources back to back, sample-exact across frame boundaries.
-final class PromptSequenceSource: AudioSource {
-    private let parts: [BoundedSource]
-    private var current = 0
-
-    init(_ parts: [BoundedSource]) { self.parts = parts }
-
-    func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
-        var filled = 0
-        while filled < frame.count, current < parts.count {
-            let part = parts[current]
-            let count = min(frame.count - filled, part.remaining)
-            if count > 0 {
-                _ = part.read(into: UnsafeMutableBufferPointer(rebasing: frame[filled..<(filled + count)]))
-                filled += count
-            }
-            if part.remaining == 0 { current += 1 }
-        }
-        for index in filled..<frame.count { frame[index] = 0 }
-        return filled > 0 || frame.isEmpty
-    }
-}

@@ -4,28 +4,45 @@ import Media
 /// The source a call sends from, switchable while the call runs: the user's `--play` source, or
 /// a bot's prompt (whose end someone awaits). Read once per
 /// tick on the media clock thread; the lock is taken once per tick, never per packet.
-final class AudioSourceSwitch: AudioSource, @unchecked Sendable {
+/// A prompt that comes pre-encoded (`EncodedAudioSource`) lends its frames to the session.
+final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
     private let lock = NSLock()
     private var base: any AudioSource
-    private var prompt: (source: any AudioSource, finished: CheckedContinuation<Bool, Never>)?
+    private let encodedBase: (any EncodedAudioSource)?
+    private var prompt: (source: any AudioSource, encoded: (any EncodedAudioSource)?, finished: CheckedContinuation<Bool, Never>)?
     private var closed = false
+    /// The pre-encoded prompt the last read came from; only the media clock thread touches it.
+    private var lastEncoded: (any EncodedAudioSource)?
 
     init(base: any AudioSource) {
         self.base = base
+        encodedBase = base as? any EncodedAudioSource
     }
 
     func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
         lock.lock()
         defer { lock.unlock() }
+        lastEncoded = nil
         if let prompt {
-            if prompt.source.read(into: frame) { return true }
+            if prompt.source.read(into: frame) {
+                lastEncoded = prompt.encoded
+                return true
+            }
             self.prompt = nil
             prompt.finished.resume(returning: true)
             silence(frame)
             return true
         }
-        if !base.read(into: frame) { silence(frame) }
+        if base.read(into: frame) {
+            lastEncoded = encodedBase
+        } else {
+            silence(frame)
+        }
         return true
+    }
+
+    func encodedFrame(_ format: EncodedFrameFormat, into payload: UnsafeMutableRawBufferPointer) -> Int? {
+        lastEncoded?.encodedFrame(format, into: payload)
     }
 
     /// Plays `source` in place of the base source; returns true once it has ended, false when
@@ -35,7 +52,7 @@ final class AudioSourceSwitch: AudioSource, @unchecked Sendable {
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let (accepted, replaced) = lock.withLock { () -> (Bool, CheckedContinuation<Bool, Never>?) in
                 guard !closed else { return (false, nil) }
-                defer { prompt = (source.value, continuation) }
+                defer { prompt = (source.value, source.value as? any EncodedAudioSource, continuation) }
                 return (true, prompt?.finished)
             }
             replaced?.resume(returning: false)

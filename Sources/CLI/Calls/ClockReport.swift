@@ -1,0 +1,43 @@
+import Foundation
+import Media
+
+/// `parley answer --clock-interval S`: a `clock` event every S seconds while calls run, with the
+/// media clock's cumulative lateness, so a load test can tell when the process falls behind.
+struct ClockPayload: Encodable {
+    /// Calls answered and not yet ended.
+    let calls: Int
+    /// Session steps so far (one per call per 20 ms tick), and those that finished more than
+    /// 10 ms after their tick was due: the frames they sent left late.
+    let sessionTicks: Int
+    let lateSessionTicks: Int
+    /// Times the clock fell more than five ticks behind and gave up the lost time.
+    let overruns: Int
+    /// Resident memory and CPU time of the whole process so far (Linux /proc/self).
+    let rssKiB: Int?
+    let cpuSeconds: Double?
+
+    init(calls: Int, lateness: MediaClock.Lateness) {
+        self.calls = calls
+        sessionTicks = lateness.sessionTicks
+        lateSessionTicks = lateness.lateSessionTicks
+        overruns = lateness.overruns
+        rssKiB = Self.residentKiB()
+        cpuSeconds = Self.processCPUSeconds()
+    }
+
+    private static func residentKiB() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        }
+        return nil
+    }
+
+    private static func processCPUSeconds() -> Double? {
+        var usage = rusage()
+        guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return nil }
+        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        return user + system
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// `--play loop:FILE.wav`: the file's samples over and over. When one pass is a whole number of
+/// frames, every frame is lent pre-encoded (the pass is encoded once per process and format),
+/// so a call that loops a prompt runs no encoder of its own.
+public final class LoopedPromptSource: EncodedAudioSource {
+    public let prompt: CachedPrompt
+    private var position = 0
+    private var lastRead: (start: Int, count: Int)?
+    private var resolved: (format: EncodedFrameFormat, frames: EncodedFrames)?
+
+    public init(_ prompt: CachedPrompt) {
+        self.prompt = prompt
+    }
+
+    /// The WAV file at `path` at `sampleRate`, read once per process.
+    public convenience init(path: String, sampleRate: Int) throws(AudioError) {
+        self.init(try LoopedPromptSource.library.prompt(path: path, sampleRate: sampleRate))
+    }
+
+    public func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
+        let total = prompt.samples.count
+        guard total > 0 else {
+            frame.update(repeating: 0)
+            lastRead = nil
+            return frame.isEmpty
+        }
+        lastRead = (position, frame.count)
+        prompt.samples.withUnsafeBufferPointer { samples in
+            var filled = 0
+            while filled < frame.count {
+                let count = min(frame.count - filled, total - position)
+                frame.baseAddress!.advanced(by: filled).update(from: samples.baseAddress!.advanced(by: position), count: count)
+                filled += count
+                position += count
+                if position == total { position = 0 }
+            }
+        }
+        return true
+    }
+
+    public func encodedFrame(_ format: EncodedFrameFormat, into payload: UnsafeMutableRawBufferPointer) -> Int? {
+        guard let lastRead, format.sampleRate == prompt.sampleRate, lastRead.count == format.frameSamples,
+            prompt.samples.count % format.frameSamples == 0, lastRead.start % format.frameSamples == 0
+        else { return nil }
+        let frames: EncodedFrames
+        if let resolved, resolved.format == format {
+            frames = resolved.frames
+        } else {
+            guard let ready = prompt.frames(format) else { return nil }
+            resolved = (format, ready)
+            frames = ready
+        }
+        return frames.copy(frame: lastRead.start / format.frameSamples, into: payload)
+    }
+
+    /// WAV files read for looping, per path and rate, shared by every call in the process.
+    static let library = WAVPromptLibrary()
+}
+
+final class WAVPromptLibrary: @unchecked Sendable {
+    private let lock = NSLock()
+    private var prompts: [String: CachedPrompt] = [:]
+
+    func prompt(path: String, sampleRate: Int) throws(AudioError) -> CachedPrompt {
+        let key = "\(sampleRate):\(path)"
+        if let cached = lock.withLock({ prompts[key] }) { return cached }
+        let file = try WAVFileSource(path: path, sampleRate: sampleRate)
+        var samples = [Int16](repeating: 0, count: file.duration)
+        samples.withUnsafeMutableBufferPointer { _ = file.read(into: $0) }
+        let prompt = CachedPrompt(samples: samples, sampleRate: sampleRate)
+        return lock.withLock {
+            if let raced = prompts[key] { return raced }
+            prompts[key] = prompt
+            return prompt
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Media
+
+/// Every prompt a bot plays, rendered once per process and sample rate, with its frames encoded
+/// once per codec format (`CachedPrompt`). Prompts come from a script, so the set is small and
+/// fixed; a WAV file is read the first time it is played and not again (a file changed on disk
+/// while the bot runs keeps playing its old contents).
+public final class BotPromptCache: @unchecked Sendable {
+    public static let shared = BotPromptCache()
+
+    /// A prompt longer than this (10 minutes at 48 kHz) is refused rather than held in memory.
+    public static let maximumSamples = 48000 * 600
+
+    private struct Key: Hashable {
+        let prompt: BotPrompt
+        let sampleRate: Int
+    }
+
+    private let lock = NSLock()
+    private var prompts: [Key: CachedPrompt] = [:]
+    private var lendsFrames = true
+
+    /// Whether calls send the prompts' pre-encoded frames (the default) or encode them in every
+    /// call, as `parley answer --no-prompt-cache` asks, to measure what the cache saves.
+    public var preEncoded: Bool {
+        get { lock.withLock { lendsFrames } }
+        set { lock.withLock { lendsFrames = newValue } }
+    }
+
+    public init() {}
+
+    /// The prompt's audio at `sampleRate`, rendered now if this is its first use.
+    public func prompt(_ prompt: BotPrompt, sampleRate: Int) throws(AudioError) -> CachedPrompt {
+        let key = Key(prompt: prompt, sampleRate: sampleRate)
+        if let cached = lock.withLock({ prompts[key] }) { return cached }
+        let rendered = CachedPrompt(samples: try prompt.render(sampleRate: sampleRate, maximumSamples: Self.maximumSamples), sampleRate: sampleRate)
+        return lock.withLock {
+            if let raced = prompts[key] { return raced }
+            prompts[key] = rendered
+            return rendered
+        }
+    }
+
+    public var count: Int { lock.withLock { prompts.count } }
+}

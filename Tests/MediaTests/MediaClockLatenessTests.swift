@@ -1,0 +1,36 @@
+import Foundation
+import Media
+import Testing
+
+/// A source that takes `delay` to give each frame, as a clock starved of CPU would.
+final class SlowSource: AudioSource {
+    let delay: useconds_t
+    init(milliseconds: Int) { delay = useconds_t(milliseconds * 1000) }
+    func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
+        usleep(delay)
+        frame.update(repeating: 0)
+        return true
+    }
+}
+
+/// The clock counts every session step and those that finished more than 10 ms after their
+/// tick was due, which `parley answer --clock-interval` reports and `make bench` reads.
+@Suite(.serialized) struct MediaClockLatenessTests {
+    @Test func stepsThatFinishPastTenMillisecondsAreCountedLate() throws {
+        let pair = try SessionPair(codec: .pcmu(), sourceA: SlowSource(milliseconds: 14), sourceB: SilenceSource(), secure: false)
+        defer { pair.finish() }
+        #expect(waitUntil(seconds: 10) { pair.clock.lateness.sessionTicks >= 40 })
+        let lateness = pair.clock.lateness
+        // A takes 14 ms: A is late on every tick, and so is B on the ticks that step it after A.
+        #expect(lateness.lateSessionTicks * 5 >= lateness.sessionTicks * 2, "\(lateness)")
+    }
+
+    @Test func aQuickClockSendsOnTime() throws {
+        let pair = try SessionPair(codec: .pcmu(), sourceA: SilenceSource(), sourceB: SilenceSource(), secure: false)
+        defer { pair.finish() }
+        #expect(waitUntil(seconds: 10) { pair.clock.lateness.sessionTicks >= 40 })
+        let lateness = pair.clock.lateness
+        #expect(lateness.lateSessionTicks * 4 < lateness.sessionTicks, "\(lateness)")
+        #expect(lateness.overruns == 0)
+    }
+}
