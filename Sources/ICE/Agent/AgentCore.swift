@@ -206,7 +206,7 @@ final class AgentCore: @unchecked Sendable {
         loop.perform {
             guard !generation.closed else { return }
             nice_agent_set_remote_credentials(generation.agent, generation.streamID, ufrag, password)
-            generation.hasRemoteCredentials = true
+            generation.remoteCredentials = ICECredentials(ufrag: ufrag, password: password)
             let pending = generation.pendingRemoteCandidates
             generation.pendingRemoteCandidates = []
             for candidate in pending { self.addParsedCandidate(candidate, to: generation) }
@@ -306,6 +306,8 @@ final class AgentCore: @unchecked Sendable {
     func pairSelected(_ generation: Generation, component: Int, local: UnsafeMutablePointer<NiceCandidate>, remote: UnsafeMutablePointer<NiceCandidate>) {
         let pair = makePair(component: component, local: local, remote: remote)
         generation.selectedPairs[component] = pair
+        generation.probePriorities[component] = PathProbe.priority(localCandidatePriority: local.pointee.priority, component: component)
+        watchPath(of: generation)?.pairSelected(component: component)
         let isCurrent = generation === current
         let retired: [Generation] = state.withLock { state in
             guard isCurrent else { return [] }
@@ -341,13 +343,51 @@ final class AgentCore: @unchecked Sendable {
             transport: transport, roundTripTime: nil)
     }
 
+    /// Starts watching the generation's selected pairs for silence (once; nil when the
+    /// configuration leaves dead paths to libnice's consent timeout).
+    private func watchPath(of generation: Generation) -> PathWatch? {
+        if let watch = generation.pathWatch { return watch }
+        let watch = PathWatch(disconnectTimeout: configuration.disconnectTimeout, consentTimeout: configuration.consentTimeout)
+        generation.pathWatch = watch
+        watch.timer = loop.repeating(every: PathWatch.tick) { [weak self, weak generation] in
+            guard let self, let generation, !generation.closed else { return false }
+            guard watch.check(generation) else { return true }
+            let metadata: Logger.Metadata = ["generation": "\(generation.number)"]
+            if watch.consentLost {
+                self.logger.warning("ICE consent lost: nothing received on the selected pair for \(watch.consentTimeout); no longer sending", metadata: metadata)
+                // RFC 7675 §5.1: stop sending on a pair whose consent has expired.
+                self.state.withLock { state in
+                    if state.sending === generation { state.sending = nil }
+                }
+            } else {
+                self.logger.info(watch.isSilent ? "ICE path silent: nothing received on the selected pair" : "ICE path heard again", metadata: metadata)
+            }
+            self.updateState()
+            return !watch.consentLost
+        }
+        return watch
+    }
+
+    /// A session's state as reported: a connected one whose selected pair has gone silent is
+    /// disconnected, and failed once its consent is lost.
+    private func reportableState(of generation: Generation) -> ICEConnectionState {
+        let state = generation.connectionState
+        guard state == .connected || state == .completed, let watch = generation.pathWatch else { return state }
+        if watch.consentLost { return .failed }
+        return watch.isSilent ? .disconnected : state
+    }
+
     /// Reports the current session's state; while an older session still carries media, the new
-    /// one's gathering and checking are not reported as a regression.
+    /// one's gathering and checking are not reported as a regression: the older one's state is.
     private func updateState() {
         guard let generation = current else { return }
-        var next = generation.connectionState
-        let (reported, overlapping) = state.withLock { ($0.reportedState, $0.sending != nil && $0.sending !== generation) }
-        if overlapping, next != .connected, next != .completed, next != .failed { return }
+        var next = reportableState(of: generation)
+        let (reported, sending) = state.withLock { ($0.reportedState, $0.sending) }
+        if let sending, sending !== generation, ![.connected, .completed, .failed].contains(generation.connectionState) {
+            // A restart is under way: it, not the old path's end, decides whether the session fails.
+            next = reportableState(of: sending)
+            if next == .failed { next = .disconnected }
+        }
         // A restarted session that has just selected its pair reports its components' states a
         // moment later; until then it is no regression.
         if !generation.selectedPairs.isEmpty, next == .checking || next == .gathering { return }
@@ -356,7 +396,10 @@ final class AgentCore: @unchecked Sendable {
         }
         guard next != reported else { return }
         state.withLock { $0.reportedState = next }
-        if next == .failed { continuation.yield(.failed(.connectivityFailed)) }
+        if next == .failed {
+            let error: ICEError = generation.pathWatch?.consentLost == true ? .consentLost(after: configuration.consentTimeout) : .connectivityFailed
+            continuation.yield(.failed(error))
+        }
         continuation.yield(.state(next))
     }
 
@@ -414,6 +457,7 @@ final class AgentCore: @unchecked Sendable {
         guard !generation.closed else { return }
         generation.closed = true
         loop.cancel(generation.collectionTimer)
+        if let watch = generation.pathWatch { loop.cancel(watch.timer) }
         LibNiceSignals.disconnectAndClose(generation)
     }
 }

@@ -5,6 +5,8 @@ struct PeerEvent: Sendable, CustomStringConvertible {
     let fields: [String: String]
     /// Milliseconds since the helper last started gathering (or restarted).
     let milliseconds: Int
+    /// When the test process read it: for timing things the test itself does (cutting a path).
+    let receivedAt: ContinuousClock.Instant
 
     subscript(_ key: String) -> String? { fields[key] }
     var description: String { "\(name) \(fields.filter { $0.key != "password" })" }
@@ -63,7 +65,7 @@ final class PeerProcess: @unchecked Sendable {
         guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any], let name = object["event"] as? String else { return }
         var fields: [String: String] = [:]
         for (key, value) in object where key != "event" { fields[key] = "\(value)" }
-        let event = PeerEvent(name: name, fields: fields, milliseconds: object["ms"] as? Int ?? 0)
+        let event = PeerEvent(name: name, fields: fields, milliseconds: object["ms"] as? Int ?? 0, receivedAt: .now)
         let partner = condition.withLock { () -> PeerProcess? in
             events.append(event)
             condition.broadcast()
@@ -114,6 +116,13 @@ final class PeerProcess: @unchecked Sendable {
             throw TestBedError.commandFailed("ICE on \(name)", 1, "failed \(failure)")
         }
         return event.milliseconds
+    }
+
+    /// Kills the helper at once (SIGKILL): its sockets close without a word to the peer.
+    /// `ip netns exec` and `env` exec the helper, so the process is the helper itself.
+    func kill() {
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 
     func stop() {
