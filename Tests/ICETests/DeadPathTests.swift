@@ -74,6 +74,38 @@ import Testing
         #expect(milliseconds < 5000)
     }
 
+    /// A relayed pair has no socket of its own in libnice's API: over TURN/UDP its base is a
+    /// host socket, over TCP and TLS a connection to the server (or the local TLS tunnel), read
+    /// through TCP_INFO; the checks and answers travel through the relay.
+    @Test(arguments: ["turn:\(Topology.publicServer)?transport=udp", "turn:\(Topology.publicServer)?transport=tcp", "turns:\(Topology.publicServer)"])
+    func relayedPathStaysUpWhenIdleAndIsReportedWhenThePeerDies(url: String) throws {
+        let bed = try Topology(.nat)
+        defer { bed.down() }
+        let turn = try Coturn(in: bed)
+        defer { turn.stop() }
+        let (a, b) = try Peers.start(
+            bed,
+            a: ["role": "controlling", "relayOnly": true, "servers": [turn.server(url)], "caFile": turn.certificate],
+            b: ["role": "controlled", "servers": [["url": "stun:\(Topology.publicServer)"]]])
+        defer { a.stop(); b.stop() }
+        let mark = a.mark
+        _ = try Peers.connect(a, b)
+        let pair = try a.waitFor("selectedPair", after: mark, timeout: .seconds(5))
+        #expect(pair["localType"] == "relay")
+        let markA = a.mark
+        // Idle for longer than the disconnect timeout: only checks and their answers cross.
+        #expect(throws: TestBedError.self) {
+            try a.waitFor("state", after: markA, timeout: .seconds(5)) { Self.states.contains($0["state"] ?? "") }
+        }
+        b.kill()
+        let killed = ContinuousClock.now
+        let lost = try a.waitFor("state", after: markA, timeout: .seconds(10)) { Self.states.contains($0["state"] ?? "") }
+        let milliseconds = Self.milliseconds(lost.receivedAt - killed)
+        print("ICE timing | dead path, relay over \(pair["transport"] ?? ""), peer killed | idle 5 s: no change | A \(lost["state"] ?? ""): \(milliseconds) ms")
+        #expect(lost["state"] == "disconnected")
+        #expect(milliseconds < 5000)
+    }
+
     /// B receives a steady stream and so never probes; A hears nothing but the answers to its
     /// own consent checks. Were they malformed, B's libnice would not answer and A would report
     /// the path silent within 3 s.

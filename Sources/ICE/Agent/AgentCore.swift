@@ -138,7 +138,13 @@ final class AgentCore: @unchecked Sendable {
                 self.releaseCandidates(generation)
             }
         }
-        if nice_agent_gather_candidates(generation.agent, generation.streamID) == 0 {
+        let streamServers = Set(relays.filter { $0.server.transport != .udp }.map { SocketName(host: $0.address, port: Int($0.port)) })
+        let streamsBefore = streamServers.isEmpty ? [] : RelayStreams.openStreams()
+        let gathering = nice_agent_gather_candidates(generation.agent, generation.streamID)
+        if !streamServers.isEmpty {
+            generation.relayStreams = RelayStreams(opened: RelayStreams.openStreams().subtracting(streamsBefore), servers: streamServers)
+        }
+        if gathering == 0 {
             fail(.gatheringFailed(reason: "libnice found no interface to gather on"))
         }
     }
@@ -307,7 +313,7 @@ final class AgentCore: @unchecked Sendable {
         let pair = makePair(component: component, local: local, remote: remote)
         generation.selectedPairs[component] = pair
         generation.probePriorities[component] = PathProbe.priority(localCandidatePriority: local.pointee.priority, component: component)
-        watchPath(of: generation)?.pairSelected(component: component)
+        watchPath(of: generation).pairSelected(component: component, local: local)
         let isCurrent = generation === current
         let retired: [Generation] = state.withLock { state in
             guard isCurrent else { return [] }
@@ -343,9 +349,8 @@ final class AgentCore: @unchecked Sendable {
             transport: transport, roundTripTime: nil)
     }
 
-    /// Starts watching the generation's selected pairs for silence (once; nil when the
-    /// configuration leaves dead paths to libnice's consent timeout).
-    private func watchPath(of generation: Generation) -> PathWatch? {
+    /// Starts watching the generation's selected pairs for silence and consent (once).
+    private func watchPath(of generation: Generation) -> PathWatch {
         if let watch = generation.pathWatch { return watch }
         let watch = PathWatch(disconnectTimeout: configuration.disconnectTimeout, consentTimeout: configuration.consentTimeout)
         generation.pathWatch = watch

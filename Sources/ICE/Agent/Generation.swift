@@ -34,8 +34,10 @@ final class Generation: @unchecked Sendable {
     var selectedPairs: [Int: ICESelectedPair] = [:]
     /// PRIORITY for probes of each component's selected pair.
     var probePriorities: [Int: UInt32] = [:]
-    /// Started when the first pair is selected, if the configuration asks for it.
+    /// Started when the first pair is selected.
     var pathWatch: PathWatch?
+    /// This agent's TCP connections to TURN servers, if it has TCP or TLS relays.
+    var relayStreams: RelayStreams?
 
     init?(number: Int, context: OpaquePointer, role: ICEAgentConfiguration.Role, componentCount: Int, relayOnly: Bool,
           credentials: ICECredentials = .random()) {

@@ -31,6 +31,8 @@ final class PathWatch: @unchecked Sendable {
     private var activity = SocketActivity()
     private var lastHeard: [Int: ContinuousClock.Instant] = [:]
     private var lastProbe: [Int: ContinuousClock.Instant] = [:]
+    /// The base address of each component's relayed local candidate, if it is one.
+    private var relayBases: [Int: SocketName] = [:]
     /// The tie-breaker of our ICE-CONTROLLING/ICE-CONTROLLED attribute; libnice keeps its own private.
     private let tieBreaker = UInt64.random(in: 0...UInt64.max)
 
@@ -40,9 +42,12 @@ final class PathWatch: @unchecked Sendable {
     }
 
     /// A newly selected pair starts out heard (its check just succeeded).
-    func pairSelected(component: Int, now: ContinuousClock.Instant = .now) {
+    func pairSelected(component: Int, local: UnsafePointer<NiceCandidate>, now: ContinuousClock.Instant = .now) {
         lastHeard[component] = now
         lastProbe[component] = nil
+        var base = local.pointee.base_addr
+        let (host, port) = NiceCandidateText.address(&base)
+        relayBases[component] = local.pointee.type == NICE_CANDIDATE_TYPE_RELAYED ? SocketName(host: host, port: port) : nil
     }
 
     /// Looks at every component with a selected pair; returns true when `isSilent` or
@@ -51,7 +56,9 @@ final class PathWatch: @unchecked Sendable {
         guard !consentLost else { return false }
         var longestQuiet: Duration = .zero
         for component in generation.selectedPairs.keys {
-            let heard = activity.lastReceive(agent: generation.agent, stream: generation.streamID, component: component, now: now)
+            let heard = activity.lastReceive(
+                agent: generation.agent, stream: generation.streamID, component: component, relayBase: relayBases[component],
+                relayStreams: &generation.relayStreams, now: now)
             var last = lastHeard[component] ?? now
             if let heard, heard > last { last = heard }
             lastHeard[component] = last
