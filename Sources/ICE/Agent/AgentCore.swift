@@ -100,13 +100,14 @@ final class AgentCore: @unchecked Sendable {
         guard !generation.closed else { return }
         let (relays, stun) = state.withLock { ($0.relays, $0.stun) }
         let addresses = LocalAddresses.list(allowedInterfaces: configuration.allowedInterfaces, ipv6: configuration.ipv6)
-        // An allow list that matches nothing would let libnice fall back to every interface.
-        if let addresses, addresses.isEmpty {
+        // With no address given, libnice would fall back to every interface (an allow list
+        // that matches nothing must fail instead).
+        if addresses.isEmpty {
             let names = configuration.allowedInterfaces.isEmpty ? "any interface" : configuration.allowedInterfaces.joined(separator: ", ")
             fail(.gatheringFailed(reason: "no usable address on \(names)"))
             return
         }
-        for address in addresses ?? [] {
+        for address in addresses {
             var niceAddress = NiceAddress()
             nice_address_init(&niceAddress)
             if nice_address_set_from_string(&niceAddress, address) != 0 {
@@ -234,6 +235,7 @@ final class AgentCore: @unchecked Sendable {
                             self.queueOrAdd(candidate.replacingAddress(with: address), to: generation)
                         } else {
                             self.logger.info("skipping a remote mDNS candidate the system cannot resolve", metadata: ["host": "\(candidate.address)"])
+                            self.continuation.yield(.warning(.multicastDNSUnresolvable(host: candidate.address)))
                         }
                         self.signalPeerGatheringDoneIfReady(generation)
                     }

@@ -14,6 +14,8 @@ public enum ICEError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Nothing came back on the selected pair for this long: consent expired (RFC 7675).
     case consentLost(after: Duration)
     case invalidRemoteCandidate(reason: String)
+    /// A remote `.local` (mDNS) candidate the system could not resolve; it is skipped (a warning).
+    case multicastDNSUnresolvable(host: String)
     case libniceFailure(String)
     case closed
 
@@ -28,6 +30,7 @@ public enum ICEError: Error, Sendable, Equatable, CustomStringConvertible {
         case .connectivityFailed: "ICE connectivity checks failed: no candidate pair works"
         case .consentLost(let after): "ICE path lost: nothing received on the selected pair for \(after) (consent expired)"
         case .invalidRemoteCandidate(let reason): "invalid remote ICE candidate: \(reason)"
+        case .multicastDNSUnresolvable(let host): "remote ICE candidate \(host) (mDNS) cannot be resolved here; skipped"
         case .libniceFailure(let what): "libnice: \(what)"
         case .closed: "the ICE agent is closed"
         }
@@ -44,6 +47,7 @@ public enum ICEError: Error, Sendable, Equatable, CustomStringConvertible {
         case .connectivityFailed: "ice-failed"
         case .consentLost: "ice-consent-lost"
         case .invalidRemoteCandidate: "ice-remote-candidate"
+        case .multicastDNSUnresolvable: "ice-mdns-unresolvable"
         case .libniceFailure: "libnice"
         case .closed: "ice-closed"
         }

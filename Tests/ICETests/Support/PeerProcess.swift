@@ -24,6 +24,7 @@ final class PeerProcess: @unchecked Sendable {
     private var events: [PeerEvent] = []
     private var exited = false
     private var partner: PeerProcess?
+    private var rewrite: (@Sendable (String) -> String?)?
 
     init(_ name: String, in topology: Topology, host: String) throws {
         self.name = name
@@ -57,8 +58,12 @@ final class PeerProcess: @unchecked Sendable {
         _ = try waitFor("ready", after: 0, timeout: .seconds(10))
     }
 
-    func signal(to other: PeerProcess) {
-        condition.withLock { partner = other }
+    /// `rewriting` changes or (returning nil) withholds each candidate line on its way.
+    func signal(to other: PeerProcess, rewriting: (@Sendable (String) -> String?)? = nil) {
+        condition.withLock {
+            partner = other
+            rewrite = rewriting
+        }
     }
 
     private func received(_ line: Data) {
@@ -66,15 +71,18 @@ final class PeerProcess: @unchecked Sendable {
         var fields: [String: String] = [:]
         for (key, value) in object where key != "event" { fields[key] = "\(value)" }
         let event = PeerEvent(name: name, fields: fields, milliseconds: object["ms"] as? Int ?? 0, receivedAt: .now)
-        let partner = condition.withLock { () -> PeerProcess? in
+        let (partner, rewrite) = condition.withLock { () -> (PeerProcess?, (@Sendable (String) -> String?)?) in
             events.append(event)
             condition.broadcast()
-            return self.partner
+            return (self.partner, self.rewrite)
         }
         guard let partner else { return }
         switch name {
         case "credentials": partner.send(["op": "remoteCredentials", "ufrag": fields["ufrag"] ?? "", "password": fields["password"] ?? ""])
-        case "candidate": partner.send(["op": "remoteCandidate", "line": fields["line"] ?? ""])
+        case "candidate":
+            let line = fields["line"] ?? ""
+            let forwarded = if let rewrite { rewrite(line) } else { Optional(line) }
+            if let forwarded { partner.send(["op": "remoteCandidate", "line": forwarded]) }
         case "gatheringComplete": partner.send(["op": "endOfCandidates"])
         default: break
         }
