@@ -80,6 +80,21 @@ final class Peer: @unchecked Sendable {
             let text = command["text"] as? String ?? ""
             let sent = Array(text.utf8).withUnsafeBytes { try? current().send($0, component: command["component"] as? Int ?? 1) }
             emit(["event": "sent", "ok": sent == true])
+        case "stream":
+            // Media-like traffic: `count` packets, one every `intervalMs`, reported once at the end.
+            let agent = try current()
+            let count = min(command["count"] as? Int ?? 50, 100_000)
+            let interval = max(command["intervalMs"] as? Int ?? 20, 1)
+            let component = command["component"] as? Int ?? 1
+            Task { [weak self] in
+                var sent = 0
+                let payload = Array("stream packet".utf8)
+                for _ in 0..<count {
+                    if payload.withUnsafeBytes({ agent.send($0, component: component) }) { sent += 1 }
+                    try? await Task.sleep(for: .milliseconds(interval))
+                }
+                self?.emit(["event": "streamed", "sent": sent, "count": count])
+            }
         case "monitor":
             let monitor = try NetworkMonitor()
             lock.withLock { self.monitor = monitor }
@@ -141,7 +156,11 @@ final class Peer: @unchecked Sendable {
             allowedInterfaces: command["interfaces"] as? [String] ?? [],
             ipv6: command["ipv6"] as? Bool ?? false,
             componentCount: command["components"] as? Int ?? 1,
-            tlsCertificateAuthorityFile: command["caFile"] as? String)
+            tlsCertificateAuthorityFile: command["caFile"] as? String,
+            // 0: never report disconnected.
+            disconnectTimeout: (command["disconnectTimeoutMs"] as? Int).map { $0 > 0 ? .milliseconds($0) : nil }
+                ?? ICEAgentConfiguration.defaultDisconnectTimeout,
+            consentTimeout: (command["consentTimeoutMs"] as? Int).map { .milliseconds($0) } ?? ICEAgentConfiguration.defaultConsentTimeout)
     }
 
     func close() {

@@ -100,13 +100,14 @@ final class AgentCore: @unchecked Sendable {
         guard !generation.closed else { return }
         let (relays, stun) = state.withLock { ($0.relays, $0.stun) }
         let addresses = LocalAddresses.list(allowedInterfaces: configuration.allowedInterfaces, ipv6: configuration.ipv6)
-        // An allow list that matches nothing would let libnice fall back to every interface.
-        if let addresses, addresses.isEmpty {
+        // With no address given, libnice would fall back to every interface (an allow list
+        // that matches nothing must fail instead).
+        if addresses.isEmpty {
             let names = configuration.allowedInterfaces.isEmpty ? "any interface" : configuration.allowedInterfaces.joined(separator: ", ")
             fail(.gatheringFailed(reason: "no usable address on \(names)"))
             return
         }
-        for address in addresses ?? [] {
+        for address in addresses {
             var niceAddress = NiceAddress()
             nice_address_init(&niceAddress)
             if nice_address_set_from_string(&niceAddress, address) != 0 {
@@ -138,7 +139,13 @@ final class AgentCore: @unchecked Sendable {
                 self.releaseCandidates(generation)
             }
         }
-        if nice_agent_gather_candidates(generation.agent, generation.streamID) == 0 {
+        let streamServers = Set(relays.filter { $0.server.transport != .udp }.map { SocketName(host: $0.address, port: Int($0.port)) })
+        let streamsBefore = streamServers.isEmpty ? [] : RelayStreams.openStreams()
+        let gathering = nice_agent_gather_candidates(generation.agent, generation.streamID)
+        if !streamServers.isEmpty {
+            generation.relayStreams = RelayStreams(opened: RelayStreams.openStreams().subtracting(streamsBefore), servers: streamServers)
+        }
+        if gathering == 0 {
             fail(.gatheringFailed(reason: "libnice found no interface to gather on"))
         }
     }
@@ -206,7 +213,7 @@ final class AgentCore: @unchecked Sendable {
         loop.perform {
             guard !generation.closed else { return }
             nice_agent_set_remote_credentials(generation.agent, generation.streamID, ufrag, password)
-            generation.hasRemoteCredentials = true
+            generation.remoteCredentials = ICECredentials(ufrag: ufrag, password: password)
             let pending = generation.pendingRemoteCandidates
             generation.pendingRemoteCandidates = []
             for candidate in pending { self.addParsedCandidate(candidate, to: generation) }
@@ -228,6 +235,7 @@ final class AgentCore: @unchecked Sendable {
                             self.queueOrAdd(candidate.replacingAddress(with: address), to: generation)
                         } else {
                             self.logger.info("skipping a remote mDNS candidate the system cannot resolve", metadata: ["host": "\(candidate.address)"])
+                            self.continuation.yield(.warning(.multicastDNSUnresolvable(host: candidate.address)))
                         }
                         self.signalPeerGatheringDoneIfReady(generation)
                     }
@@ -306,6 +314,8 @@ final class AgentCore: @unchecked Sendable {
     func pairSelected(_ generation: Generation, component: Int, local: UnsafeMutablePointer<NiceCandidate>, remote: UnsafeMutablePointer<NiceCandidate>) {
         let pair = makePair(component: component, local: local, remote: remote)
         generation.selectedPairs[component] = pair
+        generation.probePriorities[component] = PathProbe.priority(localCandidatePriority: local.pointee.priority, component: component)
+        watchPath(of: generation).pairSelected(component: component, local: local)
         let isCurrent = generation === current
         let retired: [Generation] = state.withLock { state in
             guard isCurrent else { return [] }
@@ -341,13 +351,50 @@ final class AgentCore: @unchecked Sendable {
             transport: transport, roundTripTime: nil)
     }
 
+    /// Starts watching the generation's selected pairs for silence and consent (once).
+    private func watchPath(of generation: Generation) -> PathWatch {
+        if let watch = generation.pathWatch { return watch }
+        let watch = PathWatch(disconnectTimeout: configuration.disconnectTimeout, consentTimeout: configuration.consentTimeout)
+        generation.pathWatch = watch
+        watch.timer = loop.repeating(every: PathWatch.tick) { [weak self, weak generation] in
+            guard let self, let generation, !generation.closed else { return false }
+            guard watch.check(generation) else { return true }
+            let metadata: Logger.Metadata = ["generation": "\(generation.number)"]
+            if watch.consentLost {
+                self.logger.warning("ICE consent lost: nothing received on the selected pair for \(watch.consentTimeout); no longer sending", metadata: metadata)
+                // RFC 7675 §5.1: stop sending on a pair whose consent has expired.
+                self.state.withLock { state in
+                    if state.sending === generation { state.sending = nil }
+                }
+            } else {
+                self.logger.info(watch.isSilent ? "ICE path silent: nothing received on the selected pair" : "ICE path heard again", metadata: metadata)
+            }
+            self.updateState()
+            return !watch.consentLost
+        }
+        return watch
+    }
+
+    /// A session's state as reported: a connected one whose selected pair has gone silent is
+    /// disconnected, and failed once its consent is lost.
+    private func reportableState(of generation: Generation) -> ICEConnectionState {
+        let state = generation.connectionState
+        guard state == .connected || state == .completed, let watch = generation.pathWatch else { return state }
+        if watch.consentLost { return .failed }
+        return watch.isSilent ? .disconnected : state
+    }
+
     /// Reports the current session's state; while an older session still carries media, the new
-    /// one's gathering and checking are not reported as a regression.
+    /// one's gathering and checking are not reported as a regression: the older one's state is.
     private func updateState() {
         guard let generation = current else { return }
-        var next = generation.connectionState
-        let (reported, overlapping) = state.withLock { ($0.reportedState, $0.sending != nil && $0.sending !== generation) }
-        if overlapping, next != .connected, next != .completed, next != .failed { return }
+        var next = reportableState(of: generation)
+        let (reported, sending) = state.withLock { ($0.reportedState, $0.sending) }
+        if let sending, sending !== generation, ![.connected, .completed, .failed].contains(generation.connectionState) {
+            // A restart is under way: it, not the old path's end, decides whether the session fails.
+            next = reportableState(of: sending)
+            if next == .failed { next = .disconnected }
+        }
         // A restarted session that has just selected its pair reports its components' states a
         // moment later; until then it is no regression.
         if !generation.selectedPairs.isEmpty, next == .checking || next == .gathering { return }
@@ -356,7 +403,10 @@ final class AgentCore: @unchecked Sendable {
         }
         guard next != reported else { return }
         state.withLock { $0.reportedState = next }
-        if next == .failed { continuation.yield(.failed(.connectivityFailed)) }
+        if next == .failed {
+            let error: ICEError = generation.pathWatch?.consentLost == true ? .consentLost(after: configuration.consentTimeout) : .connectivityFailed
+            continuation.yield(.failed(error))
+        }
         continuation.yield(.state(next))
     }
 
@@ -414,6 +464,7 @@ final class AgentCore: @unchecked Sendable {
         guard !generation.closed else { return }
         generation.closed = true
         loop.cancel(generation.collectionTimer)
+        if let watch = generation.pathWatch { loop.cancel(watch.timer) }
         LibNiceSignals.disconnectAndClose(generation)
     }
 }

@@ -1,6 +1,6 @@
 import CNice
 
-/// `g_object_set` is variadic and so out of Swift's reach; these set one property each.
+/// `g_object_set` and `g_object_get` are variadic and so out of Swift's reach; these set or get one property each.
 enum GObjectProperties {
     // GLib's fundamental type ids (G_TYPE_MAKE_FUNDAMENTAL(n) == n << 2); the macros do not import.
     private static let booleanType = GType(5 << 2)
@@ -13,6 +13,14 @@ enum GObjectProperties {
         g_value_set_boolean(&value, bool ? 1 : 0)
         g_object_set_property(UnsafeMutablePointer<GObject>(object), name, &value)
         g_value_unset(&value)
+    }
+
+    static func bool(_ object: OpaquePointer, _ name: String) -> Bool {
+        var value = GValue()
+        g_value_init(&value, booleanType)
+        defer { g_value_unset(&value) }
+        g_object_get_property(UnsafeMutablePointer<GObject>(object), name, &value)
+        return g_value_get_boolean(&value) != 0
     }
 
     static func set(_ object: OpaquePointer, _ name: String, uint: UInt32) {

@@ -22,7 +22,9 @@ final class Generation: @unchecked Sendable {
     var relayServersAllocated: Set<Int> = []
     var collectionTimer: UInt32 = 0
 
-    var hasRemoteCredentials = false
+    var hasRemoteCredentials: Bool { remoteCredentials != nil }
+    /// For our own probes of the selected pair; the password is a secret, never logged.
+    var remoteCredentials: ICECredentials?
     var pendingRemoteCandidates: [RemoteCandidate] = []
     var remoteCandidatesInFlight = 0
     var remoteEndOfCandidates = false
@@ -30,11 +32,21 @@ final class Generation: @unchecked Sendable {
 
     var componentStates: [Int: UInt32] = [:]
     var selectedPairs: [Int: ICESelectedPair] = [:]
+    /// PRIORITY for probes of each component's selected pair.
+    var probePriorities: [Int: UInt32] = [:]
+    /// Started when the first pair is selected.
+    var pathWatch: PathWatch?
+    /// This agent's TCP connections to TURN servers, if it has TCP or TLS relays.
+    var relayStreams: RelayStreams?
 
     init?(number: Int, context: OpaquePointer, role: ICEAgentConfiguration.Role, componentCount: Int, relayOnly: Bool,
           credentials: ICECredentials = .random()) {
-        let options = NiceAgentOption(NICE_AGENT_OPTION_ICE_TRICKLE.rawValue | NICE_AGENT_OPTION_CONSENT_FRESHNESS.rawValue)
+        // Consent freshness is the agent's own (PathWatch): libnice's fails lossy paths. Without
+        // it and without keepalive checks, libnice keeps NAT bindings with Binding indications
+        // and never fails a selected pair by itself.
+        let options = NiceAgentOption(NICE_AGENT_OPTION_ICE_TRICKLE.rawValue)
         guard let agent = nice_agent_new_full(context, NICE_COMPATIBILITY_RFC5245, options) else { return nil }
+        GObjectProperties.set(agent, "keepalive-conncheck", bool: false)
         GObjectProperties.set(agent, "controlling-mode", bool: role == .controlling)
         GObjectProperties.set(agent, "ice-tcp", bool: false)
         GObjectProperties.set(agent, "force-relay", bool: relayOnly)

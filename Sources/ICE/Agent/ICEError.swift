@@ -11,7 +11,11 @@ public enum ICEError: Error, Sendable, Equatable, CustomStringConvertible {
     case gatheringFailed(reason: String)
     /// Connectivity checks ended without a working pair.
     case connectivityFailed
+    /// Nothing came back on the selected pair for this long: consent expired (RFC 7675).
+    case consentLost(after: Duration)
     case invalidRemoteCandidate(reason: String)
+    /// A remote `.local` (mDNS) candidate the system could not resolve; it is skipped (a warning).
+    case multicastDNSUnresolvable(host: String)
     case libniceFailure(String)
     case closed
 
@@ -24,7 +28,9 @@ public enum ICEError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tlsTunnelFailed(let server, let reason): "TLS to TURN server \(server) failed: \(reason)"
         case .gatheringFailed(let reason): "ICE gathering failed: \(reason)"
         case .connectivityFailed: "ICE connectivity checks failed: no candidate pair works"
+        case .consentLost(let after): "ICE path lost: nothing received on the selected pair for \(after) (consent expired)"
         case .invalidRemoteCandidate(let reason): "invalid remote ICE candidate: \(reason)"
+        case .multicastDNSUnresolvable(let host): "remote ICE candidate \(host) (mDNS) cannot be resolved here; skipped"
         case .libniceFailure(let what): "libnice: \(what)"
         case .closed: "the ICE agent is closed"
         }
@@ -39,7 +45,9 @@ public enum ICEError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tlsTunnelFailed: "turn-tls"
         case .gatheringFailed: "ice-gathering"
         case .connectivityFailed: "ice-failed"
+        case .consentLost: "ice-consent-lost"
         case .invalidRemoteCandidate: "ice-remote-candidate"
+        case .multicastDNSUnresolvable: "ice-mdns-unresolvable"
         case .libniceFailure: "libnice"
         case .closed: "ice-closed"
         }

@@ -5,7 +5,8 @@ public enum ICEEvent: Sendable, Equatable {
     case gatheringComplete
     case state(ICEConnectionState)
     case selectedPair(ICESelectedPair)
-    /// A server could not be used but the agent goes on (e.g. one TURN server of several).
+    /// Something could not be used but the agent goes on (e.g. one TURN server of several, or a
+    /// remote `.local` candidate that does not resolve).
     case warning(ICEError)
     /// The agent cannot connect; `state(.failed)` follows or has come.
     case failed(ICEError)
@@ -46,7 +47,8 @@ public struct ICESelectedPair: Sendable, Equatable, CustomStringConvertible {
     public let remoteType: ICECandidateType
     /// The transport to the first hop: the peer, or the TURN server for a local relay candidate.
     public let transport: ICEPairTransport
-    /// Round-trip time of the last connectivity check on the pair, when known.
+    /// Round-trip time on the pair, when known. Always nil with libnice 0.1.21: it measures no
+    /// RTT and keeps every STUN answer to itself (docs/ice.md); RTCP gives the media RTT.
     public let roundTripTime: Duration?
 
     public var description: String {

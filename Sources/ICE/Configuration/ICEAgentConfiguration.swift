@@ -25,6 +25,18 @@ public struct ICEAgentConfiguration: Sendable {
     public var componentCount: Int
     /// Trust anchors (PEM file) for `turns:` servers; nil means the system's.
     public var tlsCertificateAuthorityFile: String?
+    /// How long the selected pair may stay silent (nothing at all received on it) before the
+    /// agent reports `.disconnected`; it reports `.connected`/`.completed` again when packets
+    /// return. While the pair is quiet the agent sends the peer a consent check every 500 ms,
+    /// so an idle but working path is never quiet for long. At least 1 s; nil: never reported.
+    public var disconnectTimeout: Duration?
+    /// How long the selected pair may stay silent before consent expires (RFC 7675: 30 s): the
+    /// agent then stops sending and reports `.failed(.consentLost)`; only a restart recovers.
+    /// At least 2 s and longer than `disconnectTimeout`.
+    public var consentTimeout: Duration
+
+    public static let defaultDisconnectTimeout: Duration = .seconds(3)
+    public static let defaultConsentTimeout: Duration = .seconds(30)
 
     public init(
         role: Role,
@@ -34,7 +46,9 @@ public struct ICEAgentConfiguration: Sendable {
         allowedInterfaces: [String] = [],
         ipv6: Bool = true,
         componentCount: Int = 1,
-        tlsCertificateAuthorityFile: String? = nil
+        tlsCertificateAuthorityFile: String? = nil,
+        disconnectTimeout: Duration? = ICEAgentConfiguration.defaultDisconnectTimeout,
+        consentTimeout: Duration = ICEAgentConfiguration.defaultConsentTimeout
     ) {
         self.role = role
         self.servers = servers
@@ -44,10 +58,14 @@ public struct ICEAgentConfiguration: Sendable {
         self.ipv6 = ipv6
         self.componentCount = componentCount
         self.tlsCertificateAuthorityFile = tlsCertificateAuthorityFile
+        self.disconnectTimeout = disconnectTimeout
+        self.consentTimeout = consentTimeout
     }
 
     func validated() throws(ICEConfigurationError) -> ICEAgentConfiguration {
         guard componentCount == 1 || componentCount == 2 else { throw .invalidComponentCount(componentCount) }
+        if let disconnectTimeout, disconnectTimeout < .seconds(1) { throw .invalidDisconnectTimeout(disconnectTimeout) }
+        guard consentTimeout >= .seconds(2), consentTimeout > disconnectTimeout ?? .zero else { throw .invalidConsentTimeout(consentTimeout) }
         for server in servers where server.kind == .turn {
             guard server.username?.isEmpty == false, server.credential?.isEmpty == false else {
                 throw .missingCredentials(url: server.description)

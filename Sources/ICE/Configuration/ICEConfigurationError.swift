@@ -9,6 +9,8 @@ public enum ICEConfigurationError: Error, Sendable, Equatable, CustomStringConve
     case missingCredentials(url: String)
     case stunsNotSupported(url: String)
     case invalidComponentCount(Int)
+    case invalidDisconnectTimeout(Duration)
+    case invalidConsentTimeout(Duration)
 
     public var description: String {
         switch self {
@@ -21,6 +23,8 @@ public enum ICEConfigurationError: Error, Sendable, Equatable, CustomStringConve
         case .missingCredentials(let url): "TURN server \(url) needs a username and a credential"
         case .stunsNotSupported(let url): "ICE server URL \(url): stuns: (STUN over TLS) is not supported; use stun: or turns:"
         case .invalidComponentCount(let count): "an ICE stream has 1 component (rtcp-mux) or 2, not \(count)"
+        case .invalidDisconnectTimeout(let timeout): "the ICE disconnect timeout must be at least 1 s (the agent probes a quiet path every 500 ms), not \(timeout)"
+        case .invalidConsentTimeout(let timeout): "the ICE consent timeout must be at least 2 s and longer than the disconnect timeout, not \(timeout)"
         }
     }
 }

@@ -53,6 +53,22 @@ final class NetworkLoop: @unchecked Sendable {
         return id
     }
 
+    /// Calls `work` on the network thread every `interval` until it returns false or the handle
+    /// is cancelled; returns a handle for `cancel`.
+    func repeating(every interval: Duration, _ work: @escaping @Sendable () -> Bool) -> UInt32 {
+        let milliseconds = UInt32(clamping: interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
+        let source = g_timeout_source_new(milliseconds)!
+        let box = Unmanaged.passRetained(RepeatingBox(work)).toOpaque()
+        g_source_set_callback(source, { data in
+            Unmanaged<RepeatingBox>.fromOpaque(data!).takeUnretainedValue().work() ? 1 : 0
+        }, box, { data in
+            Unmanaged<RepeatingBox>.fromOpaque(data!).release()
+        })
+        let id = g_source_attach(source, context)
+        g_source_unref(source)
+        return id
+    }
+
     func cancel(_ sourceID: UInt32) {
         guard sourceID != 0, let source = g_main_context_find_source_by_id(context, sourceID) else { return }
         g_source_destroy(source)
@@ -62,6 +78,11 @@ final class NetworkLoop: @unchecked Sendable {
 private struct LoopHandles: @unchecked Sendable {
     let context: OpaquePointer
     let loop: OpaquePointer
+}
+
+private final class RepeatingBox {
+    let work: @Sendable () -> Bool
+    init(_ work: @escaping @Sendable () -> Bool) { self.work = work }
 }
 
 private final class WorkBox {

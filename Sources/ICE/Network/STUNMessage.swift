@@ -1,8 +1,10 @@
 import CNice
 
-/// Just enough STUN (RFC 5389) and TURN (RFC 5766) to ask a TURN server why it refused us.
+/// Just enough STUN (RFC 5389) and TURN (RFC 5766) to ask a TURN server why it refused us, and
+/// to build the Binding requests that probe a selected pair (RFC 8445 §7.1.2, RFC 7675).
 struct STUNMessage {
     static let magicCookie: UInt32 = 0x2112_A442
+    static let binding: UInt16 = 0x0001
     static let allocate: UInt16 = 0x0003
     static let refresh: UInt16 = 0x0004
 
@@ -14,7 +16,14 @@ struct STUNMessage {
         case realm = 0x0014
         case nonce = 0x0015
         case requestedTransport = 0x0019
+        case priority = 0x0024
+        case fingerprint = 0x8028
+        case iceControlled = 0x8029
+        case iceControlling = 0x802A
     }
+
+    /// FINGERPRINT is the CRC-32 of the message before it, XORed with this (RFC 5389 §15.5).
+    private static let fingerprintXOR: UInt32 = 0x5354_554E
 
     var type: UInt16
     var transactionID: [UInt8]
@@ -39,18 +48,28 @@ struct STUNMessage {
         return (code, String(decoding: value[4...].prefix(128), as: UTF8.self))
     }
 
-    /// The wire form; with `key`, a MESSAGE-INTEGRITY attribute ends the message (RFC 5389 §15.4).
-    func encoded(integrityKey key: [UInt8]? = nil) -> [UInt8] {
+    /// The wire form; with `key`, a MESSAGE-INTEGRITY attribute follows the attributes (RFC 5389
+    /// §15.4), and with `fingerprint` a FINGERPRINT ends the message (§15.5). Padding bytes may
+    /// be anything; `padding` chooses them (test vectors use spaces).
+    func encoded(integrityKey key: [UInt8]? = nil, fingerprint: Bool = false, padding: UInt8 = 0) -> [UInt8] {
         var body: [UInt8] = []
         for (type, value) in attributes {
             body.append(contentsOf: Self.bigEndian(type) + Self.bigEndian(UInt16(value.count)) + value)
-            body.append(contentsOf: [UInt8](repeating: 0, count: (4 - value.count % 4) % 4))
+            body.append(contentsOf: [UInt8](repeating: padding, count: (4 - value.count % 4) % 4))
         }
+        // Each trailer is computed with the length field counting up to its own end.
         let integrityLength = key == nil ? 0 : 24
         var message = Self.bigEndian(type) + Self.bigEndian(UInt16(body.count + integrityLength))
         message += Self.bigEndian(Self.magicCookie) + transactionID + body
         if let key {
             message += Self.bigEndian(Attribute.messageIntegrity.rawValue) + Self.bigEndian(UInt16(20)) + Digest.hmacSHA1(key: key, message: message)
+        }
+        if fingerprint {
+            let length = Self.bigEndian(UInt16(message.count - 20 + 8))
+            message[2] = length[0]
+            message[3] = length[1]
+            let crc = CRC32.checksum(message) ^ Self.fingerprintXOR
+            message += Self.bigEndian(Attribute.fingerprint.rawValue) + Self.bigEndian(UInt16(4)) + Self.bigEndian(crc)
         }
         return message
     }

@@ -5,6 +5,8 @@ struct PeerEvent: Sendable, CustomStringConvertible {
     let fields: [String: String]
     /// Milliseconds since the helper last started gathering (or restarted).
     let milliseconds: Int
+    /// When the test process read it: for timing things the test itself does (cutting a path).
+    let receivedAt: ContinuousClock.Instant
 
     subscript(_ key: String) -> String? { fields[key] }
     var description: String { "\(name) \(fields.filter { $0.key != "password" })" }
@@ -22,6 +24,7 @@ final class PeerProcess: @unchecked Sendable {
     private var events: [PeerEvent] = []
     private var exited = false
     private var partner: PeerProcess?
+    private var rewrite: (@Sendable (String) -> String?)?
 
     init(_ name: String, in topology: Topology, host: String) throws {
         self.name = name
@@ -55,24 +58,31 @@ final class PeerProcess: @unchecked Sendable {
         _ = try waitFor("ready", after: 0, timeout: .seconds(10))
     }
 
-    func signal(to other: PeerProcess) {
-        condition.withLock { partner = other }
+    /// `rewriting` changes or (returning nil) withholds each candidate line on its way.
+    func signal(to other: PeerProcess, rewriting: (@Sendable (String) -> String?)? = nil) {
+        condition.withLock {
+            partner = other
+            rewrite = rewriting
+        }
     }
 
     private func received(_ line: Data) {
         guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any], let name = object["event"] as? String else { return }
         var fields: [String: String] = [:]
         for (key, value) in object where key != "event" { fields[key] = "\(value)" }
-        let event = PeerEvent(name: name, fields: fields, milliseconds: object["ms"] as? Int ?? 0)
-        let partner = condition.withLock { () -> PeerProcess? in
+        let event = PeerEvent(name: name, fields: fields, milliseconds: object["ms"] as? Int ?? 0, receivedAt: .now)
+        let (partner, rewrite) = condition.withLock { () -> (PeerProcess?, (@Sendable (String) -> String?)?) in
             events.append(event)
             condition.broadcast()
-            return self.partner
+            return (self.partner, self.rewrite)
         }
         guard let partner else { return }
         switch name {
         case "credentials": partner.send(["op": "remoteCredentials", "ufrag": fields["ufrag"] ?? "", "password": fields["password"] ?? ""])
-        case "candidate": partner.send(["op": "remoteCandidate", "line": fields["line"] ?? ""])
+        case "candidate":
+            let line = fields["line"] ?? ""
+            let forwarded = if let rewrite { rewrite(line) } else { Optional(line) }
+            if let forwarded { partner.send(["op": "remoteCandidate", "line": forwarded]) }
         case "gatheringComplete": partner.send(["op": "endOfCandidates"])
         default: break
         }
@@ -114,6 +124,13 @@ final class PeerProcess: @unchecked Sendable {
             throw TestBedError.commandFailed("ICE on \(name)", 1, "failed \(failure)")
         }
         return event.milliseconds
+    }
+
+    /// Kills the helper at once (SIGKILL): its sockets close without a word to the peer.
+    /// `ip netns exec` and `env` exec the helper, so the process is the helper itself.
+    func kill() {
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 
     func stop() {

@@ -4,6 +4,7 @@ import Foundation
 final class Topology: Sendable {
     enum Kind: String {
         case flat
+        case flatIPv6 = "flat-ipv6"
         case nat
         case symmetricNAT = "symmetric-nat"
         case udpBlocked = "udp-blocked"
@@ -46,6 +47,11 @@ final class Topology: Sendable {
     }
 
     func interface(_ host: String) -> String { "\(id)\(host)0" }
+
+    /// Makes `name` resolve to `address` inside `host`'s namespace (removed by `down()`).
+    func addHostName(_ name: String, address: String, in host: String) throws {
+        try Shell.run([Self.script, "hosts", id, host, name, address])
+    }
 
     func down() {
         _ = try? Shell.run([Self.script, "down", id])
