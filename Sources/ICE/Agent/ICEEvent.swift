@@ -47,9 +47,17 @@ public struct ICESelectedPair: Sendable, Equatable, CustomStringConvertible {
     public let remoteType: ICECandidateType
     /// The transport to the first hop: the peer, or the TURN server for a local relay candidate.
     public let transport: ICEPairTransport
-    /// Round-trip time on the pair, when known. Always nil with libnice 0.1.21: it measures no
-    /// RTT and keeps every STUN answer to itself (docs/ice.md); RTCP gives the media RTT.
+    /// Round-trip time on the pair, when known. The agent cannot measure it: libnice 0.1.21
+    /// measures no RTT and keeps every STUN answer to itself (docs/ice.md). A call fills it in
+    /// from RTCP on the media the pair carries (`withRoundTripTime`).
     public let roundTripTime: Duration?
+
+    /// The same pair with a round-trip time measured on it by another layer.
+    public func withRoundTripTime(_ roundTripTime: Duration?) -> ICESelectedPair {
+        ICESelectedPair(component: component, localAddress: localAddress, localPort: localPort, localType: localType,
+                        remoteAddress: remoteAddress, remotePort: remotePort, remoteType: remoteType,
+                        transport: transport, roundTripTime: roundTripTime)
+    }
 
     public var description: String {
         "\(localType.rawValue) \(localAddress):\(localPort) <-> \(remoteType.rawValue) \(remoteAddress):\(remotePort) over \(transport.rawValue)"

@@ -219,8 +219,13 @@ public actor MediaLeg {
         return AudioTaps(source: source, sink: sink, sampleRate: session.configuration.codec.sampleRate)
     }
 
+    /// The pair's round-trip time is RTCP's (RFC 3550 §6.4.1) on the media it carries: the ICE
+    /// agent cannot time its own checks (docs/ice.md).
     public func statistics() -> CallStatistics {
-        CallStatistics(audio: session?.statistics(), candidatePair: selectedPair ?? agent.selectedPair)
+        let audio = session?.statistics()
+        let pair = agent.selectedPair ?? selectedPair
+        let rtt = audio?.rttMs.map { Duration.microseconds(Int64(($0 * 1000).rounded())) }
+        return CallStatistics(audio: audio, candidatePair: pair?.withRoundTripTime(rtt))
     }
 
     public func stop() {

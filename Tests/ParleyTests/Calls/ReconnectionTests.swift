@@ -76,6 +76,12 @@ import Testing
         // A restart gathers on fresh sockets: the same loopback address, another port.
         #expect(after.localPort != before.localPort)
         try await Self.expectAudioBothWays(bed.call, bed.bobCall, "after the restart")
+        // The pair's round-trip time is RTCP's on the media it carries.
+        try await waitUntil("the new pair's round-trip time", within: 15) {
+            let statistics = await bed.call.statistics()
+            guard let rtt = statistics.candidatePair?.roundTripTime, let pair = statistics.candidatePair else { return false }
+            return pair.localPort == after.localPort && rtt > .zero && rtt < .seconds(1)
+        }
         #expect(await bed.call.state == .active)
         #expect(await bed.bobCall.state == .active)
         #expect(await embedded.activeCallIDs == [bed.call.id])
