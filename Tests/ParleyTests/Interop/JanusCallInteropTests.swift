@@ -50,7 +50,7 @@ import Testing
 
     @Test func anICERestartOnTheSameHandleMovesTheEchoToANewPair() async throws {
         try await withJanus { janus in
-            let call = try await JanusCall.echoTest(url: janus.url, media: InteropMedia.options(interface: janus.hostInterface, tone: 440, record: "null"),
+            let call = try await JanusCall.echoTest(url: janus.url, media: InteropMedia.options(interface: janus.hostInterface, tone: 440, record: nil),
                                                     logger: InteropMedia.logger)
             let events = EventRecorder(call.events)
             _ = try await events.next("active", within: 15) { $0 == .state(.active) }
