@@ -121,7 +121,7 @@ public final class CachedPromptSource: EncodedAudioSource {
     private var position = 0
     /// Where the last read started and how many samples it took, for `encodedFrame`.
     private var lastRead: (start: Int, count: Int)?
-    private var resolved: (format: EncodedFrameFormat, frames: EncodedFrames)?
+    private var lookup = FrameLookup()
     private let preEncoded: Bool
 
     init(_ prompt: CachedPrompt, preEncoded: Bool) {
@@ -151,14 +151,20 @@ public final class CachedPromptSource: EncodedAudioSource {
         guard preEncoded, let lastRead, format.sampleRate == prompt.sampleRate, lastRead.count == format.frameSamples,
             lastRead.start % format.frameSamples == 0
         else { return nil }
-        let frames: EncodedFrames
-        if let resolved, resolved.format == format {
-            frames = resolved.frames
-        } else {
-            guard let ready = prompt.frames(format) else { return nil }
-            resolved = (format, ready)
-            frames = ready
-        }
+        guard let frames = lookup.frames(format, of: prompt) else { return nil }
         return frames.copy(frame: lastRead.start / format.frameSamples, into: payload)
+    }
+}
+
+/// The frames of a prompt in the format a session last asked for: a session asks for one format
+/// every tick, so the prompt's table is searched once.
+struct FrameLookup {
+    private var resolved: (format: EncodedFrameFormat, frames: EncodedFrames)?
+
+    mutating func frames(_ format: EncodedFrameFormat, of prompt: CachedPrompt) -> EncodedFrames? {
+        if let resolved, resolved.format == format { return resolved.frames }
+        guard let ready = prompt.frames(format) else { return nil }
+        resolved = (format, ready)
+        return ready
     }
 }

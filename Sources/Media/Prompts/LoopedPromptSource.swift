@@ -7,7 +7,7 @@ public final class LoopedPromptSource: EncodedAudioSource {
     public let prompt: CachedPrompt
     private var position = 0
     private var lastRead: (start: Int, count: Int)?
-    private var resolved: (format: EncodedFrameFormat, frames: EncodedFrames)?
+    private var lookup = FrameLookup()
 
     public init(_ prompt: CachedPrompt) {
         self.prompt = prompt
@@ -43,14 +43,7 @@ public final class LoopedPromptSource: EncodedAudioSource {
         guard let lastRead, format.sampleRate == prompt.sampleRate, lastRead.count == format.frameSamples,
             prompt.samples.count % format.frameSamples == 0, lastRead.start % format.frameSamples == 0
         else { return nil }
-        let frames: EncodedFrames
-        if let resolved, resolved.format == format {
-            frames = resolved.frames
-        } else {
-            guard let ready = prompt.frames(format) else { return nil }
-            resolved = (format, ready)
-            frames = ready
-        }
+        guard let frames = lookup.frames(format, of: prompt) else { return nil }
         return frames.copy(frame: lastRead.start / format.frameSamples, into: payload)
     }
 
