@@ -358,8 +358,10 @@ public actor Call {
         eventSink.yield(.state(machine.state))
         eventSink.finish()
         digitSink.finish()
+        // The client forgets the call first: whoever waited for the end sees it gone from
+        // `activeCalls`.
+        await onEnd(id)
         for waiter in doneWaiters { waiter.resume(returning: reason) }
         doneWaiters = []
-        await onEnd(id)
     }
 }
