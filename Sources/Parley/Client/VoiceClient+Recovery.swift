@@ -155,6 +155,7 @@ extension VoiceClient {
     /// Judges the socket as it is now, not as the triggers found it: an earlier pass may have
     /// reopened it already.
     private func recover(from triggers: [RecoveryTrigger]) async {
+        logger.debug("recovering after \(triggers.map { "\($0)" }.joined(separator: ", "))")
         if let endpoints = await verto.socketEndpoints, !isStranded(endpoints),
             await verto.probe(timeout: seconds(configuration.reconnection.probeTimeout)) {
             await restartDisruptedMedia()

@@ -56,10 +56,17 @@ extension JanusCall {
         }
     }
 
-    private func networkMoved() async {
+    private func networkMoved() {
+        guard state == .active, networkSettling == nil else { return }
+        networkSettling = Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(50))
+            await self?.networkSettled()
+        }
+    }
+
+    private func networkSettled() async {
+        networkSettling = nil
         guard state == .active else { return }
-        // A burst of changes (an address and its routes) makes one restart.
-        try? await Task.sleep(for: .milliseconds(50))
         await recoverMediaPath()
     }
 }

@@ -20,6 +20,8 @@ public actor JanusCall {
     let mediaOptions: MediaOptions
     /// Watches the host's network while the call is up (JanusCall+Recovery.swift).
     var monitor: NetworkMonitor?
+    /// A burst of changes (an address and its routes) waits here to be judged once.
+    var networkSettling: Task<Void, Never>?
     var restarting = false
 
     public private(set) var state: CallState = .new
@@ -288,6 +290,7 @@ public actor JanusCall {
         state = .done(reason)
         monitor?.close()
         monitor = nil
+        networkSettling?.cancel()
         await leg.stop()
         if notifyServer, let handle {
             try? await client.hangup(handle: handle)

@@ -9,14 +9,18 @@ import Testing
 /// Two real clients call each other through the embedded switch on loopback: real ICE (libnice
 /// on `lo`), DTLS-SRTP, Opus, RFC 4733, and the Verto call flow.
 @Suite(.serialized) struct CallThroughSwitchTests {
-    static func client(_ login: String, at url: WebSocketURL, play: String, record: String) throws -> VoiceClient {
+    static func configuration(_ login: String, at url: WebSocketURL, play: String, record: String = "null") throws -> VoiceClientConfiguration {
         var configuration = VoiceClientConfiguration(server: url, credentials: .password(login: login, password: login + "-secret"))
         configuration.media.allowedInterfaces = ["lo"]
         configuration.media.ipv6 = false
         configuration.media.source = try AudioSourceSpec(play)
         configuration.media.sink = try AudioSinkSpec(record)
         configuration.media.disruptionTimeout = .milliseconds(400)
-        return VoiceClient(configuration: configuration)
+        return configuration
+    }
+
+    static func client(_ login: String, at url: WebSocketURL, play: String, record: String) throws -> VoiceClient {
+        VoiceClient(configuration: try configuration(login, at: url, play: play, record: record))
     }
 
     static func startSwitch() async throws -> EmbeddedSwitch {

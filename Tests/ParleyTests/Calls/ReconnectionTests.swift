@@ -12,11 +12,7 @@ import Testing
 /// network namespaces in scripts/test-reconnect.
 @Suite(.serialized) struct ReconnectionTests {
     static func client(_ login: String, at url: WebSocketURL, play: String, reconnectTimeout: Duration = .seconds(20)) throws -> VoiceClient {
-        var configuration = VoiceClientConfiguration(server: url, credentials: .password(login: login, password: login + "-secret"))
-        configuration.media.allowedInterfaces = ["lo"]
-        configuration.media.ipv6 = false
-        configuration.media.source = try AudioSourceSpec(play)
-        configuration.media.disruptionTimeout = .milliseconds(400)
+        var configuration = try CallThroughSwitchTests.configuration(login, at: url, play: play)
         configuration.reconnection.initialDelay = .milliseconds(200)
         configuration.reconnection.reconnectTimeout = reconnectTimeout
         // Loopback never changes; the netns fault tests cover the network monitor.
