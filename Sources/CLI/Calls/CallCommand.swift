@@ -110,16 +110,16 @@ struct CallCommand: AsyncParsableCommand {
 
     /// Janus has no login: the server URL and the destination (echotest, audiobridge:ROOM) say it all.
     private func runJanus(server: WebSocketURL, media mediaOptions: MediaOptions, logger: Logger, presenter: CallPresenter) async -> Int32 {
-        let call: JanusCall
+        let call: Call
         do {
             let target = try JanusDestination(parsing: destination)
             presenter.note("calling Janus \(target) at \(server)")
-            call = try await JanusCall.dial(url: server, destination: target, display: callerName.isEmpty ? "parley" : callerName,
-                                           media: mediaOptions, logger: logger)
+            call = try await Call.janus(url: server, destination: target, display: callerName.isEmpty ? "parley" : callerName, media: mediaOptions,
+                                        logger: logger)
         } catch {
             fail(error, presenter: presenter)
         }
-        let session = CallSession(call: JanusCallControls(call: call), presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval,
+        let session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval,
                                   interactive: !logging.json, commandsFromStandardInput: media.play != "stdin" && media.play != "-")
         return await session.run()
     }
