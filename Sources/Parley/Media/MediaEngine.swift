@@ -13,7 +13,15 @@ public final class MediaEngine: Sendable {
     /// One shard per core: what `MediaOptions` uses unless told otherwise.
     public static let shared = MediaEngine(shards: MediaEngine.defaultShardCount)
 
-    public static var defaultShardCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    /// One per core, or `PARLEY_THREADS` when set (how the test suites run with K = 1 and 2).
+    public static var defaultShardCount: Int {
+        if let text = ProcessInfo.processInfo.environment[threadsEnvironmentVariable], let count = Int(text), count >= 1 {
+            return min(count, maximumShardCount)
+        }
+        return max(1, ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    public static let threadsEnvironmentVariable = "PARLEY_THREADS"
     /// More shards than this buys nothing but threads and memory.
     public static let maximumShardCount = 64
 
