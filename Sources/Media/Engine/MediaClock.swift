@@ -11,6 +11,9 @@ public final class MediaClock: @unchecked Sendable {
     public static let tickMilliseconds = 20
 
     private let name: String
+    /// A manual clock has no thread: its owner calls `step` (a profiler stepping a fixed number
+    /// of ticks, bench/callgrind-engine).
+    private let manual: Bool
     private let lock = NSLock()
     private var sessions: [MediaSession] = []
     private var thread: Thread?
@@ -22,8 +25,19 @@ public final class MediaClock: @unchecked Sendable {
     private var lateSessionTickCount = 0
 
     /// `name` names the clock's thread (seen in `top -H`, `perf` and debuggers).
-    public init(name: String = "parley-media-clock") {
+    public init(name: String = "parley-media-clock", manual: Bool = false) {
         self.name = name
+        self.manual = manual
+    }
+
+    /// One tick of a manual clock: every session stepped once, on the caller's thread.
+    public func step(now: ContinuousClock.Instant = .now) {
+        let current = lock.withLock {
+            tickCount += 1
+            sessionTickCount += sessions.count
+            return sessions
+        }
+        for session in current { session.tick(now: now) }
     }
 
     /// True on this clock's thread: where its sessions are stepped.
@@ -66,7 +80,7 @@ public final class MediaClock: @unchecked Sendable {
         defer { lock.unlock() }
         guard !sessions.contains(where: { $0 === session }) else { return }
         sessions.append(session)
-        guard thread == nil else { return }
+        guard thread == nil, !manual else { return }
         running = true
         let thread = Thread { [self] in run() }
         thread.name = name

@@ -31,9 +31,13 @@ public final class MediaEngine: Sendable {
     /// `shards` is clamped to 1...64. The first shard of every engine uses the process's shared
     /// network loop and media clock (what a call used before engines), so one engine of one
     /// shard behaves exactly as the engine-less process did.
-    public init(shards: Int) {
+    ///
+    /// `manualClocks`: no clock threads; whoever made the engine steps each shard's clock (a
+    /// profiler stepping a fixed number of ticks, bench/callgrind-engine). Every shard then has
+    /// its own clock, the first included.
+    public init(shards: Int, manualClocks: Bool = false) {
         shardCount = min(max(1, shards), Self.maximumShardCount)
-        state = Mutex(shardCount: shardCount)
+        state = Mutex(shardCount: shardCount, manualClocks: manualClocks)
     }
 
     /// A place on the shard with the fewest calls (the lowest index on a tie) for a new call,
@@ -59,9 +63,11 @@ public final class MediaEngine: Sendable {
     private final class Mutex: @unchecked Sendable {
         private let lock = NSLock()
         private var made: [MediaShard?]
+        private let manualClocks: Bool
 
-        init(shardCount: Int) {
+        init(shardCount: Int, manualClocks: Bool) {
             made = Array(repeating: nil, count: shardCount)
+            self.manualClocks = manualClocks
         }
 
         func place() -> MediaShard {
@@ -75,7 +81,7 @@ public final class MediaEngine: Sendable {
                         fewest = calls
                     }
                 }
-                let shard = made[best] ?? MediaShard(index: best)
+                let shard = made[best] ?? MediaShard(index: best, manualClock: manualClocks)
                 made[best] = shard
                 shard.joined()
                 return shard
@@ -96,14 +102,13 @@ public final class MediaShard: Sendable {
     public let clock: MediaClock
     private let callCount = Atomic<Int>(0)
 
-    fileprivate init(index: Int) {
+    fileprivate init(index: Int, manualClock: Bool) {
         self.index = index
-        if index == 0 {
-            network = .shared
-            clock = .shared
+        network = index == 0 ? .shared : NetworkLoop(name: "parley-network-\(index)")
+        if manualClock {
+            clock = MediaClock(name: "parley-media-clock-\(index)", manual: true)
         } else {
-            network = NetworkLoop(name: "parley-network-\(index)")
-            clock = MediaClock(name: "parley-media-clock-\(index)")
+            clock = index == 0 ? .shared : MediaClock(name: "parley-media-clock-\(index)")
         }
     }
 
