@@ -18,6 +18,7 @@ struct AnswerCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var media: MediaFlags
+    @OptionGroup var engine: EngineFlags
     @OptionGroup var logging: LoggingFlags
 
     @Option(help: "An IVR bot script (YAML or JSON, docs/bots.md) to run on every call.")
@@ -77,11 +78,12 @@ struct AnswerCommand: AsyncParsableCommand {
     func run() async throws {
         let presenter = CallPresenter(json: logging.json)
         let logger: Logger
-        let configuration: VoiceClientConfiguration
+        var configuration: VoiceClientConfiguration
         let botScript: BotScript?
         do {
             logger = try logging.bootstrap()
             configuration = try connection.clientConfiguration(media: try media.mediaOptions())
+            configuration.media.engine = engine.engine()
             botScript = try bot.map { path throws(ParleyError) in try Self.loadBot(path) }
         } catch {
             presenter.error(error)

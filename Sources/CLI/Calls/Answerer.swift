@@ -73,7 +73,7 @@ actor Answerer {
     }
 
     private func reportClock() {
-        JSONEvents.emit("clock", ClockPayload(calls: active, lateness: MediaClock.shared.lateness))
+        JSONEvents.emit("clock", ClockPayload(calls: active, engine: baseMedia.engine))
     }
 
     private func stop() {

@@ -50,6 +50,9 @@ struct MediaFlags: ParsableArguments {
     @Option(help: "Seconds without RTP before the call reports media disrupted.")
     var disruptionTimeout: Double = 5
 
+    @Option(help: "Opus encoder complexity, 0 (least CPU) to 10 (best quality); 9 as libwebrtc on desktops.")
+    var opusComplexity = OpusSettings.defaultComplexity
+
     func mediaOptions() throws(ParleyError) -> MediaOptions {
         var options = MediaOptions()
         do {
@@ -68,6 +71,10 @@ struct MediaFlags: ParsableArguments {
         }
         guard iceTimeout > 0, iceTimeout <= 60 else { throw ParleyError(kind: .configuration, message: "--ice-timeout must be between 0 and 60 seconds") }
         guard disruptionTimeout > 0 else { throw ParleyError(kind: .configuration, message: "--disruption-timeout must be positive") }
+        guard OpusSettings.complexityRange.contains(opusComplexity) else {
+            throw ParleyError(kind: .configuration, message: "--opus-complexity must be between 0 and 10")
+        }
+        options.opusComplexity = opusComplexity
         options.iceMode = ice == .trickle ? .trickle : .vanilla(collectionTimeout: .milliseconds(Int(iceTimeout * 1000)))
         options.relayOnly = relayOnly
         options.allowedInterfaces = interfaces

@@ -1,23 +1,54 @@
 import Foundation
 import Glibc
 
-/// The one media clock of the process: a single thread that ticks every 20 ms and steps every
-/// registered session in turn (DESIGN.md: no thread per call). Sleeps to absolute deadlines on
+/// A media clock: one thread that ticks every 20 ms and steps every registered session in turn
+/// (no thread per call). `shared` serves sessions started without a clock; a media engine has
+/// one per shard (docs/architecture-threads.md). Sleeps to absolute deadlines on
 /// CLOCK_MONOTONIC so ticks do not drift; when a tick overruns, the schedule restarts from now.
+/// The lock is this clock's alone, taken once per tick and when a session joins or leaves.
 public final class MediaClock: @unchecked Sendable {
     public static let shared = MediaClock()
     public static let tickMilliseconds = 20
 
+    private let name: String
+    /// A manual clock has no thread: its owner calls `step` (a profiler stepping a fixed number
+    /// of ticks, bench/callgrind-engine).
+    private let manual: Bool
     private let lock = NSLock()
     private var sessions: [MediaSession] = []
     private var thread: Thread?
+    private var threadID: pthread_t?
     private var running = false
     private var tickCount = 0
     private var overrunCount = 0
     private var sessionTickCount = 0
     private var lateSessionTickCount = 0
 
-    public init() {}
+    /// `name` names the clock's thread (seen in `top -H`, `perf` and debuggers).
+    public init(name: String = "parley-media-clock", manual: Bool = false) {
+        self.name = name
+        self.manual = manual
+    }
+
+    /// One tick of a manual clock: every session stepped once, on the caller's thread.
+    public func step(now: ContinuousClock.Instant = .now) {
+        let current = lock.withLock {
+            tickCount += 1
+            sessionTickCount += sessions.count
+            return sessions
+        }
+        for session in current { session.tick(now: now) }
+    }
+
+    /// True on this clock's thread: where its sessions are stepped.
+    public var isCurrentThread: Bool {
+        lock.withLock { threadID.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    }
+
+    /// What the clock's thread got when it asked for a scheduling priority above normal, once
+    /// it has started (docs/architecture-threads.md).
+    public var priority: ClockPriority? { lock.withLock { grantedPriority } }
+    private var grantedPriority: ClockPriority?
 
     public var ticks: Int { lock.withLock { tickCount } }
     /// Ticks that started more than a whole tick late.
@@ -30,6 +61,12 @@ public final class MediaClock: @unchecked Sendable {
         public var sessionTicks: Int
         public var lateSessionTicks: Int
         public var overruns: Int
+
+        public init(sessionTicks: Int = 0, lateSessionTicks: Int = 0, overruns: Int = 0) {
+            self.sessionTicks = sessionTicks
+            self.lateSessionTicks = lateSessionTicks
+            self.overruns = overruns
+        }
     }
 
     public static let lateThreshold = Duration.milliseconds(10)
@@ -43,10 +80,10 @@ public final class MediaClock: @unchecked Sendable {
         defer { lock.unlock() }
         guard !sessions.contains(where: { $0 === session }) else { return }
         sessions.append(session)
-        guard thread == nil else { return }
+        guard thread == nil, !manual else { return }
         running = true
         let thread = Thread { [self] in run() }
-        thread.name = "parley-media-clock"
+        thread.name = name
         thread.qualityOfService = .userInteractive
         self.thread = thread
         thread.start()
@@ -64,6 +101,11 @@ public final class MediaClock: @unchecked Sendable {
     static let maximumCatchUpTicks = 5
 
     private func run() {
+        let granted = ClockPriority.raiseCurrentThread()
+        lock.withLock {
+            threadID = pthread_self()
+            grantedPriority = granted
+        }
         let interval = Int(Self.tickMilliseconds) * 1_000_000
         let lateNanoseconds = Int(Self.lateThreshold.components.attoseconds / 1_000_000_000)
         var deadline = timespec()
@@ -79,7 +121,10 @@ public final class MediaClock: @unchecked Sendable {
             lateSessionTickCount += late
             lock.unlock()
             guard keepRunning else {
-                lock.withLock { thread = nil }
+                lock.withLock {
+                    thread = nil
+                    threadID = nil
+                }
                 return
             }
             let now = ContinuousClock.now

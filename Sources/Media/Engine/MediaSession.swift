@@ -42,6 +42,9 @@ public final class MediaSession: @unchecked Sendable {
     private let decoded: UnsafeMutableBufferPointer<Int16>
     private let playout: UnsafeMutableBufferPointer<Int16>
     private var playoutCount = 0
+    /// The last tick's remote frame is still at the head of `playout` (it leaves at the start
+    /// of the next tick), so a level meter can be read from it when asked, not every tick.
+    private var playedFrame = false
     private let cname: [UInt8]
 
     private var sequenceNumber = UInt16.random(in: 0...UInt16.max)
@@ -69,8 +72,6 @@ public final class MediaSession: @unchecked Sendable {
     private var totalSamplesPlayed = 0
     private var roundTripTime: Double?
     private var remotePacketsLost: Int?
-    private var audioLevel = 0.0
-    private var localAudioLevel = 0.0
     private var dtmfReceived = 0
     private var malformedPackets = 0
 
@@ -312,8 +313,10 @@ public final class MediaSession: @unchecked Sendable {
         defer { lock.unlock() }
         guard started, !stopped else { return }
         channel.poll(now: now)
-        play()
+        // Send first: the frame leaves as close to the tick as it can; playout has the jitter
+        // buffer's slack.
         capture()
+        play()
         checkDisruption(now: now)
         if let nextRTCP, now >= nextRTCP {
             self.nextRTCP = now + configuration.rtcpInterval
@@ -322,6 +325,12 @@ public final class MediaSession: @unchecked Sendable {
     }
 
     private func play() {
+        if playedFrame {
+            // Drop the frame played last tick; keep what the decoder gave beyond it.
+            let left = playoutCount - tickSamples
+            if left > 0 { playout.baseAddress!.update(from: playout.baseAddress!.advanced(by: tickSamples), count: left) }
+            playoutCount = max(0, left)
+        }
         var iterations = 0
         while playoutCount < tickSamples && iterations < 8 {
             iterations += 1
@@ -367,7 +376,6 @@ public final class MediaSession: @unchecked Sendable {
         let remote = UnsafeBufferPointer(rebasing: playout[0..<tickSamples])
         sink.write(remote: remote, local: UnsafeBufferPointer(localFrame))
         totalSamplesPlayed += tickSamples
-        audioLevel = Self.level(remote)
         if var detector = inBandDetector {
             if let digit = detector.process(remote) {
                 dtmfReceived += 1
@@ -375,10 +383,7 @@ public final class MediaSession: @unchecked Sendable {
             }
             inBandDetector = detector
         }
-        // Keep what the decoder gave beyond this tick for the next one.
-        let left = playoutCount - tickSamples
-        if left > 0 { playout.baseAddress!.update(from: playout.baseAddress!.advanced(by: tickSamples), count: left) }
-        playoutCount = max(0, left)
+        playedFrame = true
     }
 
     private func conceal(_ samples: Int) -> Int {
@@ -389,8 +394,7 @@ public final class MediaSession: @unchecked Sendable {
         let frame = UnsafeMutableBufferPointer(rebasing: pending[pendingCount..<(pendingCount + tickSamples)])
         _ = source.read(into: frame)
         if muted { frame.update(repeating: 0) }
-        for index in 0..<tickSamples { localFrame[index] = frame[index] }
-        localAudioLevel = Self.level(UnsafeBufferPointer(frame))
+        localFrame.baseAddress!.update(from: frame.baseAddress!, count: tickSamples)
         pendingCount += tickSamples
         while pendingCount >= frameSamples {
             sendFrame(UnsafeBufferPointer(rebasing: pending[0..<frameSamples]))
@@ -524,7 +528,8 @@ public final class MediaSession: @unchecked Sendable {
             jitterMs: jitterMilliseconds, rttMs: roundTripTime.map { $0 * 1000 }, remotePacketsLost: remotePacketsLost,
             concealedSamples: concealedSamples, totalSamplesPlayed: totalSamplesPlayed, jitterBufferDelayMs: jitterBuffer.averageDelayMilliseconds,
             jitterBufferTargetMs: jitterBuffer.targetDelayMilliseconds, latePackets: jitterBuffer.counters.late,
-            duplicatePackets: jitterBuffer.counters.duplicates, audioLevel: audioLevel, localAudioLevel: localAudioLevel, srtpProfile: profile,
+            duplicatePackets: jitterBuffer.counters.duplicates, audioLevel: playedFrame ? Self.level(UnsafeBufferPointer(rebasing: playout[0..<tickSamples])) : 0,
+            localAudioLevel: Self.level(UnsafeBufferPointer(localFrame)), srtpProfile: profile,
             srtpAuthenticationFailures: channel.counters.authenticationFailures, srtpReplays: channel.counters.replays,
             dtmfReceived: dtmfReceived, muted: muted, preEncodedFramesSent: preEncodedFramesSent)
     }

@@ -4,13 +4,18 @@ import Media
 import SDP
 
 /// One call's media: an ICE agent, a DTLS identity and, once the peer's description is known,
-/// a media session on the shared clock. It makes our offer or answer, applies the peer's, and
-/// starts DTLS as soon as ICE has a working pair. Packets never pass through this actor: the
-/// agent hands them to the session on the network thread.
+/// a media session. It makes our offer or answer, applies the peer's, and starts DTLS as soon as
+/// ICE has a working pair. The leg is placed on one shard of its options' media engine when it
+/// is made: the agent lives on that shard's network thread and the session ticks on its clock.
+/// Packets never pass through this actor: the agent hands them to the session on the network
+/// thread.
 public actor MediaLeg {
     public nonisolated let events: AsyncStream<MediaLegEvent>
     private let continuation: AsyncStream<MediaLegEvent>.Continuation
     let agent: ICEAgent
+    /// Where this call's packets and ticks run, for its whole life.
+    public nonisolated var shard: MediaShard { place.shard }
+    private nonisolated let place: ShardPlace
     let identity: DTLSIdentity
     let options: MediaOptions
     let logger: Logger
@@ -45,16 +50,19 @@ public actor MediaLeg {
     public init(role: ICEAgentConfiguration.Role, options: MediaOptions, logger: Logger) throws(ParleyError) {
         self.options = options
         self.logger = logger
+        let place = options.engine.place()
         do {
-            agent = try ICEAgent(configuration: options.agentConfiguration(role: role), logger: logger)
+            agent = try ICEAgent(configuration: options.agentConfiguration(role: role), loop: place.shard.network, logger: logger)
         } catch {
             throw ParleyError(error)
         }
         do {
             identity = try DTLSIdentity.generate()
         } catch {
+            agent.close()
             throw ParleyError(kind: .dtlsFailed, message: error.description)
         }
+        self.place = place
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(512))
     }
 
@@ -232,9 +240,10 @@ public actor MediaLeg {
         guard !stopped else { return }
         stopped = true
         source?.close()
-        session?.stop()
+        session?.stop(clock: shard.clock)
         agent.setReceiveHandler { _, _ in }
         agent.close()
+        place.release()
         for pump in pumps { pump.cancel() }
         for waiter in gatheringWaiters { waiter.resume() }
         gatheringWaiters = []
@@ -270,6 +279,10 @@ public actor MediaLeg {
     private func begin(configuration: inout MediaSessionConfiguration, security: MediaSecurity, remote: RemoteMedia) throws(ParleyError) {
         configuration.localSSRC = localSSRC
         configuration.disruptionTimeout = options.disruptionTimeout
+        if case .opus(let payloadType, var settings) = configuration.codec {
+            settings.complexity = options.opusComplexity
+            configuration.codec = .opus(payloadType: payloadType, settings: settings)
+        }
         let rate = configuration.codec.sampleRate
         let source: AudioSourceSwitch
         let sink: AudioSinkSwitch
@@ -310,7 +323,7 @@ public actor MediaLeg {
     private func startSessionIfReady() {
         guard iceConnected, !sessionStarted, !stopped, let session else { return }
         sessionStarted = true
-        session.start()
+        session.start(on: shard.clock)
     }
 
     private func handle(_ event: ICEEvent) {

@@ -25,6 +25,11 @@ public struct MediaOptions: Sendable {
     public var sink: AudioSinkSpec = .null
     /// No RTP for this long reports media disrupted.
     public var disruptionTimeout: Duration = .seconds(5)
+    /// The shards calls run on (`--threads K` makes one of K shards); every call of one
+    /// process should share one engine.
+    public var engine: MediaEngine = .shared
+    /// libopus encoder complexity 0-10 for the frames this side encodes (`--opus-complexity`).
+    public var opusComplexity = OpusSettings.defaultComplexity
 
     public init() {}
 
