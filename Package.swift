@@ -23,11 +23,11 @@ let package = Package(
         .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
 
         .target(name: "SDP"),
-        .target(name: "Signaling", dependencies: ["SDP", "CWebSockets", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Signaling", dependencies: ["CWebSockets"]),
         .target(name: "ICE", dependencies: ["CNice", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Media", dependencies: ["SDP", "CSRTP", "COpus", "COpenSSL", "CSpeexDSP", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Media", dependencies: ["SDP", "CSRTP", "COpus", "COpenSSL", "CSpeexDSP"]),
         .target(name: "Parley", dependencies: ["SDP", "Signaling", "ICE", "Media", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Switch", dependencies: ["Signaling", "Media", "SDP", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Switch", dependencies: ["Signaling"]),
         // Test helper: one ICE agent driven over stdin/stdout, run inside a network namespace.
         .executableTarget(name: "ICEPeer", dependencies: ["ICE"]),
         .executableTarget(
