@@ -68,7 +68,7 @@ import Testing
 
         try await bed.call.restartMedia()
         let pair = try await bed.aliceEvents.next("a new selected pair") { if case .selectedPair = $0 { true } else { false } }
-        guard case .selectedPair(let after) = pair else { return }
+        let after = try #require(matching(pair) { if case .selectedPair(let after) = $0 { after } else { nil } })
         // A restart gathers on fresh sockets: the same loopback address, another port.
         #expect(after.localPort != before.localPort)
         try await Self.expectAudioBothWays(bed.call, bed.bobCall, "after the restart")
