@@ -22,12 +22,14 @@ let package = Package(
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
+        // espeak-ng ships no .pc file; the module map links it by name.
+        .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
 
         .target(name: "SDP"),
         .target(name: "Signaling", dependencies: ["CWebSockets"]),
         .target(name: "ICE", dependencies: ["CNice", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Media", dependencies: ["SDP", "CSRTP", "COpus", "COpenSSL", "CSpeexDSP"]),
-        .target(name: "Parley", dependencies: ["SDP", "Signaling", "ICE", "Media", "Yams", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Parley", dependencies: ["SDP", "Signaling", "ICE", "Media", "CEspeakNG", "Yams", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Switch", dependencies: ["Signaling"]),
         // Test helper: one ICE agent driven over stdin/stdout, run inside a network namespace.
         .executableTarget(name: "ICEPeer", dependencies: ["ICE"]),

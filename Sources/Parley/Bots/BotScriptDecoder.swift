@@ -12,8 +12,10 @@ struct BotScriptDecoder {
         "play": ["type", "prompt", "next"],
         "record": ["type", "prompt", "path", "max_seconds", "stop_digit", "next"],
         "hangup": ["type", "prompt"],
+        "say": ["type", "text", "voice", "rate", "pitch", "next"],
     ]
-    static let stepTypes = ["menu", "play", "record", "hangup"]
+    static let stepTypes = ["menu", "play", "say", "record", "hangup"]
+    static let speechKeys = ["voice", "rate", "pitch"]
     /// The longest a timeout, recording or prompt part may be: one hour.
     static let longestSeconds = 3600.0
 
@@ -86,6 +88,10 @@ struct BotScriptDecoder {
             return .play(prompt: try prompt(required: body, context: context, line: entry.line),
                          next: try target(required: "next", body, context: context, line: entry.line))
         case "record": return .record(try recording(body, context: context, line: entry.line))
+        case "say":
+            guard let textEntry = body["text"] else { throw failure(.missingKey, entry.line, "\(context) has no \"text\"") }
+            let speech = try speech(textEntry, voiceFrom: body, context: context)
+            return .play(prompt: .say(speech), next: try target(required: "next", body, context: context, line: entry.line))
         default:
             guard let promptEntry = body["prompt"] else { return .hangup(prompt: nil) }
             return .hangup(prompt: try prompt(promptEntry, context: context))
@@ -199,10 +205,17 @@ struct BotScriptDecoder {
             return try shortPrompt(scalar.string, line: line, context: context)
         case .mapping:
             let body = try fields(node, context: context)
-            try body.rejectUnknown(allowed: ["tone", "seconds", "silence", "wav"], decoder: self, what: context)
-            let kinds = ["tone", "silence", "wav"].filter { body[$0] != nil }
+            try body.rejectUnknown(allowed: ["tone", "seconds", "silence", "wav", "say"] + Self.speechKeys, decoder: self, what: context)
+            let kinds = ["tone", "silence", "wav", "say"].filter { body[$0] != nil }
             guard kinds.count == 1 else {
-                throw failure(.invalidPrompt, line, "\(context) needs exactly one of tone (with seconds), silence or wav")
+                throw failure(.invalidPrompt, line, "\(context) needs exactly one of tone (with seconds), silence, wav or say")
+            }
+            if let say = body["say"] {
+                guard body["seconds"] == nil else { throw failure(.invalidPrompt, line, "\(context): a say prompt takes no seconds") }
+                return .say(try speech(say, voiceFrom: body, context: context))
+            }
+            if let key = Self.speechKeys.first(where: { body[$0] != nil }) {
+                throw failure(.invalidPrompt, body[key]?.line ?? line, "\(context): \(key) goes with say")
             }
             if let wav = body["wav"] {
                 guard body["seconds"] == nil else { throw failure(.invalidPrompt, line, "\(context): a wav prompt takes no seconds") }
@@ -219,7 +232,7 @@ struct BotScriptDecoder {
             return .tone(frequency: try frequency(try text(tone, context: context), line: tone.line, context: context),
                          seconds: try promptSeconds(seconds, context: "the seconds of \(context)"))
         default:
-            throw failure(.invalidPrompt, line, "\(context) is \(node.kindName); use tone:<Hz>/<seconds>s, silence/<seconds>s, a .wav path or a list of them")
+            throw failure(.invalidPrompt, line, "\(context) is \(node.kindName); use tone:<Hz>/<seconds>s, silence/<seconds>s, say:<text>, a .wav path or a list of them")
         }
     }
 
@@ -237,8 +250,11 @@ struct BotScriptDecoder {
             return .silence(seconds: try shortDuration(text.dropFirst(8), whole: text, line: line, context: context))
         }
         if text.hasPrefix("wav:"), text.count > 4 { return try wavPrompt(String(text.dropFirst(4)), line: line) }
+        if text.hasPrefix("say:") {
+            return .say(try checkedSpeech(Speech(String(text.dropFirst(4)).trimmingCharacters(in: .whitespaces)), line: line, context: context))
+        }
         if text.lowercased().hasSuffix(".wav") { return try wavPrompt(text, line: line) }
-        throw failure(.invalidPrompt, line, "\(context): unknown prompt \"\(text)\"; use tone:<Hz>/<seconds>s, silence/<seconds>s or a .wav path")
+        throw failure(.invalidPrompt, line, "\(context): unknown prompt \"\(text)\"; use tone:<Hz>/<seconds>s, silence/<seconds>s, say:<text> or a .wav path")
     }
 
     private func shortDuration(_ text: Substring, whole: String, line: Int?, context: String) throws(BotScriptError) -> Double {
@@ -276,6 +292,28 @@ struct BotScriptDecoder {
             throw failure(.invalidPrompt, line, "\(context): tone frequency \"\(text)\" must be 20-20000 Hz")
         }
         return hertz
+    }
+
+    /// The text of a say step or prompt, with `voice`, `rate` and `pitch` from `body`.
+    private func speech(_ textEntry: ScriptEntry, voiceFrom body: Fields, context: String) throws(BotScriptError) -> Speech {
+        var speech = Speech(try text(textEntry, context: "the text of \(context)"))
+        if let entry = body["voice"] { speech.voice = try text(entry, context: "the voice of \(context)") }
+        if let entry = body["rate"] { speech.rate = try integer(entry, context: "the rate of \(context) (words a minute)", in: Speech.rates) }
+        if let entry = body["pitch"] { speech.pitch = try integer(entry, context: "the pitch of \(context)", in: Speech.pitches) }
+        return try checkedSpeech(speech, line: textEntry.line, context: context)
+    }
+
+    private func checkedSpeech(_ speech: Speech, line: Int?, context: String) throws(BotScriptError) -> Speech {
+        guard !speech.text.isEmpty, speech.text.count <= Speech.maximumLength else {
+            throw failure(.invalidPrompt, line, "\(context): the text to say must be 1 to \(Speech.maximumLength) characters")
+        }
+        if let problem = Speech.problems(in: speech.text) { throw failure(.invalidPrompt, line, "\(context): \(problem)") }
+        do {
+            try SpeechSynthesizer.shared.checkVoice(speech.voice)
+        } catch {
+            throw failure(.invalidPrompt, line, "\(context): \(error.description)")
+        }
+        return speech
     }
 
     private func wavPrompt(_ path: String, line: Int?) throws(BotScriptError) -> BotPrompt {

@@ -106,7 +106,7 @@ import Testing
 
     @Test func structuralMistakesAreErrors() {
         expectError("start: a\nsteps:\n  a:\n    prompt: silence/1s\n", .missingKey, line: 3, containing: "has no \"type\"")
-        expectError("start: a\nsteps:\n  a:\n    type: dance\n", .invalidValue, line: 4, containing: "has type \"dance\"; use one of: menu, play, record, hangup")
+        expectError("start: a\nsteps:\n  a:\n    type: dance\n", .invalidValue, line: 4, containing: "has type \"dance\"; use one of: menu, play, say, record, hangup")
         expectError("start: hangup\nsteps:\n  hangup:\n    type: hangup\n", .invalidValue, line: 3, containing: "reserved")
         expectError("steps:\n  a:\n    type: hangup\n", .missingKey, line: 1, containing: "no \"start\"")
         expectError("start: a\n", .missingKey, line: 1, containing: "no \"steps\"")
