@@ -37,8 +37,6 @@ public struct SwitchConfigurationError: Error, Sendable, Equatable, CustomString
 
 public struct SwitchConfiguration: Sendable {
     public var accounts: [SwitchAccount]
-    /// Destinations answered by bots hosted in the switch process.
-    public var bots: Set<String> = []
     /// How long a lost session's calls wait for the same sessid to log in again.
     public var detachTimeout: Double = 30
     /// Idle seconds before the switch pings a client.
