@@ -40,6 +40,10 @@ final class WebSocketService: @unchecked Sendable {
         info.gid = -1
         info.uid = -1
         info.protocols = UnsafePointer(LibWebSocketsProtocols.table)
+        // Each client's own connect timeout (WebSocketOptions.connectTimeout) ends a handshake
+        // that never completes. The library's 5 s default raced it, freed the connection
+        // without a close callback, and the timeout then worked on the freed handle.
+        info.timeout_secs = Self.libraryTimeoutSeconds
         guard let context = lws_create_context(&info) else {
             fatalError("libwebsockets could not create its context; the library is unusable")
         }
@@ -144,10 +148,14 @@ final class WebSocketService: @unchecked Sendable {
             return
         }
         socket.wsi = created
-        DispatchQueue.global().asyncAfter(deadline: .now() + request.options.connectTimeout) { [self] in
-            submit(.expireConnect(socket: request.id, seconds: request.options.connectTimeout))
+        let timeout = min(max(request.options.connectTimeout, 0), WebSocketOptions.maximumConnectTimeout)
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
+            submit(.expireConnect(socket: request.id, seconds: timeout))
         }
     }
+
+    /// Longer than any connect timeout a client asks for (at most `maximumConnectTimeout`).
+    private static let libraryTimeoutSeconds: UInt32 = 3 * UInt32(WebSocketOptions.maximumConnectTimeout)
 
     private static func makeClientVhost(context: OpaquePointer, caPath: String?) -> OpaquePointer? {
         var info = lws_context_creation_info()
@@ -220,6 +228,7 @@ final class WebSocketService: @unchecked Sendable {
         LWS_CALLBACK_CLIENT_ESTABLISHED, LWS_CALLBACK_ESTABLISHED, LWS_CALLBACK_CLIENT_RECEIVE, LWS_CALLBACK_RECEIVE,
         LWS_CALLBACK_CLIENT_WRITEABLE, LWS_CALLBACK_SERVER_WRITEABLE, LWS_CALLBACK_WS_PEER_INITIATED_CLOSE,
         LWS_CALLBACK_CLIENT_CONNECTION_ERROR, LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED,
+        LWS_CALLBACK_CLOSED_CLIENT_HTTP, LWS_CALLBACK_WSI_DESTROY,
     ].reduce(into: []) { $0.insert($1.rawValue) }
 
     /// Entry from C. Reasons raised while the context is still being built (protocol init and
@@ -257,7 +266,10 @@ final class WebSocketService: @unchecked Sendable {
             let error = socket.failure ?? Self.classifyConnectError(text)
             sockets[socket.id] = nil
             socket.finish(WebSocketClosure(code: nil, reason: "", initiatedByPeer: false, error: error))
-        case LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED:
+        case LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED, LWS_CALLBACK_CLOSED_CLIENT_HTTP, LWS_CALLBACK_WSI_DESTROY:
+            // A client closed before its upgrade ends as an HTTP client (CLOSED_CLIENT_HTTP), and
+            // some ends raise no close at all; WSI_DESTROY is the last word on every wsi, so no
+            // socket outlives its wsi and nothing later touches the freed pointer.
             guard let socket = socket(for: wsi) else { return 0 }
             sockets[socket.id] = nil
             let peer = socket.peerClose
