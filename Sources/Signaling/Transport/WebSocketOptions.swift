@@ -29,7 +29,8 @@ public struct WebSocketOptions: Sendable {
 }
 
 public struct WebSocketServerOptions: Sendable {
-    /// Address to bind, e.g. "127.0.0.1"; nil binds every interface.
+    /// Address or name to bind, e.g. "127.0.0.1", "::1", "localhost" (each address it resolves
+    /// to), "0.0.0.0" or "::" for every interface; nil is loopback.
     public var bindAddress: String?
     /// 0 picks a free port; `WebSocketServer.port` tells which.
     public var port: Int

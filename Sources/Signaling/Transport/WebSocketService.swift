@@ -88,7 +88,7 @@ final class WebSocketService: @unchecked Sendable {
         case .stopListening(let id):
             guard let listener = listeners.removeValue(forKey: id) else { return }
             for socket in sockets.values where socket.listener == id { requestClose(socket.id, code: WebSocketCloseCode.goingAway, reason: "server stopping") }
-            lws_vhost_destroy(listener.vhost)
+            listener.vhosts.forEach { lws_vhost_destroy($0) }
             retiredListeners.append(listener)
         }
     }
@@ -174,34 +174,48 @@ final class WebSocketService: @unchecked Sendable {
 
     private func listen(_ request: ListenRequest) {
         let listener = ListenerState(id: request.id, options: request.options, sink: request.sink)
+        do throws(WebSocketError) {
+            let addresses = try ListenAddresses.resolve(request.options.bindAddress)
+            var port = request.options.port
+            for (index, address) in addresses.enumerated() {
+                try ListenAddresses.checkBindable(address, port: port)
+                let vhost = try makeListeningVhost(listener, address: address, port: port, name: "listener-\(request.id)-\(index)", options: request.options)
+                listener.vhosts.append(vhost)
+                listener.addresses.append(address.numeric)
+                // Every address of a name listens on the same port, the one port 0 picked first.
+                port = Int(lws_get_vhost_listen_port(vhost))
+                guard port > 0 else { throw .listenFailed("no listening port on \(address.numeric)") }
+            }
+            listeners[request.id] = listener
+            request.reply(.success(ListeningInfo(port: port, addresses: listener.addresses)))
+        } catch {
+            listener.vhosts.forEach { lws_vhost_destroy($0) }
+            if !listener.vhosts.isEmpty { retiredListeners.append(listener) }
+            request.reply(.failure(error))
+        }
+    }
+
+    private func makeListeningVhost(_ listener: ListenerState, address: ListenAddress, port: Int, name: String,
+                                    options: WebSocketServerOptions) throws(WebSocketError) -> OpaquePointer {
         var info = lws_context_creation_info()
-        info.port = Int32(request.options.port)
-        info.iface = listener.keep(request.options.bindAddress)
+        info.port = Int32(port)
+        info.iface = listener.keep(address.numeric)
         info.protocols = UnsafePointer(LibWebSocketsProtocols.table)
-        info.vhost_name = listener.keep("listener-\(request.id)")
+        info.vhost_name = listener.keep(name)
         info.gid = -1
         info.uid = -1
         info.retry_and_idle_policy = UnsafePointer(listener.retryPolicy)
-        if let certificate = request.options.certificatePath, let key = request.options.privateKeyPath {
-            info.options = parley_lws_option_ssl_global_init()
+        // An IPv4 address on the library's default IPv6 socket binds every interface instead.
+        if address.family == AF_INET { info.options |= parley_lws_option_disable_ipv6() }
+        if let certificate = options.certificatePath, let key = options.privateKeyPath {
+            info.options |= parley_lws_option_ssl_global_init()
             info.ssl_cert_filepath = listener.keep(certificate)
             info.ssl_private_key_filepath = listener.keep(key)
         }
         guard let vhost = lws_create_vhost(context, &info) else {
-            listener.release()
-            request.reply(.failure(.listenFailed("libwebsockets could not listen on \(request.options.bindAddress ?? "*"):\(request.options.port) (address in use, or a bad certificate/key)")))
-            return
+            throw .listenFailed("libwebsockets could not listen on \(address.numeric):\(port) (a bad certificate or key?)")
         }
-        let port = Int(lws_get_vhost_listen_port(vhost))
-        guard port > 0 else {
-            lws_vhost_destroy(vhost)
-            listener.release()
-            request.reply(.failure(.listenFailed("no listening port on \(request.options.bindAddress ?? "*"):\(request.options.port)")))
-            return
-        }
-        listener.vhost = vhost
-        listeners[request.id] = listener
-        request.reply(.success(port))
+        return vhost
     }
 
     // MARK: Sending and closing
@@ -298,7 +312,7 @@ final class WebSocketService: @unchecked Sendable {
 
     private func accept(_ wsi: OpaquePointer) -> Int32 {
         guard let vhost = lws_get_vhost(wsi),
-            let listener = listeners.values.first(where: { $0.vhost == vhost })
+            let listener = listeners.values.first(where: { $0.vhosts.contains(vhost) })
         else { return -1 }
         let id = makeIdentifier()
         var address = [CChar](repeating: 0, count: 64)
