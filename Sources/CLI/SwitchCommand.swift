@@ -14,7 +14,7 @@ struct SwitchCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "ws://HOST:PORT or wss://HOST:PORT to listen on (port 0 picks a free one).")
+    @Option(help: "ws://HOST:PORT or wss://HOST:PORT to listen on: an address, or a name for each of its addresses; 0.0.0.0 or [::] for every interface (port 0 picks a free one).")
     var listen = "ws://127.0.0.1:8080"
 
     @Option(name: .customLong("user"), help: "An account LOGIN:PASSWORD (repeatable).")
@@ -84,9 +84,9 @@ struct SwitchCommand: AsyncParsableCommand {
             Diagnostics.fail("parley switch: \(error)", json: json, code: "switch.listen")
         }
         if json {
-            JSONEvents.emit("listening", ListeningPayload(url: embedded.url.description, users: configuration.accounts.map(\.login)))
+            JSONEvents.emit("listening", ListeningPayload(url: embedded.url.description, addresses: embedded.addresses, users: configuration.accounts.map(\.login)))
         } else {
-            Diagnostics.say("parley switch: listening on \(embedded.url) for \(configuration.accounts.map(\.login).joined(separator: ", "))")
+            Diagnostics.say("parley switch: listening on \(embedded.url) (\(embedded.addresses.joined(separator: ", "))) for \(configuration.accounts.map(\.login).joined(separator: ", "))")
         }
         for await activity in embedded.activity {
             if json {
@@ -100,6 +100,7 @@ struct SwitchCommand: AsyncParsableCommand {
 
 private struct ListeningPayload: Encodable {
     let url: String
+    let addresses: [String]
     let users: [String]
 }
 

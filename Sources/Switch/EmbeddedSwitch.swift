@@ -57,6 +57,8 @@ public actor EmbeddedSwitch {
     }
 
     public var activeCallIDs: [String] { core.activeCallIDs }
+    /// The numeric addresses the switch listens on.
+    public nonisolated var addresses: [String] { server.addresses }
     public var onlineLogins: [String] { core.onlineLogins }
 
     // MARK: Driving the core

@@ -59,6 +59,8 @@ struct AnswerCommand: AsyncParsableCommand {
         if let calls, calls < 1 { throw ValidationError("--calls must be at least 1") }
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
         guard clockInterval == 0 || (0.1...3600).contains(clockInterval) else { throw ValidationError("--clock-interval must be 0 or 0.1-3600 seconds") }
+        try MediaFlags.checkDTMF(dtmf)
+        try media.checkOutput(json: logging.json)
         if let recordDir {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: recordDir, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -88,6 +90,12 @@ struct AnswerCommand: AsyncParsableCommand {
         } catch {
             presenter.error(error)
             throw ExitCode(ExitStatus.forSetup(error))
+        }
+        do {
+            try media.checkLocalFiles()
+        } catch {
+            presenter.error(error.error)
+            throw ExitCode(error.status)
         }
         if noPromptCache { BotPromptCache.shared.preEncoded = false }
         let client = VoiceClient(configuration: configuration, logger: logger)

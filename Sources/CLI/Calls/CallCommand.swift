@@ -46,6 +46,8 @@ struct CallCommand: AsyncParsableCommand {
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
         guard statsInterval >= 0 else { throw ValidationError("--stats-interval must not be negative") }
         _ = try parsedHeaders()
+        try MediaFlags.checkDTMF(dtmf)
+        try media.checkOutput(json: logging.json)
     }
 
     private func parsedHeaders() throws -> [CustomHeader] {
@@ -64,6 +66,12 @@ struct CallCommand: AsyncParsableCommand {
             mediaOptions = try media.mediaOptions()
         } catch {
             fail(error, presenter: presenter)
+        }
+        do {
+            try media.checkLocalFiles()
+        } catch {
+            presenter.error(error.error)
+            Foundation.exit(error.status)
         }
         if connection.dialect == .janus {
             let server: WebSocketURL

@@ -22,6 +22,14 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var logging: LoggingFlags
 
+    func validate() throws {
+        do {
+            try AudioSinkSpec.wav(path: output, stereo: false).check()
+        } catch {
+            throw ValidationError("--output: \(error)")
+        }
+    }
+
     func run() async throws {
         let presenter = CallPresenter(json: logging.json)
         do {

@@ -53,6 +53,37 @@ struct MediaFlags: ParsableArguments {
     @Option(help: "Opus encoder complexity, 0 (least CPU) to 10 (best quality); 9 as libwebrtc on desktops.")
     var opusComplexity = OpusSettings.defaultComplexity
 
+    /// Checks every local file the flags name before anything connects: the WAV to play is
+    /// there and playable, the recording can be written.
+    func checkLocalFiles() throws(LocalInputError) {
+        do {
+            try AudioSourceSpec(play).check()
+        } catch {
+            if case .cannotOpen = error { throw LocalInputError(error: ParleyError(kind: .audio, message: "--play: \(error)"), status: LocalInputError.unreadableInput) }
+            throw LocalInputError(error: ParleyError(kind: .audio, message: "--play: \(error)"), status: ExitStatus.usage)
+        }
+        do {
+            try AudioSinkSpec(record).check()
+        } catch {
+            throw LocalInputError(error: ParleyError(kind: .audio, message: "--record: \(error)"), status: ExitStatus.usage)
+        }
+    }
+
+    /// Refuses raw audio on standard output when standard output carries the --json lines.
+    func checkOutput(json: Bool) throws {
+        guard json, (try? AudioSinkSpec(record)) == .standardOutput else { return }
+        throw ValidationError("--record stdout would mix raw audio into the --json lines on standard output: record to a FILE.wav, or leave out --json")
+    }
+
+    /// Refuses digits that are not DTMF before the call, not after it is up.
+    static func checkDTMF(_ digits: String?) throws {
+        guard let digits else { return }
+        guard !digits.isEmpty else { throw ValidationError("--dtmf needs at least one digit (0-9 * # A-D)") }
+        if let bad = digits.first(where: { DTMFDigit($0) == nil }) {
+            throw ValidationError("--dtmf: \"\(bad)\" is not a DTMF digit; use 0-9 * # A-D")
+        }
+    }
+
     func mediaOptions() throws(ParleyError) -> MediaOptions {
         var options = MediaOptions()
         do {

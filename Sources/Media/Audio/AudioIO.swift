@@ -64,6 +64,14 @@ public enum AudioSourceSpec: Sendable, Equatable {
         }
     }
 
+    /// Checks what can be checked before a call: a WAV file is there, readable, and one Parley
+    /// plays (16-bit PCM, mono or stereo). Nothing is played or kept.
+    public func check() throws(AudioError) {
+        guard case .wav(let path, _) = self else { return }
+        let data = try LocalFile.contents(path)
+        _ = try WAVContent.parse(data, path: path)
+    }
+
     public func makeSource(sampleRate: Int) throws(AudioError) -> any AudioSource {
         switch self {
         case .tone(let frequency): ToneSource(frequency: frequency, sampleRate: sampleRate)
@@ -93,6 +101,13 @@ public enum AudioSinkSpec: Sendable, Equatable {
         } else {
             throw .unknownSink(text)
         }
+    }
+
+    /// Checks before a call that the recording can be written: its folder exists and is
+    /// writable, and the file, if already there, is a writable regular file. Creates nothing.
+    public func check() throws(AudioError) {
+        guard case .wav(let path, _) = self else { return }
+        try LocalFile.checkWritable(path)
     }
 
     public func makeSink(sampleRate: Int) throws(AudioError) -> any AudioSink {

@@ -85,7 +85,9 @@ final class ListenerState {
     let id: Int
     let limits: SocketLimits
     let sink: @Sendable (WebSocketServerEvent) -> Void
-    var vhost: OpaquePointer?
+    /// One vhost per address listened on.
+    var vhosts: [OpaquePointer] = []
+    var addresses: [String] = []
     let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
     private var keptStrings: [UnsafeMutablePointer<CChar>] = []
 
@@ -106,13 +108,6 @@ final class ListenerState {
         return UnsafePointer(copy)
     }
 
-    /// Frees what libwebsockets no longer points at once the vhost is gone.
-    func release() {
-        keptStrings.forEach { free($0) }
-        keptStrings.removeAll()
-        vhost = nil
-    }
-
     deinit {
         keptStrings.forEach { free($0) }
         retryPolicy.deallocate()
@@ -128,11 +123,16 @@ struct ClientSocketRequest {
     let sink: @Sendable (WebSocketEvent) -> Void
 }
 
+struct ListeningInfo {
+    let port: Int
+    let addresses: [String]
+}
+
 struct ListenRequest {
     let id: Int
     let options: WebSocketServerOptions
     let sink: @Sendable (WebSocketServerEvent) -> Void
-    let reply: @Sendable (Result<Int, WebSocketError>) -> Void
+    let reply: @Sendable (Result<ListeningInfo, WebSocketError>) -> Void
 }
 
 /// The protocol table every vhost shares: one callback for all sockets.
