@@ -6,10 +6,12 @@ import Media
 struct ClockPayload: Encodable {
     /// Calls answered and not yet ended.
     let calls: Int
-    /// Session steps so far (one per call per 20 ms tick), and those that finished more than
-    /// 10 ms after their tick was due: the frames they sent left late.
+    /// Session steps so far (one per call per 20 ms tick), those that finished more than
+    /// 10 ms after their tick was due (the frames they sent left late), and those that finished
+    /// more than a whole 20 ms frame late.
     let sessionTicks: Int
     let lateSessionTicks: Int
+    let frameLateSessionTicks: Int
     /// Times the clock fell more than five ticks behind and gave up the lost time.
     let overruns: Int
     /// Resident memory and CPU time of the whole process so far (Linux /proc/self).
@@ -20,6 +22,7 @@ struct ClockPayload: Encodable {
         self.calls = calls
         sessionTicks = lateness.sessionTicks
         lateSessionTicks = lateness.lateSessionTicks
+        frameLateSessionTicks = lateness.frameLateSessionTicks
         overruns = lateness.overruns
         rssKiB = Self.residentKiB()
         cpuSeconds = Self.processCPUSeconds()

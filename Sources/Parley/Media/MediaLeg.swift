@@ -270,11 +270,13 @@ public actor MediaLeg {
     private func begin(configuration: inout MediaSessionConfiguration, security: MediaSecurity, remote: RemoteMedia) throws(ParleyError) {
         configuration.localSSRC = localSSRC
         configuration.disruptionTimeout = options.disruptionTimeout
+        configuration.decodesAudio = options.decodesReceivedAudio
         let rate = configuration.codec.sampleRate
         let source: AudioSourceSwitch
         let sink: AudioSinkSwitch
         do {
-            source = AudioSourceSwitch(base: try options.source.makeSource(sampleRate: rate))
+            let base = options.sharesLoopedSource ? try options.source.makeSharedLoopSource(sampleRate: rate) : try options.source.makeSource(sampleRate: rate)
+            source = AudioSourceSwitch(base: base)
             sink = AudioSinkSwitch(base: try options.sink.makeSink(sampleRate: rate))
         } catch {
             throw ParleyError(error)

@@ -25,6 +25,12 @@ public struct MediaOptions: Sendable {
     public var sink: AudioSinkSpec = .null
     /// No RTP for this long reports media disrupted.
     public var disruptionTimeout: Duration = .seconds(5)
+    /// Plays `source` over and over from frames encoded once per process and shared by every
+    /// call (`AudioSourceSpec.makeSharedLoopSource`), instead of a source of the call's own.
+    public var sharesLoopedSource = false
+    /// False when nobody hears what the call receives: packets are counted (loss, jitter, late
+    /// frames, concealment) but not decoded, and `sink` gets nothing.
+    public var decodesReceivedAudio = true
 
     public init() {}
 
