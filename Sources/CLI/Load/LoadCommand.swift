@@ -126,7 +126,7 @@ struct LoadCommand: AsyncParsableCommand {
         }
         let progress = Task { [presenter] in
             guard presenter.statusLine else { return }
-            await LoadProgress(run: run).show()
+            await LoadProgress(run: run, presenter: presenter).show()
         }
         let clockReporter = Task { [clockInterval, json = logging.json] in
             guard json, clockInterval > 0 else { return }
@@ -147,7 +147,7 @@ struct LoadCommand: AsyncParsableCommand {
         progress.cancel()
         clockReporter.cancel()
         signals.cancel()
-        if presenter.statusLine { LoadProgress.clear() }
+        presenter.clearStatus()
         let clock = MediaClock.shared.lateness
         let summary = LoadSummary(
             results: results, attempted: await run.attempted, seconds: LoadRun.seconds(ContinuousClock.now - started),

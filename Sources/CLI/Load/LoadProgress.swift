@@ -5,6 +5,7 @@ import Parley
 /// setup p50/p95 so far, and the loss and jitter of the calls up now (read once a second).
 struct LoadProgress {
     let run: LoadRun
+    let presenter: CallPresenter
 
     func show() async {
         var lastAttempted = 0
@@ -29,11 +30,7 @@ struct LoadProgress {
             var text = String(format: "up %d, done %d, failed %d, %.1f attempts/s", counts.up, counts.done, counts.failed, rate)
             text += setup.count > 0 ? ", setup p50 \(setup.percentile(50)) ms p95 \(setup.percentile(95)) ms" : ", setup -"
             text += String(format: ", lost %d, jitter %.1f ms", lost, measured > 0 ? jitter / Double(measured) : 0)
-            FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+            presenter.showStatus(text)
         }
-    }
-
-    static func clear() {
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
 }
