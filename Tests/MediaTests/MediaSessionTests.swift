@@ -56,7 +56,8 @@ final class SessionPair {
 
     init(
         codec: MediaCodec, telephoneEvent: UInt8? = nil, sourceA: any AudioSource, sourceB: any AudioSource, secure: Bool = true,
-        wrongFingerprintForB: Bool = false, disruptionTimeout: Duration = .seconds(2), remoteSSRCForB: UInt32? = nil
+        wrongFingerprintForB: Bool = false, disruptionTimeout: Duration = .seconds(2), remoteSSRCForB: UInt32? = nil,
+        bDecodes: Bool = true
     ) throws {
         socketA = try LoopbackSocket()
         socketB = try LoopbackSocket()
@@ -84,6 +85,7 @@ final class SessionPair {
         configuration.localSSRC = configuration.localSSRC &+ 1
         configuration.cname = "b@parley"
         configuration.remoteSSRC = remoteSSRCForB
+        configuration.decodesAudio = bDecodes
         b = try MediaSession(configuration: configuration, security: securityB, transport: socketB, source: sourceB, sink: sinkB)
         eventsA = EventLog(a)
         eventsB = EventLog(b)
@@ -173,6 +175,27 @@ final class SessionPair {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         print("loopback-opus-10%-loss B: \(String(decoding: try encoder.encode(stats), as: UTF8.self))")
+    }
+
+    /// A session nobody hears (a load generator's) decodes nothing and gives its sink nothing,
+    /// yet counts what it receives as a decoding one does: packets, loss, jitter, concealment.
+    @Test func aSessionThatDoesNotDecodeStillCountsLossAndConcealment() throws {
+        let pair = try SessionPair(
+            codec: .opus(payloadType: 111, settings: OpusSettings()),
+            sourceA: ToneSource(frequency: 440, sampleRate: 48000), sourceB: ToneSource(frequency: 1000, sampleRate: 48000), bDecodes: false)
+        defer { pair.finish() }
+        #expect(waitUntil(seconds: 5) { pair.b.statistics().packetsReceived >= 25 && pair.sinkA.capturedCount >= 24000 })
+        pair.socketA.dropEvery(10)
+        let before = pair.b.statistics()
+        #expect(waitUntil(seconds: 10) { pair.b.statistics().packetsReceived >= before.packetsReceived + 100 })
+        #expect(waitUntil(seconds: 3) { (pair.a.statistics().remotePacketsLost ?? 0) > 0 })
+        let stats = pair.b.statistics()
+        #expect(pair.sinkB.capturedCount == 0)
+        #expect(stats.packetsLost >= 8)
+        #expect(stats.concealedSamples >= stats.packetsLost * 960)
+        #expect(stats.concealedSamples < stats.totalSamplesPlayed / 4)
+        #expect(stats.totalSamplesPlayed >= (stats.packetsReceived - 10) * 960)
+        #expect(stats.audioLevel == 0)
     }
 
     @Test func g711WithSDESAndRFC4733DigitsArriveOnceEach() throws {

@@ -17,6 +17,8 @@ actor Answerer {
     private let duration: Double?
     private let dtmf: String?
     private let reject: Bool
+    private let rejectEvery: Int?
+    private var offeredCount = 0
     private let statsInterval: Double
     private let clockInterval: Double
     private let reportFirstAudio: Bool
@@ -27,7 +29,7 @@ actor Answerer {
     private var stopping = false
 
     init(client: VoiceClient, presenter: CallPresenter, logger: Logger, baseMedia: MediaOptions, bot: BotScript?, maxCalls: Int,
-         callLimit: Int?, recordDirectory: String?, duration: Double?, dtmf: String?, reject: Bool, statsInterval: Double,
+         callLimit: Int?, recordDirectory: String?, duration: Double?, dtmf: String?, reject: Bool, rejectEvery: Int? = nil, statsInterval: Double,
          clockInterval: Double = 0, reportFirstAudio: Bool = false) {
         self.client = client
         self.presenter = presenter
@@ -40,6 +42,7 @@ actor Answerer {
         self.duration = duration
         self.dtmf = dtmf
         self.reject = reject
+        self.rejectEvery = rejectEvery
         self.statsInterval = statsInterval
         self.clockInterval = clockInterval
         self.reportFirstAudio = reportFirstAudio
@@ -99,8 +102,10 @@ actor Answerer {
     private func offered(_ incoming: IncomingCall) async {
         let caller = incoming.callerNumber ?? incoming.callerName ?? "unknown"
         presenter.note("incoming call \(incoming.id.prefix(8)) from \(caller)")
-        guard !stopping, !reject, active < maxCalls else {
-            presenter.note("refusing call \(incoming.id.prefix(8)) as busy (\(reject ? "--reject" : "\(active) of \(maxCalls) calls up"))")
+        offeredCount += 1
+        let rejected = reject || rejectEvery.map { offeredCount % $0 == 0 } == true
+        guard !stopping, !rejected, active < maxCalls else {
+            presenter.note("refusing call \(incoming.id.prefix(8)) as busy (\(rejected ? "--reject" : "\(active) of \(maxCalls) calls up"))")
             try? await incoming.reject()
             presenter.state(incoming.id, await incoming.call.state)
             callEnded(failed: false)

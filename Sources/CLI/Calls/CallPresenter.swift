@@ -115,9 +115,23 @@ final class CallPresenter: @unchecked Sendable {
         }
         if muted { text += " MUTED" }
         text += "  [0-9*# dtmf, m mute, h hold, q quit]"
+        showStatus(text)
+    }
+
+    /// Replaces the live line on a terminal; the next `line` clears it first.
+    func showStatus(_ text: String) {
+        guard statusLine else { return }
         lock.withLock {
             statusShown = true
             FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        }
+    }
+
+    /// Removes the live line, if one is shown.
+    func clearStatus() {
+        lock.withLock {
+            if statusShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            statusShown = false
         }
     }
 

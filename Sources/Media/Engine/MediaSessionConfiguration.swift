@@ -48,6 +48,10 @@ public struct MediaSessionConfiguration: Sendable {
     public var dtmfVolume: UInt8
     /// Goertzel detection of DTMF sent as audio, for G.711 sessions.
     public var detectInBandDTMF: Bool
+    /// False for a call whose audio nobody hears (a load generator's): received packets still
+    /// count for every statistic (sequence, loss, jitter, late frames, concealment) but are not
+    /// decoded, nothing reaches the sink and no decoder is made.
+    public var decodesAudio = true
 
     public init(
         codec: MediaCodec, ptimeMilliseconds: Int = 20, telephoneEventPayloadType: UInt8? = nil, localSSRC: UInt32 = UInt32.random(in: 1...UInt32.max),

@@ -283,11 +283,13 @@ public actor MediaLeg {
             settings.complexity = options.opusComplexity
             configuration.codec = .opus(payloadType: payloadType, settings: settings)
         }
+        configuration.decodesAudio = options.decodesReceivedAudio
         let rate = configuration.codec.sampleRate
         let source: AudioSourceSwitch
         let sink: AudioSinkSwitch
         do {
-            source = AudioSourceSwitch(base: try options.source.makeSource(sampleRate: rate))
+            let base = options.sharesLoopedSource ? try options.source.makeSharedLoopSource(sampleRate: rate) : try options.source.makeSource(sampleRate: rate)
+            source = AudioSourceSwitch(base: base)
             sink = AudioSinkSwitch(base: try options.sink.makeSink(sampleRate: rate))
         } catch {
             throw ParleyError(error)

@@ -30,6 +30,12 @@ public struct MediaOptions: Sendable {
     public var engine: MediaEngine = .shared
     /// libopus encoder complexity 0-10 for the frames this side encodes (`--opus-complexity`).
     public var opusComplexity = OpusSettings.defaultComplexity
+    /// Plays `source` over and over from frames encoded once per process and shared by every
+    /// call (`AudioSourceSpec.makeSharedLoopSource`), instead of a source of the call's own.
+    public var sharesLoopedSource = false
+    /// False when nobody hears what the call receives: packets are counted (loss, jitter, late
+    /// frames, concealment) but not decoded, and `sink` gets nothing.
+    public var decodesReceivedAudio = true
 
     public init() {}
 
