@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // System-library shims: headers and link flags come from pkg-config.
@@ -26,7 +27,7 @@ let package = Package(
         .target(name: "Signaling", dependencies: ["SDP", "CWebSockets", .product(name: "Logging", package: "swift-log")]),
         .target(name: "ICE", dependencies: ["CNice", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Media", dependencies: ["SDP", "CSRTP", "COpus", "COpenSSL", "CSpeexDSP", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Parley", dependencies: ["SDP", "Signaling", "ICE", "Media", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Parley", dependencies: ["SDP", "Signaling", "ICE", "Media", .product(name: "Logging", package: "swift-log"), "Yams"]),
         .target(name: "Switch", dependencies: ["Signaling", "Media", "SDP", .product(name: "Logging", package: "swift-log")]),
         // Test helper: one ICE agent driven over stdin/stdout, run inside a network namespace.
         .executableTarget(name: "ICEPeer", dependencies: ["ICE"]),
