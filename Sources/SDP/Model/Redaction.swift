@@ -33,3 +33,35 @@ extension Attribute {
         }
     }
 }
+
+extension SessionDescription {
+    /// One SDP line with its secret, if it has one, replaced by `<redacted>`.
+    public static func redactedLine(_ line: String) -> String {
+        if line.hasPrefix("k=") { return "k=" + redactedMarker }
+        guard line.hasPrefix("a=") else { return line }
+        let body = line.dropFirst(2)
+        let colon = body.firstIndex(of: ":")
+        let attribute = Attribute(String(body[..<(colon ?? body.endIndex)]), colon.map { String(body[body.index(after: $0)...]) })
+        let redacted = attribute.redacted
+        return redacted == attribute ? line : "a=" + redacted.text
+    }
+
+    /// SDP text with its secrets replaced, every other byte kept, line endings included; works
+    /// line by line, so text that does not parse is redacted too.
+    public static func redactedText(_ text: String) -> String {
+        var result = ""
+        var line = Substring()
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            if let end = rest.firstIndex(where: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+                line = rest[..<end]
+                result += redactedLine(String(line)) + String(rest[end])
+                rest = rest[rest.index(after: end)...]
+            } else {
+                result += redactedLine(String(rest))
+                rest = Substring()
+            }
+        }
+        return result
+    }
+}
