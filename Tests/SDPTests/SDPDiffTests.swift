@@ -90,3 +90,31 @@ import Testing
         #expect(password.kind == .changed && password.added == ["a=ice-pwd:<redacted>"])
     }
 }
+
+/// Recorded SDPs (`--save-sdp`) keep every byte but their secrets, and still parse.
+@Suite struct MaskedTextTests {
+    @Test(arguments: ["asterisk-sdes-answer.sdp", "chrome-audio-offer.sdp", "rfc8866-example.sdp", "rfc4317-audio-video-1-offer.sdp"])
+    func masksSecretsAndStillParses(name: String) throws {
+        let text = try Fixtures.text(Fixtures.root.appendingPathComponent("valid/\(name)"))
+        let masked = SessionDescription.maskedText(text)
+        let original = try SDPParser().parse(text)
+        let parsed = try SDPParser().parse(masked)
+        #expect(parsed.text == masked)
+        // Only the secret lines differ, and they are as long as before.
+        // "\r\n" is one Character in Swift.
+        func lines(_ text: String) -> [Substring] { text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" } }
+        let before = lines(text), after = lines(masked)
+        #expect(before.count == after.count)
+        for (old, new) in zip(before, after) where old != new {
+            #expect(old.hasPrefix("a=ice-pwd:") || old.hasPrefix("a=crypto:") || old.hasPrefix("k="), "\(old)")
+            #expect(old.count == new.count || old.hasPrefix("k="))
+        }
+        for secret in original.media.flatMap({ $0.attributes }).filter({ $0.name == "ice-pwd" }).compactMap(\.value) {
+            #expect(!masked.contains(secret))
+        }
+        if let key = original.media.flatMap({ $0.attributes.values(Crypto.self) }).first?.inlineKey {
+            #expect(!masked.contains(key))
+            #expect(parsed.media.flatMap { $0.attributes.values(Crypto.self) }.first?.inlineKey?.hasPrefix("REDACTED") == true)
+        }
+    }
+}

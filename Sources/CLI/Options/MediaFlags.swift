@@ -50,6 +50,12 @@ struct MediaFlags: ParsableArguments {
     @Option(help: "Seconds without RTP before the call reports media disrupted.")
     var disruptionTimeout: Double = 5
 
+    @Option(help: ArgumentHelp("Munging rules for the SDPs the call sends and receives (docs/sdp.md, \"Rules files\").", valueName: "RULES.yaml"))
+    var munge: String?
+
+    @Option(name: .customLong("save-sdp"), help: ArgumentHelp("Write every SDP sent and received to DIR as CALL-N-sent|received-KIND.sdp (secrets redacted) with a JSON sidecar.", valueName: "DIR"))
+    var saveSDP: String?
+
     func mediaOptions() throws(ParleyError) -> MediaOptions {
         var options = MediaOptions()
         do {
@@ -74,6 +80,13 @@ struct MediaFlags: ParsableArguments {
         options.ipv6 = !noIPv6
         options.disruptionTimeout = .milliseconds(Int(disruptionTimeout * 1000))
         if let codecs { options.capabilities = try Self.capabilities(codecs) }
+        if let munge {
+            do {
+                options.munging = try MungeRules(contentsOf: munge)
+            } catch {
+                throw ParleyError(kind: .configuration, message: "--munge " + error.located(in: munge))
+            }
+        }
         return options
     }
 
