@@ -5,9 +5,9 @@ import SDP
 struct SDPCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sdp",
-        abstract: "Parse, print, munge and answer session descriptions.",
+        abstract: "Parse, print, munge, answer, test and compare session descriptions.",
         discussion: "FILE may be - for standard input. Invalid SDP exits with status 2 and FILE:LINE: reason on standard error.",
-        subcommands: [SDPPrintCommand.self, SDPParseCommand.self, SDPMungeCommand.self, SDPAnswerCommand.self]
+        subcommands: [SDPPrintCommand.self, SDPParseCommand.self, SDPMungeCommand.self, SDPAnswerCommand.self, SDPTestCommand.self, SDPDiffCommand.self]
     )
 }
 

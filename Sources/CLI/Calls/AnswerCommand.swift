@@ -114,7 +114,7 @@ struct AnswerCommand: AsyncParsableCommand {
         let answerer = Answerer(
             client: client, presenter: presenter, logger: logger, baseMedia: configuration.media, bot: botScript, maxCalls: maxCalls,
             callLimit: calls, recordDirectory: recordDir, duration: duration, dtmf: dtmf, reject: reject, rejectEvery: rejectEvery, statsInterval: statsInterval,
-            clockInterval: logging.json ? clockInterval : 0, reportFirstAudio: logging.json && reportFirstAudio)
+            clockInterval: logging.json ? clockInterval : 0, reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP)
         let status = await answerer.run()
         await client.disconnect()
         throw ExitCode(status)

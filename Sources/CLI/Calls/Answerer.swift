@@ -14,6 +14,7 @@ actor Answerer {
     private let maxCalls: Int
     private let callLimit: Int?
     private let recordDirectory: String?
+    private let saveSDPDirectory: String?
     private let duration: Double?
     private let dtmf: String?
     private let reject: Bool
@@ -30,7 +31,7 @@ actor Answerer {
 
     init(client: VoiceClient, presenter: CallPresenter, logger: Logger, baseMedia: MediaOptions, bot: BotScript?, maxCalls: Int,
          callLimit: Int?, recordDirectory: String?, duration: Double?, dtmf: String?, reject: Bool, rejectEvery: Int? = nil, statsInterval: Double,
-         clockInterval: Double = 0, reportFirstAudio: Bool = false) {
+         clockInterval: Double = 0, reportFirstAudio: Bool = false, saveSDPDirectory: String? = nil) {
         self.client = client
         self.presenter = presenter
         self.logger = logger
@@ -39,6 +40,7 @@ actor Answerer {
         self.maxCalls = maxCalls
         self.callLimit = callLimit
         self.recordDirectory = recordDirectory
+        self.saveSDPDirectory = saveSDPDirectory
         self.duration = duration
         self.dtmf = dtmf
         self.reject = reject
@@ -119,6 +121,14 @@ actor Answerer {
         let call = incoming.call
         var media = baseMedia
         if let recordDirectory { media.sink = .wav(path: "\(recordDirectory)/\(incoming.id).wav", stereo: false) }
+        if let saveSDPDirectory {
+            let peer = incoming.callerNumber ?? incoming.callerName ?? "unknown"
+            do {
+                media.sdpObserver = try SDPRecorder(directory: saveSDPDirectory, dialect: .verto, peer: peer, call: incoming.id).observer
+            } catch {
+                presenter.error(error, call: incoming.id)
+            }
+        }
         let watcher = Task { [presenter] in
             for await event in call.events { presenter.event(call.id, event) }
         }

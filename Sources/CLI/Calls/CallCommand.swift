@@ -60,7 +60,7 @@ struct CallCommand: AsyncParsableCommand {
     func run() async throws {
         let presenter = CallPresenter(json: logging.json)
         let logger: Logger
-        let mediaOptions: MediaOptions
+        var mediaOptions: MediaOptions
         do {
             logger = try logging.bootstrap()
             mediaOptions = try media.mediaOptions()
@@ -73,9 +73,19 @@ struct CallCommand: AsyncParsableCommand {
             presenter.error(error.error)
             Foundation.exit(error.status)
         }
+        var recorder: SDPRecorder?
+        if let directory = media.saveSDP {
+            do {
+                recorder = try SDPRecorder(directory: directory, dialect: connection.dialect == .janus ? .janus : .verto, peer: destination)
+            } catch {
+                fail(error, presenter: presenter)
+            }
+            mediaOptions.sdpObserver = recorder?.observer
+        }
         if connection.dialect == .janus {
             let server: WebSocketURL
             do { server = try connection.serverURL() } catch { fail(error, presenter: presenter) }
+            recorder?.name("janus-" + destination)
             throw ExitCode(await runJanus(server: server, media: mediaOptions, logger: logger, presenter: presenter))
         }
         let configuration: VoiceClientConfiguration
@@ -106,9 +116,11 @@ struct CallCommand: AsyncParsableCommand {
         do {
             call = try await client.dial(destination, options: options)
         } catch {
+            recorder?.name("failed-call")
             await client.disconnect()
             fail(error, presenter: presenter)
         }
+        recorder?.name(call.id)
         let session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval, interactive: !logging.json,
                                   commandsFromStandardInput: media.play != "stdin" && media.play != "-")
         let status = await session.run()

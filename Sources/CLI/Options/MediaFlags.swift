@@ -53,6 +53,12 @@ struct MediaFlags: ParsableArguments {
     @Option(help: "Opus encoder complexity, 0 (least CPU) to 10 (best quality); 9 as libwebrtc on desktops.")
     var opusComplexity = OpusSettings.defaultComplexity
 
+    @Option(help: ArgumentHelp("Munging rules for the SDPs the call sends and receives (docs/sdp.md, \"Rules files\").", valueName: "RULES.yaml"))
+    var munge: String?
+
+    @Option(name: .customLong("save-sdp"), help: ArgumentHelp("Write every SDP sent and received to DIR as CALL-N-sent|received-KIND.sdp (secrets redacted) with a JSON sidecar.", valueName: "DIR"))
+    var saveSDP: String?
+
     /// Checks every local file the flags name before anything connects: the WAV to play is
     /// there and playable, the recording can be written.
     func checkLocalFiles() throws(LocalInputError) {
@@ -112,6 +118,13 @@ struct MediaFlags: ParsableArguments {
         options.ipv6 = !noIPv6
         options.disruptionTimeout = .milliseconds(Int(disruptionTimeout * 1000))
         if let codecs { options.capabilities = try Self.capabilities(codecs) }
+        if let munge {
+            do {
+                options.munging = try MungeRules(contentsOf: munge)
+            } catch {
+                throw ParleyError(kind: .configuration, message: "--munge " + error.located(in: munge))
+            }
+        }
         return options
     }
 

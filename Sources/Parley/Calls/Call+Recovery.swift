@@ -100,7 +100,7 @@ extension Call {
     /// (offer and answer both ways) follows the attach.
     func reattach(offer: String) async throws(ParleyError) {
         guard isPastAnswer, let leg else { throw ParleyError(kind: .callState, message: "the call has no media to re-attach") }
-        let answer = try await leg.answerReoffer(offer, moved: false, keepingCredentials: false)
+        let answer = try await leg.answerReoffer(offer, moved: false, keepingCredentials: false, attach: true)
         try await signalling.reattach(callID: id, sdp: answer.sdp)
         logger.info("call \(id): re-attached after reconnecting")
         if networkMoved, !answer.restarted {

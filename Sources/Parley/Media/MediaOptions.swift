@@ -18,8 +18,13 @@ public struct MediaOptions: Sendable {
     public var capabilities: AudioCapabilities = .standard
     /// Whose order decides the codec when we answer.
     public var codecOrder: CodecOrder = .offerer
-    /// Applied to every SDP we send (codec priority, payload numbers, bandwidth, Opus fmtp).
-    public var munging = MungeRequest()
+    /// Munging rules (docs/sdp.md, "Rules files"): each applies to the SDPs its scope names,
+    /// those we send (offers and answers) after we write them, those we receive before we read
+    /// them. `MungeRules(request)` turns a set of flag-style operations into one rule.
+    public var munging = MungeRules()
+    /// Called with every SDP the call sends or receives (`parley call --save-sdp`). It runs on
+    /// the media actor, so it must return quickly.
+    public var sdpObserver: (@Sendable (SDPExchange) -> Void)?
     /// What we send (`--play`) and where what we hear goes (`--record`).
     public var source: AudioSourceSpec = .silence
     public var sink: AudioSinkSpec = .null
