@@ -31,6 +31,8 @@ public actor MediaLeg {
     /// The role and keys we answered with, reused when we answer a re-offer.
     var answerSecurity: AnswerSecurity?
     var sdpVersion = 1
+    /// The telephone-event payload types of our offer: the far end sends digits on any of them.
+    private var offeredTelephoneEvents: [UInt8] = []
     private var iceConnected = false
     private var selectedPair: ICESelectedPair?
     var session: MediaSession?
@@ -80,6 +82,7 @@ public actor MediaLeg {
         } catch {
             throw ParleyError(kind: .configuration, message: "SDP munging: \(error)")
         }
+        offeredTelephoneEvents = description.media.first { $0.kind == "audio" }?.codecs.filter(\.isTelephoneEvent).compactMap { UInt8(exactly: $0.payloadType) } ?? []
         return description.text
     }
 
@@ -94,6 +97,9 @@ public actor MediaLeg {
             configuration = try MediaSessionConfiguration.negotiated(remote: remote.section, cname: cname)
         } catch {
             throw ParleyError(error)
+        }
+        for payloadType in offeredTelephoneEvents where !configuration.receivedTelephoneEventPayloadTypes.contains(payloadType) {
+            configuration.receivedTelephoneEventPayloadTypes.append(payloadType)
         }
         guard let fingerprint = remote.fingerprint else {
             throw .negotiation("the answer has no a=fingerprint; Parley offers DTLS-SRTP only")
@@ -303,7 +309,7 @@ public actor MediaLeg {
         agent.setRemoteCredentials(ufrag: remote.ufrag, password: remote.password)
         for line in remote.candidates { addRemoteCandidate(line) }
         if remote.endOfCandidates { agent.remoteEndOfCandidates() }
-        logger.info("media negotiated: \(configuration.codec.name)/\(rate), telephone-event \(configuration.telephoneEventPayloadType.map(String.init) ?? "none")")
+        logger.info("media negotiated: \(configuration.codec.name)/\(rate), telephone-event \(configuration.telephoneEventPayloadType.map(String.init) ?? "none"), digits received on \(configuration.receivedTelephoneEventPayloadTypes.map(String.init).joined(separator: ","))")
         startSessionIfReady()
     }
 
