@@ -91,8 +91,11 @@ struct CallSession {
             case "mute": try await call.setMuted(true)
             case "unmute": try await call.setMuted(false)
             case "hangup": await call.end()
+            case "ice-restart":
+                guard let verto = call as? Call else { throw ParleyError(kind: .callState, message: "ice-restart needs a Verto call") }
+                try await verto.restartMedia()
             default:
-                throw ParleyError(kind: .configuration, message: "unknown command \"\(line.prefix(40))\"; use dtmf DIGITS, hold, unhold, mute, unmute or hangup")
+                throw ParleyError(kind: .configuration, message: "unknown command \"\(line.prefix(40))\"; use dtmf DIGITS, hold, unhold, mute, unmute, ice-restart or hangup")
             }
         } catch {
             presenter.error(error, call: call.callID)
