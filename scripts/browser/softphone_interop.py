@@ -81,6 +81,19 @@ def events(path, name):
     return [event for event in json_lines(path) if event.get("event") == name]
 
 
+def exit_status(process, seconds):
+    try:
+        return process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        return None
+
+
+def parley_received(path):
+    """Packets Parley had received at its latest --json stats event."""
+    return next((e["audio"]["packetsReceived"] for e in reversed(events(path, "stats")) if "audio" in e), 0)
+
+
 def pairs(path):
     return [e["pair"] for e in events(path, "ice") if "pair" in e]
 
@@ -210,11 +223,7 @@ def bot_scenario(context, caller, bot, parley_ice, browser_trickle, full):
     time.sleep(2.5)  # the bot records the browser's tone
     caller.page.click("#hangup")
     check(f"{label}: the browser's call ends", caller.wait_state("ended", 5))
-    try:
-        status = process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        status = None
+    status = exit_status(process, 15)
     check(f"{label}: the bot exits 0 after the browser hangs up", status == 0, f"exit {status}")
     ended = events(output, "ended")
     cause = ended[0]["reason"].get("cause") if ended else None
@@ -297,21 +306,17 @@ def call_scenario(context, callee, parley_ice, browser_trickle, full):
         after_restart = callee.packets_received_over(1)
         check(f"{label}: audio continues after the ICE restart", continued is not None and after_restart >= 30,
               f"{after_restart} packets/s, pair {pair_before} -> {callee.stats().get('candidatePair')}")
-        sent_before = next((e["audio"]["packetsReceived"] for e in reversed(events(output, "stats")) if "audio" in e), 0)
-        grew = wait_until(lambda: next((e["audio"]["packetsReceived"] for e in reversed(events(output, "stats")) if "audio" in e), 0) > sent_before + 25, 3)
+        received_before = parley_received(output)
+        grew = wait_until(lambda: parley_received(output) > received_before + 25, 3)
         check(f"{label}: Parley keeps receiving the browser's audio after the restart", grew)
     if not full:
         time.sleep(1.5)  # enough of the browser's tone in Parley's recording
     command("hangup")
-    try:
-        status = process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        status = None
+    status = exit_status(process, 10)
     check(f"{label}: Parley hangs up and exits 0", status == 0, f"exit {status}")
-    ended_text = callee.page.inner_text("#call-detail")
-    check(f"{label}: the browser sees the hangup as NORMAL_CLEARING", callee.wait_state("ended", 5) and "NORMAL_CLEARING" in callee.page.inner_text("#call-detail"),
-          ended_text)
+    ended = callee.wait_state("ended", 5)
+    detail = callee.page.text_content("#call-detail")
+    check(f"{label}: the browser sees the hangup as NORMAL_CLEARING", ended and "NORMAL_CLEARING" in detail, detail)
     seconds = wav_tone_seconds(recording, BROWSER_TONE, [PARLEY_TONE, BROWSER_TONE, 440])
     check(f"{label}: Parley's recording holds the browser's {BROWSER_TONE} Hz", seconds >= 1.0, f"{seconds:.1f} s")
     figure(f"{label}: Parley's recording holds {seconds:.1f} s of the browser's {BROWSER_TONE} Hz")
