@@ -346,6 +346,9 @@ def main():
             call_scenario(context, bob, "trickle", False, True)
             bot_scenario(context, alice, "ivrv", "vanilla", False, False)
             call_scenario(context, bob, "vanilla", True, False)
+            outputs = [os.path.join(WORK, name) for name in os.listdir(WORK) if name.endswith((".json", ".err", ".log"))]
+            leaks = [os.path.basename(path) for path in outputs if any(secret in open(path, errors="replace").read() for secret in PASSWORD.values())]
+            check("no password in any output or log of the switch or the Parley clients", not leaks and len(outputs) >= 8, f"leaks in {leaks}")
         finally:
             for page in context.pages:
                 log = page.evaluate("window.softphone ? window.softphone.log : []")
