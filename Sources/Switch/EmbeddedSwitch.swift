@@ -33,6 +33,7 @@ public actor EmbeddedSwitch {
                                              privateKeyPath: listen.secure ? privateKeyPath : nil)
         options.pingAfterIdleSeconds = 60
         options.dropAfterIdleSeconds = 120
+        if configuration.servesSoftphone { options.httpResources = SoftphoneSite.resources }
         let server = try await WebSocketServer.listen(options)
         var bound = listen
         bound.port = server.port

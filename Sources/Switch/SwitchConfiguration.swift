@@ -48,6 +48,8 @@ public struct SwitchConfiguration: Sendable {
     public var relayTimeout: Double = 10
     /// Sent on every frame as Telnyx does, so clients can exercise `?voice_sdk_id=` reconnects.
     public var voiceSDKID: String = "VSDK-parley-" + UUID().uuidString.lowercased()
+    /// Serve the browser softphone (docs/browser.md) by HTTP GET on the switch's own port.
+    public var servesSoftphone = false
 
     public init(accounts: [SwitchAccount]) {
         self.accounts = accounts

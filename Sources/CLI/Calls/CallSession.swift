@@ -91,8 +91,9 @@ struct CallSession {
             case "mute": try await call.mute()
             case "unmute": try await call.unmute()
             case "hangup": await call.hangup()
+            case "ice-restart": try await call.restartMedia()
             default:
-                throw ParleyError(kind: .configuration, message: "unknown command \"\(line.prefix(40))\"; use dtmf DIGITS, hold, unhold, mute, unmute or hangup")
+                throw ParleyError(kind: .configuration, message: "unknown command \"\(line.prefix(40))\"; use dtmf DIGITS, hold, unhold, mute, unmute, ice-restart or hangup")
             }
         } catch {
             presenter.error(error, call: call.id)

@@ -238,15 +238,15 @@ public final class MediaSession: @unchecked Sendable {
         bytesReceived += packet.payloadLength
         reception.record(sequence: packet.sequenceNumber, rtpTimestamp: packet.timestamp, arrival: arrivalTimestamp())
         let payload = UnsafeRawBufferPointer(rebasing: bytes[packet.payloadRange])
-        if packet.payloadType == configuration.telephoneEventPayloadType {
+        if packet.payloadType == configuration.codec.payloadType {
+            _ = jitterBuffer.insert(sequence: packet.sequenceNumber, payload: payload)
+            jitterBuffer.updateTarget(jitterMilliseconds: jitterMilliseconds)
+        } else if configuration.receivedTelephoneEventPayloadTypes.contains(packet.payloadType) {
             jitterBuffer.insertPlaceholder(sequence: packet.sequenceNumber)
             if let event = try? TelephoneEvent.parse(payload), let digit = dtmfReceiver.receive(event, timestamp: packet.timestamp) {
                 dtmfReceived += 1
                 continuation.yield(.dtmf(digit, inBand: false))
             }
-        } else if packet.payloadType == configuration.codec.payloadType {
-            _ = jitterBuffer.insert(sequence: packet.sequenceNumber, payload: payload)
-            jitterBuffer.updateTarget(jitterMilliseconds: jitterMilliseconds)
         } else {
             jitterBuffer.insertPlaceholder(sequence: packet.sequenceNumber)
         }

@@ -36,6 +36,8 @@ public actor MediaLeg {
     /// The role and keys we answered with, reused when we answer a re-offer.
     var answerSecurity: AnswerSecurity?
     var sdpVersion = 1
+    /// The telephone-event payload types of our offer: the far end sends digits on any of them.
+    private var offeredTelephoneEvents: [UInt8] = []
     private var iceConnected = false
     private var selectedPair: ICESelectedPair?
     var session: MediaSession?
@@ -82,6 +84,7 @@ public actor MediaLeg {
             capabilities: options.capabilities, ice: ice, security: .dtls(identity.fingerprint),
             sessionId: sdpSessionID, ssrc: localSSRC, cname: cname))
         try munge(&description, direction: .sent, type: .offer)
+        offeredTelephoneEvents = description.media.first { $0.kind == "audio" }?.codecs.filter(\.isTelephoneEvent).compactMap { UInt8(exactly: $0.payloadType) } ?? []
         return sent(description, as: .offer)
     }
 
@@ -99,6 +102,9 @@ public actor MediaLeg {
             configuration = try MediaSessionConfiguration.negotiated(remote: remote.section, cname: cname)
         } catch {
             throw ParleyError(error)
+        }
+        for payloadType in offeredTelephoneEvents where !configuration.receivedTelephoneEventPayloadTypes.contains(payloadType) {
+            configuration.receivedTelephoneEventPayloadTypes.append(payloadType)
         }
         guard let fingerprint = remote.fingerprint else {
             throw .negotiation("the answer has no a=fingerprint; Parley offers DTLS-SRTP only")
@@ -317,7 +323,7 @@ public actor MediaLeg {
         agent.setRemoteCredentials(ufrag: remote.ufrag, password: remote.password)
         for line in remote.candidates { addRemoteCandidate(line) }
         if remote.endOfCandidates { agent.remoteEndOfCandidates() }
-        logger.info("media negotiated: \(configuration.codec.name)/\(rate), telephone-event \(configuration.telephoneEventPayloadType.map(String.init) ?? "none")")
+        logger.info("media negotiated: \(configuration.codec.name)/\(rate), telephone-event \(configuration.telephoneEventPayloadType.map(String.init) ?? "none"), digits received on \(configuration.receivedTelephoneEventPayloadTypes.map(String.init).joined(separator: ","))")
         startSessionIfReady()
     }
 
