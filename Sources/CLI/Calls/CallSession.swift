@@ -32,7 +32,10 @@ struct CallSession {
                 guard case .state(.active) = event, !activated else { continue }
                 activated = true
                 if let dtmf {
-                    do throws(ParleyError) { try await call.sendDTMF(dtmf) } catch { presenter.error(error, call: call.callID) }
+                    do throws(ParleyError) {
+                        try await call.sendDTMF(dtmf)
+                        presenter.sent(call.callID, digits: dtmf)
+                    } catch { presenter.error(error, call: call.callID) }
                 }
                 if let duration {
                     Task {
@@ -85,7 +88,9 @@ struct CallSession {
         let words = line.split(separator: " ", maxSplits: 1).map(String.init)
         do throws(ParleyError) {
             switch words[0].lowercased() {
-            case "dtmf" where words.count == 2: try await call.sendDTMF(words[1])
+            case "dtmf" where words.count == 2:
+                try await call.sendDTMF(words[1])
+                presenter.sent(call.callID, digits: words[1])
             case "hold": try await call.setHeld(true)
             case "unhold": try await call.setHeld(false)
             case "mute": try await call.setMuted(true)
@@ -113,6 +118,7 @@ struct CallSession {
                 try await call.setHeld(!(state == .held || state == .doubleHeld))
             case "0"..."9", "*", "#", "A"..."D":
                 try await call.sendDTMF(String(key))
+                presenter.sent(call.callID, digits: String(key))
             default:
                 break
             }
