@@ -39,10 +39,12 @@ struct SDPParseCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let sdp = try SDPInput(path: file, json: json).load().redacted()
+        let input = SDPInput(path: file, json: json)
         if json {
-            JSONEvents.emit("sdp", SDPPayload(file: file, sdp: sdp))
+            let (sdp, warnings) = try input.loadReportingWarnings()
+            JSONEvents.emit("sdp", SDPPayload(file: file, sdp: sdp.redacted(), warnings: warnings.map(WarningPayload.init)))
         } else {
+            let sdp = try input.load().redacted()
             print(SDPSummary.describe(sdp))
         }
     }
@@ -51,4 +53,18 @@ struct SDPParseCommand: ParsableCommand {
 private struct SDPPayload: Encodable {
     let file: String
     let sdp: SessionDescription
+    /// What the parser tolerated (`SDPParseWarning`); empty for a strictly valid document.
+    let warnings: [WarningPayload]
+}
+
+private struct WarningPayload: Encodable {
+    let line: Int
+    let kind: String
+    let message: String
+
+    init(_ warning: SDPParseWarning) {
+        line = warning.line
+        kind = warning.kind.rawValue
+        message = warning.message
+    }
 }

@@ -149,7 +149,10 @@ actor Answerer {
         do {
             try await incoming.answer(media: media)
             if let dtmf {
-                do { try await call.sendDTMF(dtmf) } catch { presenter.error(error, call: call.id) }
+                do {
+                    try await call.sendDTMF(dtmf)
+                    presenter.sent(call.id, digits: dtmf)
+                } catch { presenter.error(error, call: call.id) }
             }
             if let duration {
                 Task {

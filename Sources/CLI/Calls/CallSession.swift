@@ -32,7 +32,10 @@ struct CallSession {
                 guard case .state(.active) = event, !activated else { continue }
                 activated = true
                 if let dtmf {
-                    do throws(ParleyError) { try await call.sendDTMF(dtmf) } catch { presenter.error(error, call: call.id) }
+                    do throws(ParleyError) {
+                        try await call.sendDTMF(dtmf)
+                        presenter.sent(call.id, digits: dtmf)
+                    } catch { presenter.error(error, call: call.id) }
                 }
                 if let duration {
                     Task {
@@ -85,7 +88,9 @@ struct CallSession {
         let words = line.split(separator: " ", maxSplits: 1).map(String.init)
         do throws(ParleyError) {
             switch words[0].lowercased() {
-            case "dtmf" where words.count == 2: try await call.sendDTMF(words[1])
+            case "dtmf" where words.count == 2:
+                try await call.sendDTMF(words[1])
+                presenter.sent(call.id, digits: words[1])
             case "hold": try await call.hold()
             case "unhold": try await call.unhold()
             case "mute": try await call.mute()
@@ -114,6 +119,7 @@ struct CallSession {
                 if state == .held || state == .doubleHeld { try await call.unhold() } else { try await call.hold() }
             case "0"..."9", "*", "#", "A"..."D":
                 try await call.sendDTMF(String(key))
+                presenter.sent(call.id, digits: String(key))
             default:
                 break
             }
