@@ -25,6 +25,7 @@ struct LoadCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var media: MediaFlags
+    @OptionGroup var engine: EngineFlags
     @OptionGroup var logging: LoggingFlags
 
     @Option(help: "Calls to place in all.")
@@ -84,6 +85,7 @@ struct LoadCommand: AsyncParsableCommand {
         do {
             logger = try logging.bootstrap()
             callMedia = try media.mediaOptions()
+            callMedia.engine = engine.engine()
             configuration = try connection.clientConfiguration(media: callMedia)
             // Loads the WAV file now: a bad one is a usage error before anything connects.
             _ = try callMedia.source.makeSharedLoopSource(sampleRate: 48000)
@@ -119,7 +121,8 @@ struct LoadCommand: AsyncParsableCommand {
 
     private func place(on client: VoiceClient, media callMedia: MediaOptions, presenter: CallPresenter) async -> Int32 {
         let run = LoadRun(plan: LoadRun.Plan(total: calls, concurrency: concurrency ?? calls, rate: rate))
-        let clockAtStart = MediaClock.shared.lateness
+        let engine = callMedia.engine
+        let clockAtStart = engine.lateness
         let interruption = Interruption()
         let signals = Task {
             for await _ in interruption.signals { await run.stop() }
@@ -128,12 +131,12 @@ struct LoadCommand: AsyncParsableCommand {
             guard presenter.statusLine else { return }
             await LoadProgress(run: run, presenter: presenter).show()
         }
-        let clockReporter = Task { [clockInterval, json = logging.json] in
+        let clockReporter = Task { [clockInterval, json = logging.json, engine] in
             guard json, clockInterval > 0 else { return }
-            JSONEvents.emit("clock", ClockPayload(calls: 0, lateness: MediaClock.shared.lateness))
+            JSONEvents.emit("clock", ClockPayload(calls: 0, engine: engine))
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(Int(clockInterval * 1000)))
-                JSONEvents.emit("clock", ClockPayload(calls: await run.counts.up, lateness: MediaClock.shared.lateness))
+                JSONEvents.emit("clock", ClockPayload(calls: await run.counts.up, engine: engine))
             }
         }
         let started = ContinuousClock.now
@@ -148,7 +151,7 @@ struct LoadCommand: AsyncParsableCommand {
         clockReporter.cancel()
         signals.cancel()
         presenter.clearStatus()
-        let clock = MediaClock.shared.lateness
+        let clock = engine.lateness
         let summary = LoadSummary(
             results: results, attempted: await run.attempted, seconds: LoadRun.seconds(ContinuousClock.now - started),
             startingSeconds: await run.startingSeconds,

@@ -66,9 +66,10 @@ public final class MediaClock: @unchecked Sendable {
         public var frameLateSessionTicks: Int
         public var overruns: Int
 
-        public init(sessionTicks: Int = 0, lateSessionTicks: Int = 0, overruns: Int = 0) {
+        public init(sessionTicks: Int = 0, lateSessionTicks: Int = 0, frameLateSessionTicks: Int = 0, overruns: Int = 0) {
             self.sessionTicks = sessionTicks
             self.lateSessionTicks = lateSessionTicks
+            self.frameLateSessionTicks = frameLateSessionTicks
             self.overruns = overruns
         }
     }

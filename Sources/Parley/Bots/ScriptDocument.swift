@@ -74,8 +74,6 @@ extension BotScriptFormat {
 }
 
 extension Node {
-    var line: Int? { mark?.line }
-
     /// A plain `~`, `null` or nothing at all: a key with no value.
     var isNull: Bool { null != nil }
 
