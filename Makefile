@@ -24,6 +24,7 @@ test: build
 	scripts/test-cli $(PARLEY)
 	scripts/test-calls $(PARLEY)
 	scripts/test-reconnect $(PARLEY)
+	scripts/test-no-media $(PARLEY)
 
 demo: build
 	@scripts/demo $(PARLEY)

@@ -50,6 +50,9 @@ struct MediaFlags: ParsableArguments {
     @Option(help: "Seconds without RTP before the call reports media disrupted.")
     var disruptionTimeout: Double = 5
 
+    @Option(help: "Seconds after the answer for media to connect (ICE, DTLS, RTP from the far end) before the call ends no-media (exit 4); 0 waits for ever.")
+    var mediaTimeout: Double = 10
+
     func mediaOptions() throws(ParleyError) -> MediaOptions {
         var options = MediaOptions()
         do {
@@ -68,11 +71,13 @@ struct MediaFlags: ParsableArguments {
         }
         guard iceTimeout > 0, iceTimeout <= 60 else { throw ParleyError(kind: .configuration, message: "--ice-timeout must be between 0 and 60 seconds") }
         guard disruptionTimeout > 0 else { throw ParleyError(kind: .configuration, message: "--disruption-timeout must be positive") }
+        guard mediaTimeout >= 0, mediaTimeout <= 3600 else { throw ParleyError(kind: .configuration, message: "--media-timeout must be between 0 and 3600 seconds") }
         options.iceMode = ice == .trickle ? .trickle : .vanilla(collectionTimeout: .milliseconds(Int(iceTimeout * 1000)))
         options.relayOnly = relayOnly
         options.allowedInterfaces = interfaces
         options.ipv6 = !noIPv6
         options.disruptionTimeout = .milliseconds(Int(disruptionTimeout * 1000))
+        options.mediaTimeout = .milliseconds(Int(mediaTimeout * 1000))
         if let codecs { options.capabilities = try Self.capabilities(codecs) }
         return options
     }

@@ -145,12 +145,21 @@ extension Call {
         }
     }
 
+    /// The signalling side of a recovery is done; it counts once media is back. Until then the
+    /// call stays dropped or reconnecting and the reconnect timeout runs on.
     private func recovered(by path: RecoveryPath) async {
-        let wasRecovering = isRecovering
+        guard isRecovering else { return }
+        pendingRecovery = path
+        await completeRecoveryIfMediaIsBack()
+    }
+
+    func completeRecoveryIfMediaIsBack() async {
+        guard let path = pendingRecovery, isRecovering, await mediaIsUp(), pendingRecovery == path else { return }
+        pendingRecovery = nil
         recoveryDeadline?.cancel()
         recoveryDeadline = nil
         await apply(.recovered)
-        if wasRecovering { eventSink.yield(.recovered(path)) }
+        eventSink.yield(.recovered(path))
     }
 
     private func startRecoveryDeadline() {

@@ -25,6 +25,9 @@ public struct MediaOptions: Sendable {
     public var sink: AudioSinkSpec = .null
     /// No RTP for this long reports media disrupted.
     public var disruptionTimeout: Duration = .seconds(5)
+    /// A call whose media has not connected (ICE, DTLS, RTP from the far end) this long after it
+    /// was answered ends `no-media`; zero waits for ever.
+    public var mediaTimeout: Duration = .seconds(10)
 
     public init() {}
 

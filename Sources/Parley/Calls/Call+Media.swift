@@ -1,0 +1,60 @@
+import ICE
+
+/// Whether a call's media is there: ICE connected, DTLS done, RTP arriving. A recovery counts
+/// only once media is back, and a call answered without media never ends as a normal call
+/// (docs/calls.md, "Media that never connects").
+struct MediaPath: Sendable {
+    var iceConnected = false
+    var secured = false
+    var disrupted = false
+
+    mutating func note(_ event: MediaLegEvent) {
+        switch event {
+        case .iceState(let state): iceConnected = state == .connected || state == .completed
+        case .secured: secured = true
+        case .disrupted: disrupted = true
+        case .restored: disrupted = false
+        default: break
+        }
+    }
+}
+
+extension Call {
+    /// Media flows now: the path is connected and secured, and RTP has arrived and not stopped.
+    func mediaIsUp() async -> Bool {
+        guard mediaPath.iceConnected, mediaPath.secured, !mediaPath.disrupted else { return false }
+        return await mediaEverArrived()
+    }
+
+    /// The call has had media at some point: DTLS finished and the far end's RTP arrived.
+    func mediaEverArrived() async -> Bool {
+        guard mediaPath.secured, let leg else { return false }
+        return (await leg.statistics().audio?.packetsReceived ?? 0) > 0
+    }
+
+    /// The call was answered: its media has `mediaTimeout` to connect.
+    func startMediaTimer() {
+        let timeout = mediaOptions.mediaTimeout
+        guard mediaTimer == nil, timeout > .zero else { return }
+        mediaTimer = Task { [weak self] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            await self?.mediaTimerFired()
+        }
+    }
+
+    private func mediaTimerFired() async {
+        guard !machine.state.isDone, !(await mediaEverArrived()) else { return }
+        let missing = !mediaPath.iceConnected ? "ICE did not connect" : !mediaPath.secured ? "DTLS did not finish" : "no RTP arrived from the far end"
+        logger.error("call \(id): no media \(mediaOptions.mediaTimeout) after the answer (\(missing))")
+        await end(TerminationReason(localStatus: .noMedia),
+                  failure: ParleyError(kind: .mediaTimeout, message: "no media within \(mediaOptions.mediaTimeout) of the answer: \(missing)"),
+                  notifyServer: true)
+    }
+
+    /// A call that was answered but never had media did not end normally, whoever cleared it.
+    func amendEndingWithoutMedia() async {
+        guard case .done(let reason) = machine.state, reason.isNormal, answered, !(await mediaEverArrived()) else { return }
+        machine.amendEnding(TerminationReason(cause: reason.cause, causeCode: reason.causeCode, sipCode: reason.sipCode, sipReason: reason.sipReason,
+                                              sipCallID: reason.sipCallID, localStatus: .noMedia))
+    }
+}
