@@ -7,6 +7,7 @@ struct MediaPath: Sendable {
     var iceConnected = false
     var secured = false
     var disrupted = false
+    var selectedPair: ICESelectedPair?
 
     mutating func note(_ event: MediaLegEvent) {
         switch event {
@@ -14,6 +15,7 @@ struct MediaPath: Sendable {
         case .secured: secured = true
         case .disrupted: disrupted = true
         case .restored: disrupted = false
+        case .selectedPair(let pair): selectedPair = pair
         default: break
         }
     }
@@ -30,6 +32,24 @@ extension Call {
     func mediaEverArrived() async -> Bool {
         guard mediaPath.secured, let leg else { return false }
         return (await leg.statistics().audio?.packetsReceived ?? 0) > 0
+    }
+
+    /// Whether a settled burst of network changes (on interfaces media may use) touches this
+    /// call's media path or may offer it a better one: an address added, the address it sends
+    /// from removed, or the route to the far end now leaving from another address. A link or
+    /// route that does not move the path (a container's veth coming and going) does not.
+    func mediaPathTouched(by changes: [NetworkChange]) -> Bool {
+        guard !changes.isEmpty else { return false }
+        // No path yet, or one through a relay or a mapped address we cannot check by route.
+        guard let pair = mediaPath.selectedPair, pair.localType == .host else { return true }
+        for change in changes {
+            switch change {
+            case .addressAdded: return true
+            case .addressRemoved(_, let address, _) where address == pair.localAddress: return true
+            default: continue
+            }
+        }
+        return RouteCheck.sourceAddress(toward: pair.remoteAddress) != pair.localAddress
     }
 
     /// The call was answered: its media has `mediaTimeout` to connect.

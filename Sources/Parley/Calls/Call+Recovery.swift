@@ -65,14 +65,13 @@ extension Call {
         let media = mediaOptions
         networkWatch = NetworkWatch.start(logger: logger, concerns: { change in
             (change.concerns(server: nil, media: media), change.concernsMedia(media))
-        }, settled: { [weak self] mediaMoved in
-            guard mediaMoved else { return }
-            await self?.networkSettled()
+        }, settled: { [weak self] changes in
+            await self?.networkSettled(changes)
         })
     }
 
-    private func networkSettled() async {
-        guard machine.state == .active, !renegotiating else { return }
+    private func networkSettled(_ changes: [NetworkChange]) async {
+        guard machine.state == .active, !renegotiating, mediaPathTouched(by: changes) else { return }
         await reconnecting(moved: true)
         await onPathLost?(self)
     }
