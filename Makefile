@@ -25,6 +25,7 @@ test: build
 	scripts/test-calls $(PARLEY)
 	scripts/test-load $(PARLEY)
 	scripts/test-reconnect $(PARLEY)
+	scripts/test-no-media $(PARLEY)
 	scripts/test-browser $(PARLEY)
 
 demo: build

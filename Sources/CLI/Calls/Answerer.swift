@@ -176,7 +176,7 @@ actor Answerer {
         presenter.stats(call.id, statistics)
         presenter.ended(call.id, reason, statistics: statistics)
         active -= 1
-        let mediaFailed = await call.failure != nil
+        let mediaFailed = await call.failure != nil || reason.localStatus == .noMedia
         callEnded(failed: failed || mediaFailed)
     }
 
