@@ -62,12 +62,7 @@ struct AnswerCommand: AsyncParsableCommand {
         if let rejectEvery, rejectEvery < 1 { throw ValidationError("--reject-every must be at least 1") }
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
         guard clockInterval == 0 || (0.1...3600).contains(clockInterval) else { throw ValidationError("--clock-interval must be 0 or 0.1-3600 seconds") }
-        if let recordDir {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: recordDir, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ValidationError("--record-dir \(recordDir) is not a directory")
-            }
-        }
+        try RecordDirectory.validate(recordDir)
     }
 
     private static func loadBot(_ path: String) throws(ParleyError) -> BotScript {

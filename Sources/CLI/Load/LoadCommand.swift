@@ -68,12 +68,7 @@ struct LoadCommand: AsyncParsableCommand {
         guard connection.dialect == .verto else { throw ValidationError("parley load speaks Verto only (--dialect verto)") }
         guard media.record == "null" else { throw ValidationError("--record would be shared by every call: use --record-dir DIR") }
         guard media.play != "stdin", media.play != "-" else { throw ValidationError("--play stdin cannot feed many calls: use tone:HZ, silence or a WAV file") }
-        if let recordDir {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: recordDir, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ValidationError("--record-dir \(recordDir) is not a directory")
-            }
-        }
+        try RecordDirectory.validate(recordDir)
     }
 
     func run() async throws {
