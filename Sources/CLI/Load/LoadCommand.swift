@@ -140,6 +140,7 @@ struct LoadCommand: AsyncParsableCommand {
             return result
         }
         progress.cancel()
+        await progress.value
         clockReporter.cancel()
         signals.cancel()
         presenter.clearStatus()
