@@ -8,6 +8,11 @@ public protocol BotCallControl: AnyObject, Sendable {
     var digits: AsyncStream<Character> { get }
     /// Plays `prompt` to the caller and returns when it has been played to the end (true) or the call ended first (false).
     func play(_ prompt: BotPrompt) async -> Bool
+    /// Cuts the prompt now playing short (barge-in); its `play` returns false.
+    func stopPrompt()
+    /// Calls `onset` once, from the media clock thread, when the caller starts to speak; nil
+    /// stops listening.
+    func listenForSpeech(_ onset: (@Sendable () -> Void)?)
     /// Records what the caller says into a WAV file at `path` until `stopRecording()`.
     func startRecording(path: String) throws
     func stopRecording()

@@ -26,6 +26,12 @@ final class CallBotControl: BotCallControl {
         return await taps.source.play(source)
     }
 
+    func stopPrompt() { taps.source.stopPrompt() }
+
+    func listenForSpeech(_ onset: (@Sendable () -> Void)?) {
+        taps.sink.listen(onset.map { SpeechOnsetDetector(sampleRate: taps.sampleRate, onset: $0) })
+    }
+
     func startRecording(path: String) throws {
         taps.sink.startRecording(try WAVRecorder(path: path, sampleRate: taps.sampleRate))
     }

@@ -60,6 +60,15 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
         }
     }
 
+    /// Cuts the prompt in progress short, if any; its `play` returns false.
+    func stopPrompt() {
+        let stopped = lock.withLock { () -> CheckedContinuation<Bool, Never>? in
+            defer { prompt = nil }
+            return prompt?.finished
+        }
+        stopped?.resume(returning: false)
+    }
+
     /// Ends any prompt in progress and refuses new ones: the call is over.
     func close() {
         let cancelled = lock.withLock { () -> CheckedContinuation<Bool, Never>? in
