@@ -35,50 +35,71 @@ import Testing
         return configuration
     }
 
-    @Test func theCallersSpeechStopsTheWelcomeWithin400Milliseconds() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-barge-in-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let callerSource = directory.appendingPathComponent("caller.wav").path
-        let callerRecording = directory.appendingPathComponent("heard.wav").path
-        try Self.callerAudio(at: callerSource)
+    static let script = """
+        start: welcome
+        steps:
+          welcome:
+            type: menu
+            prompt: tone:1000/10s
+            barge_in: true
+            options:
+              1: after
+            timeout: 5
+          after:
+            type: hangup
+            prompt: silence/500ms
+        """
 
+    /// Calls a bot running `script` from a caller that plays `callerSource` and records what it
+    /// sends and hears into `recording`; `during` runs on the caller's call while the bot runs.
+    private static func call(bot script: String, callerSource: String, recording: String, directory: URL,
+                             during: @escaping @Sendable (Call) async throws -> Void = { _ in }) async throws -> BotOutcome {
         let embedded = try await EmbeddedSwitch.start(
             listen: WebSocketURL(parsing: "ws://127.0.0.1:0"),
             configuration: SwitchConfiguration(accounts: [
                 SwitchAccount(login: "alice", password: "alice-secret"), SwitchAccount(login: "bot", password: "bot-secret"),
             ]))
         defer { Task { await embedded.stop() } }
-        let caller = VoiceClient(configuration: try Self.configuration("alice", url: embedded.url, play: callerSource, record: "stereo:" + callerRecording))
-        let bot = VoiceClient(configuration: try Self.configuration("bot", url: embedded.url, play: "silence", record: "null"))
+        let caller = VoiceClient(configuration: try configuration("alice", url: embedded.url, play: callerSource, record: "stereo:" + recording))
+        let bot = VoiceClient(configuration: try configuration("bot", url: embedded.url, play: "silence", record: "null"))
         let botEvents = EventRecorder(bot.events)
         try await caller.connect()
         try await bot.connect()
-        let script = try BotScript.parse(text: """
-            start: welcome
-            steps:
-              welcome:
-                type: play
-                prompt: tone:\(Int(Self.welcomeHertz))/10s
-                barge_in: true
-                next: after
-              after:
-                type: hangup
-                prompt: silence/500ms
-            """, format: .yaml, baseDirectory: directory.path)
-
+        let parsed = try BotScript.parse(text: script, format: .yaml, baseDirectory: directory.path)
         let call = try await caller.dial("bot")
         let offered = try await botEvents.next("an incoming call") { if case .incomingCall = $0 { true } else { false } }
         let incoming = try #require(matching(offered) { if case .incomingCall(let incoming) = $0 { incoming } else { nil } })
         try await incoming.answer()
         let logger = Logger(label: "parley.bots.test") { _ in SwiftLogNoOpLogHandler() }
-        let outcome = try await withTimeout(seconds: 20) { await incoming.call.runBot(BotRunner(script: script), logger: logger) }
-        #expect(outcome.steps == ["welcome", "after"])
+        let callerTask = Task { try await during(call) }
+        let outcome = try await withTimeout(seconds: 20) { await incoming.call.runBot(BotRunner(script: parsed), logger: logger) }
+        try await callerTask.value
         _ = try await withTimeout(seconds: 10) { await call.waitUntilDone() }
         await caller.disconnect()
         await bot.disconnect()
+        return outcome
+    }
 
-        let heard = try StereoRecording(path: callerRecording)
+    private static func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-barge-in-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test func theCallersSpeechStopsTheWelcomeWithin400Milliseconds() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let callerSource = directory.appendingPathComponent("caller.wav").path
+        let recording = directory.appendingPathComponent("heard.wav").path
+        try Self.callerAudio(at: callerSource)
+        let outcome = try await Self.call(bot: Self.script, callerSource: callerSource, recording: recording, directory: directory) { call in
+            // Speech stops the welcome; the menu then waits for a key.
+            try await Task.sleep(for: .seconds(Self.speechStart + 1.5))
+            try await call.sendDTMF("1")
+        }
+        #expect(outcome.steps == ["welcome", "after"])
+
+        let heard = try StereoRecording(path: recording)
         let onset = try #require(heard.firstFrame(where: { heard.rms(left: $0) > 0.01 }), "the caller's speech is in its recording")
         let welcome = heard.frames.filter { heard.tonePower(Self.welcomeHertz, right: $0) > 0.1 }
         let lastWelcome = try #require(welcome.last, "the caller heard the welcome")
@@ -86,6 +107,73 @@ import Testing
         let latency = Double(lastWelcome + 1 - onset) * StereoRecording.frameSeconds
         print("[barge-in] the welcome stopped \(Int(latency * 1000)) ms after the caller began to speak (heard by the caller)")
         #expect(latency > 0 && latency < 0.4, "stopped \(latency) s after speech onset")
+    }
+
+    @Test func theCallersKeyStopsTheWelcomeWithin200Milliseconds() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let recording = directory.appendingPathComponent("heard.wav").path
+        let clock = RecordingClock(path: recording)
+        let pressed = Guarded<ContinuousClock.Instant?>(nil)
+        let outcome = try await Self.call(bot: Self.script, callerSource: "silence", recording: recording, directory: directory) { call in
+            clock.start()
+            // Long enough into the welcome for the recording to have reached the disk twice.
+            try await Task.sleep(for: .seconds(Self.speechStart))
+            pressed.withLock { $0 = .now }
+            try await call.sendDTMF("1")
+        }
+        clock.stop()
+        #expect(outcome.steps == ["welcome", "after"])
+
+        let heard = try StereoRecording(path: recording)
+        let pressedAt = try #require(pressed.withLock { $0 })
+        let press = try #require(clock.frame(at: pressedAt), "the recording reached the disk around the key")
+        let welcome = heard.frames.filter { heard.tonePower(Self.welcomeHertz, right: $0) > 0.1 }
+        let lastWelcome = try #require(welcome.last, "the caller heard the welcome")
+        #expect(welcome.first! < Int(press / Double(heard.frameSize)) - 10, "the welcome began before the key")
+        let latency = (Double((lastWelcome + 1) * heard.frameSize) - press) / Double(heard.rate)
+        print("[barge-in] the welcome stopped \(Int(latency * 1000)) ms after the caller pressed a key (heard by the caller)")
+        #expect(latency > 0 && latency < 0.2, "stopped \(latency) s after the key")
+    }
+}
+
+/// Maps an instant to a sample position of a WAV file being recorded, from the moments its
+/// stdio buffer (32 KiB, `WAVRecorder`) reaches the disk: the media clock writes in real time,
+/// so between two such moments samples and time advance together.
+final class RecordingClock: @unchecked Sendable {
+    private let path: String
+    private let flushes = Guarded<[(instant: ContinuousClock.Instant, bytes: Int)]>([])
+    private var poller: Task<Void, Never>?
+
+    init(path: String) { self.path = path }
+
+    func start() {
+        poller = Task { [path, flushes] in
+            var last = 0
+            // Bounded: a 2 ms poll for at most 30 s.
+            for _ in 0..<15_000 where !Task.isCancelled {
+                let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+                if size != last {
+                    flushes.withLock { $0.append((.now, size)) }
+                    last = size
+                }
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+        }
+    }
+
+    func stop() { poller?.cancel() }
+
+    /// The stereo frame (sample pair) recorded at `instant`, interpolated between the flushes
+    /// around it; nil unless there is one on each side.
+    func frame(at instant: ContinuousClock.Instant) -> Double? {
+        let seen = flushes.withLock { $0 }
+        guard let after = seen.firstIndex(where: { $0.instant > instant }), after > 0 else { return nil }
+        let (a, b) = (seen[after - 1], seen[after])
+        let frameA = Double(a.bytes - 44) / 4, frameB = Double(b.bytes - 44) / 4
+        let span = Double((b.instant - a.instant).components.attoseconds) / 1e18 + Double((b.instant - a.instant).components.seconds)
+        let into = Double((instant - a.instant).components.attoseconds) / 1e18 + Double((instant - a.instant).components.seconds)
+        return frameA + (frameB - frameA) * into / span
     }
 }
 
