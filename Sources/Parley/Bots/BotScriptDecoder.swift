@@ -8,11 +8,11 @@ struct BotScriptDecoder {
     static let digits: Set<Character> = Set("0123456789*#ABCD")
     static let topKeys = ["start", "steps", "max_steps", "description"]
     static let stepKeys: [String: [String]] = [
-        "menu": ["type", "prompt", "barge_in", "options", "timeout", "retries", "on_timeout", "on_invalid", "max_digits", "terminator"],
-        "play": ["type", "prompt", "barge_in", "next"],
-        "record": ["type", "prompt", "barge_in", "path", "max_seconds", "stop_digit", "next"],
+        "menu": ["type", "prompt", "options", "timeout", "retries", "on_timeout", "on_invalid", "max_digits", "terminator", "barge_in"],
+        "play": ["type", "prompt", "next", "barge_in"],
+        "record": ["type", "prompt", "path", "max_seconds", "stop_digit", "next", "barge_in"],
         "hangup": ["type", "prompt"],
-        "say": ["type", "text", "voice", "rate", "pitch", "barge_in", "next"],
+        "say": ["type", "text", "voice", "rate", "pitch", "next", "barge_in"],
     ]
     static let stepTypes = ["menu", "play", "say", "record", "hangup"]
     static let speechKeys = ["voice", "rate", "pitch"]
