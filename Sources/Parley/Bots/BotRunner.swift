@@ -139,11 +139,11 @@ private struct BotRun {
             interruption.happen()
             call.stopPrompt()
         }
+        call.armBargeIn(onSpeech: interrupt)
         await inbox.watch(interrupt)
-        call.listenForSpeech(interrupt)
-        var finished = true
-        if !interruption.happened { finished = await call.play(prompt) }
-        call.listenForSpeech(nil)
+        // Armed, a stop that comes before the prompt starts still stops it.
+        let finished = await call.play(prompt)
+        call.disarmBargeIn()
         await inbox.unwatch()
         if interruption.happened {
             logger.debug("bot prompt interrupted", metadata: ["call": .string(call.callID)])

@@ -26,10 +26,16 @@ final class CallBotControl: BotCallControl {
         return await taps.source.play(source)
     }
 
+    func armBargeIn(onSpeech: @escaping @Sendable () -> Void) {
+        taps.source.armStop()
+        taps.sink.listen(SpeechOnsetDetector(sampleRate: taps.sampleRate, onset: onSpeech))
+    }
+
     func stopPrompt() { taps.source.stopPrompt() }
 
-    func listenForSpeech(_ onset: (@Sendable () -> Void)?) {
-        taps.sink.listen(onset.map { SpeechOnsetDetector(sampleRate: taps.sampleRate, onset: $0) })
+    func disarmBargeIn() {
+        taps.sink.listen(nil)
+        taps.source.disarmStop()
     }
 
     func startRecording(path: String) throws {

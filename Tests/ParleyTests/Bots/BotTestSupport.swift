@@ -96,9 +96,11 @@ final class FakeBotCall: BotCallControl, @unchecked Sendable {
     let promptStops = Guarded<[ContinuousClock.Instant]>([])
     let speechListener = Guarded<(@Sendable () -> Void)?>(nil)
 
+    func armBargeIn(onSpeech: @escaping @Sendable () -> Void) { speechListener.withLock { $0 = onSpeech } }
+
     func stopPrompt() { promptStops.withLock { $0.append(.now) } }
 
-    func listenForSpeech(_ onset: (@Sendable () -> Void)?) { speechListener.withLock { $0 = onset } }
+    func disarmBargeIn() { speechListener.withLock { $0 = nil } }
 
     /// What the caller's speech onset does: calls the bot's listener, if it listens.
     func speak() { speechListener.withLock { $0 }?() }
