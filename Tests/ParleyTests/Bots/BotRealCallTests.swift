@@ -7,10 +7,10 @@ import Switch
 import TestSupport
 import Testing
 
-/// Barge-in on a real call through the embedded switch (ICE, DTLS-SRTP, Opus on loopback): the
-/// caller speaks over the bot's welcome, and the caller's own stereo recording tells how long
-/// the welcome went on after the speech began.
-@Suite struct BotBargeInCallTests {
+/// Bots on a real call through the embedded switch (ICE, DTLS-SRTP, Opus on loopback), judged
+/// from the caller's own stereo recording: how long a welcome goes on after the caller speaks
+/// or presses a key (barge-in), and whether a spoken welcome arrives whole.
+@Suite struct BotRealCallTests {
     static let welcomeHertz = 1000.0
     /// When the caller starts to speak, in its own audio (the bot's welcome has begun by then).
     static let speechStart = 3.0
@@ -135,6 +135,32 @@ import Testing
         print("[barge-in] the welcome stopped \(Int(latency * 1000)) ms after the caller pressed a key (heard by the caller)")
         #expect(latency > 0 && latency < 0.2, "stopped \(latency) s after the key")
     }
+
+    @Test func aSpokenWelcomeReachesTheCallerWhole() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let recording = directory.appendingPathComponent("heard.wav").path
+        let text = "Welcome to Parley. This greeting is spoken by the bot."
+        let outcome = try await Self.call(bot: """
+            start: welcome
+            steps:
+              welcome:
+                type: say
+                text: \(text)
+                next: after
+              after:
+                type: hangup
+                prompt: silence/500ms
+            """, callerSource: "silence", recording: recording, directory: directory)
+        #expect(outcome.steps == ["welcome", "after"])
+        let heard = try StereoRecording(path: recording)
+        let speaking = heard.frames.filter { heard.rms(right: $0) > 0.01 }
+        let spoken = Double(try SpeechSynthesizer.shared.audio(Speech(text), sampleRate: 48000).count) / 48000
+        let first = try #require(speaking.first, "the caller heard the welcome")
+        let span = Double(speaking.last! + 1 - first) * StereoRecording.frameSeconds
+        print("[say] the caller heard \(String(format: "%.2f", span)) s of a \(String(format: "%.2f", spoken)) s greeting")
+        #expect(abs(span - spoken) < 0.3, "heard \(span) s of speech, spoken \(spoken) s")
+    }
 }
 
 /// Maps an instant to a sample position of a WAV file being recorded, from the moments its
@@ -199,9 +225,13 @@ struct StereoRecording {
     func firstFrame(where test: (Int) -> Bool) -> Int? { frames.first(where: test) }
 
     /// Root mean square of a frame of the local channel, 1 is full scale.
-    func rms(left frame: Int) -> Double {
-        let part = left[(frame * frameSize)..<((frame + 1) * frameSize)]
-        return (part.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(part.count)).squareRoot() / 32768
+    func rms(left frame: Int) -> Double { Self.rms(left[(frame * frameSize)..<((frame + 1) * frameSize)]) }
+
+    /// The same for the remote channel.
+    func rms(right frame: Int) -> Double { Self.rms(right[(frame * frameSize)..<((frame + 1) * frameSize)]) }
+
+    private static func rms(_ part: ArraySlice<Int16>) -> Double {
+        (part.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(part.count)).squareRoot() / 32768
     }
 
     /// The share of a remote frame's energy at `hertz` (near 1 for a pure tone, near 0 without it).
