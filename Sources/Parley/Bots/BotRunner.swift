@@ -119,7 +119,7 @@ private struct BotRun {
                 return .end(await fail(.promptFailed(error.description)))
             }
         }
-        var finished: Bool
+        let finished: Bool
         if case .bargeIn(let inner) = playable {
             finished = await playUntilInterrupted(inner)
         } else {
