@@ -77,7 +77,15 @@ struct AnswerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let presenter = CallPresenter(json: logging.json)
+        let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
+        // Before the log opens or anything connects: a bad file is the user's to fix first.
+        do {
+            try connection.checkLocalFiles()
+            try media.checkLocalFiles()
+        } catch {
+            presenter.error(error.error)
+            throw ExitCode(error.status)
+        }
         let logger: Logger
         let configuration: VoiceClientConfiguration
         let botScript: BotScript?
@@ -88,12 +96,6 @@ struct AnswerCommand: AsyncParsableCommand {
         } catch {
             presenter.error(error)
             throw ExitCode(ExitStatus.forSetup(error))
-        }
-        do {
-            try media.checkLocalFiles()
-        } catch {
-            presenter.error(error.error)
-            throw ExitCode(error.status)
         }
         if noPromptCache { BotPromptCache.shared.preEncoded = false }
         let client = VoiceClient(configuration: configuration, logger: logger)

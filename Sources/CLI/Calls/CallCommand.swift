@@ -51,14 +51,19 @@ struct CallCommand: AsyncParsableCommand {
     }
 
     private func parsedHeaders() throws -> [CustomHeader] {
-        try headers.map { text in
-            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { throw ValidationError("--header must be NAME=VALUE, got \"\(text)\"") }
-            return CustomHeader(name: String(text[..<equals]), value: String(text[text.index(after: equals)...]))
-        }
+        try headers.map(HeaderOption.parse)
     }
 
     func run() async throws {
-        let presenter = CallPresenter(json: logging.json)
+        let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
+        // Before the log opens or anything connects: a bad file is the user's to fix first.
+        do {
+            try connection.checkLocalFiles()
+            try media.checkLocalFiles()
+        } catch {
+            presenter.error(error.error)
+            Foundation.exit(error.status)
+        }
         let logger: Logger
         let mediaOptions: MediaOptions
         do {
@@ -66,12 +71,6 @@ struct CallCommand: AsyncParsableCommand {
             mediaOptions = try media.mediaOptions()
         } catch {
             fail(error, presenter: presenter)
-        }
-        do {
-            try media.checkLocalFiles()
-        } catch {
-            presenter.error(error.error)
-            Foundation.exit(error.status)
         }
         if connection.dialect == .janus {
             let server: WebSocketURL

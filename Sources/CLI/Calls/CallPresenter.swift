@@ -11,8 +11,12 @@ final class CallPresenter: @unchecked Sendable {
     private let lock = NSLock()
     private var statusShown = false
 
-    init(json: Bool) {
+    /// Received digits are often PINs: shown (and in --json) only at debug or trace, else counted.
+    let revealDigits: Bool
+
+    init(json: Bool, revealDigits: Bool = false) {
         self.json = json
+        self.revealDigits = revealDigits
         statusLine = !json && isatty(2) == 1
     }
 
@@ -33,7 +37,11 @@ final class CallPresenter: @unchecked Sendable {
         switch event {
         case .state(let state): self.state(call, state)
         case .dtmf(let digit):
-            if json { JSONEvents.emit("dtmf", DigitPayload(call: call, digit: String(digit))) } else { line("call \(short(call)): received digit \(digit)") }
+            if json {
+                JSONEvents.emit("dtmf", DigitPayload(call: call, digit: revealDigits ? String(digit) : nil))
+            } else {
+                line("call \(short(call)): received " + (revealDigits ? "digit \(digit)" : "a digit"))
+            }
         case .secured(let profile):
             if json { JSONEvents.emit("secured", SecuredPayload(call: call, srtpProfile: profile)) } else { line("call \(short(call)): media secured (\(profile))") }
         case .selectedPair(let pair):
@@ -78,10 +86,12 @@ final class CallPresenter: @unchecked Sendable {
 
     func bot(_ call: String, _ outcome: BotOutcome) {
         if json {
-            JSONEvents.emit("bot", BotPayload(call: call, steps: outcome.steps, digits: String(outcome.digits),
-                                               recordings: outcome.recordings.map(\.path), ending: outcome.ending.description))
+            JSONEvents.emit("bot", BotPayload(call: call, steps: outcome.steps, digits: revealDigits ? String(outcome.digits) : nil,
+                                               digitCount: outcome.digits.count, recordings: outcome.recordings.map(\.path),
+                                               ending: outcome.ending.description))
         } else {
-            line("call \(short(call)): bot \(outcome.ending): steps \(outcome.steps.joined(separator: " > ")), digits \(String(outcome.digits))")
+            let digits = revealDigits ? "digits \(String(outcome.digits))" : "\(outcome.digits.count) digit\(outcome.digits.count == 1 ? "" : "s")"
+            line("call \(short(call)): bot finished (\(outcome.ending)): steps \(outcome.steps.joined(separator: " > ")), \(digits)")
         }
     }
 
@@ -138,7 +148,7 @@ final class CallPresenter: @unchecked Sendable {
 }
 
 struct StatePayload: Encodable { let call: String; let state: String }
-struct DigitPayload: Encodable { let call: String; let digit: String }
+struct DigitPayload: Encodable { let call: String; let digit: String? }
 struct SecuredPayload: Encodable { let call: String; let srtpProfile: String }
 struct ICEStatePayload: Encodable { let call: String; let state: String }
 struct PairPayload: Encodable { let call: String; let pair: CandidatePairPayload }
@@ -147,7 +157,7 @@ struct RecoveredPayload: Encodable { let call: String; let path: String }
 struct NetworkPayload: Encodable { let network: String; let attempt: Int?; let delayMs: Int? }
 struct CallErrorPayload: Encodable { let call: String?; let code: String; let message: String }
 struct StatsPayload: Encodable { let call: String; let audio: MediaStatistics?; let candidatePair: CandidatePairPayload? }
-struct BotPayload: Encodable { let call: String; let steps: [String]; let digits: String; let recordings: [String]; let ending: String }
+struct BotPayload: Encodable { let call: String; let steps: [String]; let digits: String?; let digitCount: Int; let recordings: [String]; let ending: String }
 struct EndedPayload: Encodable { let call: String; let reason: ReasonPayload }
 
 struct CandidatePairPayload: Encodable {

@@ -31,7 +31,7 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let presenter = CallPresenter(json: logging.json)
+        let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
         do {
             let logger = try logging.bootstrap()
             let status = try await DemoRun(output: output, presenter: presenter, logger: logger).run()

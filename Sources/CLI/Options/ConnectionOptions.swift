@@ -16,11 +16,17 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "SIP login (or PARLEY_LOGIN).")
     var login: String?
 
-    @Option(help: "Password (or PARLEY_PASSWORD). Prefer the environment: flags show in ps.")
+    @Option(help: "Password (or PARLEY_PASSWORD). Prefer --password-file or the environment: flags show in ps.")
     var password: String?
+
+    @Option(help: "Read the password from the first line of this file.")
+    var passwordFile: String?
 
     @Option(help: "Login token instead of login and password (or PARLEY_TOKEN).")
     var token: String?
+
+    @Option(help: "Read the login token from the first line of this file.")
+    var tokenFile: String?
 
     @Option(help: "Signalling dialect: verto (Telnyx, FreeSWITCH, parley switch) or janus.")
     var dialect: Dialect = .verto
@@ -59,13 +65,35 @@ struct ConnectionOptions: ParsableArguments {
         }
     }
 
-    func credentials() throws(ParleyError) -> VertoCredentials {
-        if let token = token ?? Self.environment("PARLEY_TOKEN") { return .token(token) }
-        guard let login = login ?? Self.environment("PARLEY_LOGIN") else {
-            throw ParleyError(kind: .configuration, message: "no credentials: give --login and --password (or PARLEY_LOGIN and PARLEY_PASSWORD), or --token")
+    /// Checks the files these options name before anything connects: secret files are there
+    /// and readable (66 if not), the CA file exists (bad usage if not).
+    func checkLocalFiles() throws(LocalInputError) {
+        _ = try secrets()
+        if let caFile, !insecure {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: caFile, isDirectory: &isDirectory), !isDirectory.boolValue,
+                FileManager.default.isReadableFile(atPath: caFile)
+            else {
+                throw LocalInputError(error: ParleyError(kind: .configuration, message: "--ca-file \(caFile): no readable file there"), status: ExitStatus.usage)
+            }
         }
-        guard let password = password ?? Self.environment("PARLEY_PASSWORD") else {
-            throw ParleyError(kind: .configuration, message: "no password for \(login): give --password or set PARLEY_PASSWORD")
+    }
+
+    private func secrets() throws(LocalInputError) -> (password: String?, token: String?) {
+        let password = try SecretFile.choose(value: password, file: passwordFile, environment: "PARLEY_PASSWORD", flags: ("--password", "--password-file"))
+        let token = try SecretFile.choose(value: token, file: tokenFile, environment: "PARLEY_TOKEN", flags: ("--token", "--token-file"))
+        return (password, token)
+    }
+
+    func credentials() throws(ParleyError) -> VertoCredentials {
+        let secrets: (password: String?, token: String?)
+        do { secrets = try self.secrets() } catch { throw error.error }
+        if let token = secrets.token { return .token(token) }
+        guard let login = login ?? Self.environment("PARLEY_LOGIN") else {
+            throw ParleyError(kind: .configuration, message: "no credentials: give --login and --password-file (or PARLEY_LOGIN and PARLEY_PASSWORD), or --token-file")
+        }
+        guard let password = secrets.password else {
+            throw ParleyError(kind: .configuration, message: "no password for \(login): give --password-file or --password, or set PARLEY_PASSWORD")
         }
         return .password(login: login, password: password)
     }

@@ -13,6 +13,9 @@ struct LoggingFlags: ParsableArguments {
     @Flag(help: "Print one JSON object per line on standard output.")
     var json = false
 
+    /// Debug and trace show what is otherwise hidden as a PIN could be (received digits).
+    var revealsSecrets: Bool { logLevel <= .debug }
+
     /// Routes swift-log through Parley's redacting output. Call once, first thing in `run`.
     func bootstrap() throws(ParleyError) -> Logger {
         let output: LogOutput

@@ -29,6 +29,9 @@ struct MediaFlags: ParsableArguments {
     @Option(help: "TURN credential (or PARLEY_TURN_PASSWORD).")
     var turnPassword: String?
 
+    @Option(help: "Read the TURN credential from the first line of this file.")
+    var turnPasswordFile: String?
+
     @Option(help: "trickle: candidates follow the SDP; vanilla: all candidates inside it.")
     var ice: ICEMode = .trickle
 
@@ -64,6 +67,11 @@ struct MediaFlags: ParsableArguments {
         } catch {
             throw LocalInputError(error: ParleyError(kind: .audio, message: "--record: \(error)"), status: ExitStatus.usage)
         }
+        _ = try turnCredential()
+    }
+
+    private func turnCredential() throws(LocalInputError) -> String? {
+        try SecretFile.choose(value: turnPassword, file: turnPasswordFile, environment: "PARLEY_TURN_PASSWORD", flags: ("--turn-password", "--turn-password-file"))
     }
 
     /// Refuses raw audio on standard output when standard output carries the --json lines.
@@ -91,7 +99,8 @@ struct MediaFlags: ParsableArguments {
         }
         let environment = ProcessInfo.processInfo.environment
         let username = turnUser ?? environment["PARLEY_TURN_USER"]
-        let credential = turnPassword ?? environment["PARLEY_TURN_PASSWORD"]
+        let credential: String?
+        do { credential = try turnCredential() } catch { throw error.error }
         do {
             options.iceServers = try stun.map { try ICEServer(url: $0) } + turn.map { try ICEServer(url: $0, username: username, credential: credential) }
         } catch {
