@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Media
 import Parley
+import Signaling
 
 struct AnswerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -110,9 +111,18 @@ struct AnswerCommand: AsyncParsableCommand {
         let answerer = Answerer(
             client: client, presenter: presenter, logger: logger, baseMedia: configuration.media, bot: botScript, maxCalls: maxCalls,
             callLimit: calls, recordDirectory: recordDir, duration: duration, dtmf: dtmf, reject: reject, statsInterval: statsInterval,
-            clockInterval: logging.json ? clockInterval : 0, reportFirstAudio: logging.json && reportFirstAudio)
+            clockInterval: logging.json ? clockInterval : 0, reportFirstAudio: logging.json && reportFirstAudio,
+            login: configuration.credentials.login)
         let status = await answerer.run()
         await client.disconnect()
         throw ExitCode(status)
+    }
+}
+
+extension VertoCredentials {
+    /// The login a password names; a token does not say.
+    var login: String? {
+        if case .password(let login, _) = self { return login }
+        return nil
     }
 }

@@ -25,11 +25,15 @@ actor Answerer {
     private var failures = 0
     private var finished: CheckedContinuation<Void, Never>?
     private var stopping = false
+    /// Set when the client gave up reconnecting: the run ends with the status a call would.
+    private var gaveUp: ParleyError?
+    private let login: String?
 
     init(client: VoiceClient, presenter: CallPresenter, logger: Logger, baseMedia: MediaOptions, bot: BotScript?, maxCalls: Int,
          callLimit: Int?, recordDirectory: String?, duration: Double?, dtmf: String?, reject: Bool, statsInterval: Double,
-         clockInterval: Double = 0, reportFirstAudio: Bool = false) {
+         clockInterval: Double = 0, reportFirstAudio: Bool = false, login: String? = nil) {
         self.client = client
+        self.login = login
         self.presenter = presenter
         self.logger = logger
         self.baseMedia = baseMedia
@@ -69,6 +73,7 @@ actor Answerer {
         clockReporter.cancel()
         if clockInterval > 0 { reportClock() }
         for call in await client.activeCalls { await call.hangup() }
+        if let gaveUp { return ExitStatus.forSetup(gaveUp) }
         return failures == 0 ? ExitStatus.normal : ExitStatus.callFailed
     }
 
@@ -89,16 +94,23 @@ actor Answerer {
             await offered(incoming)
         case .disconnected(let reason):
             presenter.note("disconnected: \(reason)")
+        case .ready:
+            presenter.ready(login: login)
         case .error(let error):
             presenter.error(error)
+            // Reconnecting gave up (or the server refused the re-login): nothing will take
+            // calls any more, so the run ends instead of waiting or starting over at attempt 1.
+            if error.kind == .reconnectFailed || error.kind == .authenticationFailed {
+                gaveUp = error
+                stop()
+            }
         default:
             presenter.client(event)
         }
     }
 
     private func offered(_ incoming: IncomingCall) async {
-        let caller = incoming.callerNumber ?? incoming.callerName ?? "unknown"
-        presenter.note("incoming call \(incoming.id.prefix(8)) from \(caller)")
+        presenter.incoming(incoming)
         guard !stopping, !reject, active < maxCalls else {
             presenter.note("refusing call \(incoming.id.prefix(8)) as busy (\(reject ? "--reject" : "\(active) of \(maxCalls) calls up"))")
             try? await incoming.reject()

@@ -2,6 +2,7 @@ import Foundation
 import ICE
 import Media
 import Parley
+import Signaling
 
 /// Shows a call to a person (lines on standard error, a live status line on a terminal) or to a
 /// program (`--json` lines on standard output, DESIGN.md's event shapes).
@@ -56,6 +57,24 @@ final class CallPresenter: @unchecked Sendable {
             if json { JSONEvents.emit("recovered", RecoveredPayload(call: call, path: path.rawValue)) } else { line("call \(short(call)): recovered (\(path.rawValue))") }
         case .error(let error):
             self.error(error, call: call)
+        }
+    }
+
+    /// `parley answer` is logged in and can take calls (again, after a reconnection).
+    func ready(login: String?) {
+        if json { JSONEvents.emit("ready", ReadyPayload(login: login)) }
+    }
+
+    /// A call offered to `parley answer`, before it is answered or refused.
+    func incoming(_ incoming: IncomingCall) {
+        if json {
+            JSONEvents.emit("incoming", IncomingPayload(
+                call: incoming.id, callerName: incoming.callerName, callerNumber: incoming.callerNumber,
+                destination: incoming.calleeNumber ?? incoming.calleeName, headers: incoming.headers.map { HeaderPayload(name: $0.name, value: $0.value) }))
+        } else {
+            let caller = [incoming.callerName, incoming.callerNumber.map { "<\($0)>" }].compactMap { $0 }.joined(separator: " ")
+            let destination = incoming.calleeNumber ?? incoming.calleeName
+            line("incoming call \(short(incoming.id)) from \(caller.isEmpty ? "unknown" : caller)" + (destination.map { " to \($0)" } ?? ""))
         }
     }
 
@@ -148,6 +167,15 @@ final class CallPresenter: @unchecked Sendable {
 }
 
 struct StatePayload: Encodable { let call: String; let state: String }
+struct ReadyPayload: Encodable { let login: String? }
+struct HeaderPayload: Encodable { let name: String; let value: String }
+struct IncomingPayload: Encodable {
+    let call: String
+    let callerName: String?
+    let callerNumber: String?
+    let destination: String?
+    let headers: [HeaderPayload]
+}
 struct DigitPayload: Encodable { let call: String; let digit: String? }
 struct SecuredPayload: Encodable { let call: String; let srtpProfile: String }
 struct ICEStatePayload: Encodable { let call: String; let state: String }
