@@ -89,17 +89,19 @@ struct CallCommand: AsyncParsableCommand {
         options.callerNumber = callerNumber
 
         let client = VoiceClient(configuration: configuration, logger: logger)
-        let clientEvents = client.events
-        let clientNews = Task {
-            for await event in clientEvents { presenter.client(event) }
-        }
-        defer { clientNews.cancel() }
         presenter.note("connecting to \(configuration.server)")
         do {
             try await client.connect()
         } catch {
             fail(error, presenter: presenter)
         }
+        // Only once logged in: a failed first connection ends the command, and the client's
+        // news of it (a reconnect it schedules) must not print after the error.
+        let clientEvents = client.events
+        let clientNews = Task {
+            for await event in clientEvents { presenter.client(event) }
+        }
+        defer { clientNews.cancel() }
         presenter.note("logged in; calling \(destination)")
         let call: Call
         do {

@@ -96,6 +96,7 @@ final class CallPresenter: @unchecked Sendable {
     }
 
     func error(_ error: ParleyError, call: String? = nil) {
+        LogOutput.active.withLock { $0 }?.recordInFile(level: .error, label: "parley", message: (call.map { "call \($0): " } ?? "") + "\(error.code): \(error.message)")
         if json {
             JSONEvents.emit("error", CallErrorPayload(call: call, code: error.code, message: error.message))
         } else {

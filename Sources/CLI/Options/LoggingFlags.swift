@@ -27,6 +27,7 @@ struct LoggingFlags: ParsableArguments {
             throw ParleyError(kind: .configuration, message: "\(error)")
         }
         LoggingSystem.bootstrap { label in output.handler(label: label) }
+        LogOutput.active.withLock { $0 = output }
         var logger = Logger(label: "parley")
         logger.logLevel = logLevel
         return logger
