@@ -8,8 +8,9 @@ struct SwitchCommand: AsyncParsableCommand {
         commandName: "switch",
         abstract: "Run the embedded Verto/Telnyx switch: clients log in to it and call each other.",
         discussion: """
-            Users log in with a password (--user alice:secret) or a token (--token TOKEN=alice).
+            Users log in with a password (--user alice:secret, or --users FILE) or a token (--token TOKEN=alice). \
             Calls to a logged-in user are relayed to that user; media flows peer to peer.
+
             Example: parley switch --listen ws://127.0.0.1:8080 --user alice:secret --user bob:secret
             """
     )

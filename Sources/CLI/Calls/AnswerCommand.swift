@@ -10,9 +10,13 @@ struct AnswerCommand: AsyncParsableCommand {
         commandName: "answer",
         abstract: "Wait for calls and answer them, optionally running an IVR bot on each.",
         discussion: """
-            Without --bot each call plays --play and lasts until the caller hangs up (or --duration).
-            With --bot SCRIPT each call runs the bot (docs/bots.md). --max-calls N carries N calls at once;
-            more are refused as busy. --calls N exits after N calls have ended.
+            Without --bot each call plays --play and lasts until the caller hangs up (or --duration). \
+            With --bot SCRIPT each call runs the bot (docs/bots.md). --max-calls N carries N calls at once; \
+            more are refused as busy. --calls N exits after N calls have ended. With --json: ready and incoming events.
+
+            Exit status: 0 every call ended normally; 1 one failed; 3 no session; 5 reconnecting gave up; \
+            64 bad usage; 66 a file to read is missing or unreadable.
+
             Example: parley answer --server ws://127.0.0.1:8080 --login ivr --bot examples/bots/ivr.yaml --max-calls 10
             """
     )

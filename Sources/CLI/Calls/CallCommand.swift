@@ -8,11 +8,17 @@ struct CallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "call",
         abstract: "Place a call and stay on it until it ends.",
+        // One paragraph per line: ArgumentParser wraps each at the terminal's width.
         discussion: """
-            On a terminal a status line shows the call; keys: 0-9 * # send DTMF, m mute/unmute,
-            h hold/unhold, q hang up. When standard input is not a terminal (and not --play stdin), it takes
-            one command per line: dtmf DIGITS, hold, unhold, mute, unmute, hangup. Exit status: 0 normal end, 1 the call failed or ended abnormally,
-            64 bad usage, 3 no session (server unreachable, login refused), 4 media failed (ICE, DTLS, codecs).
+            On a terminal a status line shows the call; keys: 0-9 * # send DTMF, m mute/unmute, \
+            h hold/unhold, q hang up. When standard input is not a terminal (and not --play stdin), it takes \
+            one command per line: dtmf DIGITS, hold, unhold, mute, unmute, hangup.
+
+            Exit status: 0 normal end; 1 the call failed or ended abnormally; 3 no session (server \
+            unreachable, login refused, no WebSocket within 5 s); 4 media failed (ICE, DTLS, codecs); 5 the network \
+            went away and the call could not be recovered (reconnect timeout, reconnecting gave up); 64 bad usage; \
+            66 a file to read is missing or unreadable.
+
             Example: parley call bob --server ws://127.0.0.1:8080 --login alice --play tone:440 --record bob.wav --duration 10
             """
     )

@@ -4,7 +4,7 @@ import Parley
 
 /// `--log-level`, `--log-file` and `--json`, shared by every long-running command.
 struct LoggingFlags: ParsableArguments {
-    @Option(help: "trace, debug, info, warning or error.")
+    @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .warning
 
     @Option(help: "Also write every log line at or above the level as NDJSON to this file.")
