@@ -84,9 +84,11 @@ struct AnswerCommand: AsyncParsableCommand {
     func run() async throws {
         let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
         // Before the log opens or anything connects: a bad file is the user's to fix first.
+        let profile: ConfigProfile?
         do {
+            profile = try connection.configProfile()
             try connection.checkLocalFiles()
-            try media.checkLocalFiles()
+            try media.checkLocalFiles(profile: profile)
         } catch {
             presenter.error(error.error)
             throw ExitCode(error.status)
@@ -96,7 +98,7 @@ struct AnswerCommand: AsyncParsableCommand {
         let botScript: BotScript?
         do {
             logger = try logging.bootstrap()
-            configuration = try connection.clientConfiguration(media: try media.mediaOptions())
+            configuration = try connection.clientConfiguration(media: try media.mediaOptions(profile: profile))
             botScript = try bot.map { path throws(ParleyError) in try Self.loadBot(path) }
         } catch {
             presenter.error(error)

@@ -63,9 +63,11 @@ struct CallCommand: AsyncParsableCommand {
     func run() async throws {
         let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
         // Before the log opens or anything connects: a bad file is the user's to fix first.
+        let profile: ConfigProfile?
         do {
+            profile = try connection.configProfile()
             try connection.checkLocalFiles()
-            try media.checkLocalFiles()
+            try media.checkLocalFiles(profile: profile)
         } catch {
             presenter.error(error.error)
             Foundation.exit(error.status)
@@ -74,7 +76,7 @@ struct CallCommand: AsyncParsableCommand {
         let mediaOptions: MediaOptions
         do {
             logger = try logging.bootstrap()
-            mediaOptions = try media.mediaOptions()
+            mediaOptions = try media.mediaOptions(profile: profile)
         } catch {
             fail(error, presenter: presenter)
         }

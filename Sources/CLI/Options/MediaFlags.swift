@@ -55,7 +55,7 @@ struct MediaFlags: ParsableArguments {
 
     /// Checks every local file the flags name before anything connects: the WAV to play is
     /// there and playable, the recording can be written.
-    func checkLocalFiles() throws(LocalInputError) {
+    func checkLocalFiles(profile: ConfigProfile?) throws(LocalInputError) {
         do {
             try AudioSourceSpec(play).check()
         } catch {
@@ -67,11 +67,12 @@ struct MediaFlags: ParsableArguments {
         } catch {
             throw LocalInputError(error: ParleyError(kind: .audio, message: "--record: \(error)"), status: ExitStatus.usage)
         }
-        _ = try turnCredential()
+        _ = try turnCredential(profile)
     }
 
-    private func turnCredential() throws(LocalInputError) -> String? {
-        try SecretFile.choose(value: turnPassword, file: turnPasswordFile, environment: "PARLEY_TURN_PASSWORD", flags: ("--turn-password", "--turn-password-file"))
+    private func turnCredential(_ profile: ConfigProfile?) throws(LocalInputError) -> String? {
+        try SecretFile.choose(value: turnPassword, file: turnPasswordFile, environment: "PARLEY_TURN_PASSWORD", flags: ("--turn-password", "--turn-password-file"),
+                              profileFile: profile?.turnPasswordFile)
     }
 
     /// Refuses raw audio on standard output when standard output carries the --json lines.
@@ -89,7 +90,8 @@ struct MediaFlags: ParsableArguments {
         }
     }
 
-    func mediaOptions() throws(ParleyError) -> MediaOptions {
+    /// `profile` fills in the ICE servers and TURN login the flags and environment leave out.
+    func mediaOptions(profile: ConfigProfile? = nil) throws(ParleyError) -> MediaOptions {
         var options = MediaOptions()
         do {
             options.source = try AudioSourceSpec(play)
@@ -98,11 +100,13 @@ struct MediaFlags: ParsableArguments {
             throw ParleyError(error)
         }
         let environment = ProcessInfo.processInfo.environment
-        let username = turnUser ?? environment["PARLEY_TURN_USER"]
+        let username = turnUser ?? environment["PARLEY_TURN_USER"] ?? profile?.turnUser
         let credential: String?
-        do { credential = try turnCredential() } catch { throw error.error }
+        do { credential = try turnCredential(profile) } catch { throw error.error }
+        let stunURLs = stun.isEmpty ? profile?.stun ?? [] : stun
+        let turnURLs = turn.isEmpty ? profile?.turn ?? [] : turn
         do {
-            options.iceServers = try stun.map { try ICEServer(url: $0) } + turn.map { try ICEServer(url: $0, username: username, credential: credential) }
+            options.iceServers = try stunURLs.map { try ICEServer(url: $0) } + turnURLs.map { try ICEServer(url: $0, username: username, credential: credential) }
         } catch {
             throw ParleyError(kind: .configuration, message: "\(error)")
         }

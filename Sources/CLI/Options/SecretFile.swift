@@ -22,14 +22,16 @@ enum SecretFile {
         return secret
     }
 
-    /// One secret from a flag, a file flag or the environment, in that order; both flags at once is bad usage.
-    static func choose(value: String?, file: String?, environment: String, flags: (value: String, file: String)) throws(LocalInputError) -> String? {
+    /// One secret from a flag, a file flag, the environment or the config profile's file, in
+    /// that order; both flags at once is bad usage.
+    static func choose(value: String?, file: String?, environment: String, flags: (value: String, file: String),
+                       profileFile: String? = nil) throws(LocalInputError) -> String? {
         if value != nil, file != nil {
             throw LocalInputError(error: ParleyError(kind: .configuration, message: "give \(flags.value) or \(flags.file), not both"), status: ExitStatus.usage)
         }
         if let value { return value }
         if let file { return try read(file, flag: flags.file) }
-        guard let fromEnvironment = ProcessInfo.processInfo.environment[environment], !fromEnvironment.isEmpty else { return nil }
-        return fromEnvironment
+        if let fromEnvironment = ProcessInfo.processInfo.environment[environment], !fromEnvironment.isEmpty { return fromEnvironment }
+        return try profileFile.map { path throws(LocalInputError) in try read(path, flag: "the profile's \(flags.file.dropFirst(2))") }
     }
 }
