@@ -98,6 +98,7 @@ struct AnswerCommand: AsyncParsableCommand {
         let botScript: BotScript?
         do {
             logger = try logging.bootstrap()
+            presenter.logger = logger
             configuration = try connection.clientConfiguration(media: try media.mediaOptions(profile: profile))
             botScript = try bot.map { path throws(ParleyError) in try Self.loadBot(path) }
         } catch {

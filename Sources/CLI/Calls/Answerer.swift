@@ -145,6 +145,7 @@ actor Answerer {
         defer { firstAudio.cancel() }
         do {
             try await incoming.answer(media: media)
+            presenter.negotiated(call.id, await call.statistics())
             if let dtmf {
                 do { try await call.sendDTMF(dtmf) } catch { presenter.error(error, call: call.id) }
             }

@@ -76,6 +76,7 @@ struct CallCommand: AsyncParsableCommand {
         let mediaOptions: MediaOptions
         do {
             logger = try logging.bootstrap()
+            presenter.logger = logger
             mediaOptions = try media.mediaOptions(profile: profile)
         } catch {
             fail(error, presenter: presenter)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ICE
 import Media
 import Parley
@@ -14,6 +15,8 @@ final class CallPresenter: @unchecked Sendable {
 
     /// Received digits are often PINs: shown (and in --json) only at debug or trace, else counted.
     let revealDigits: Bool
+    /// Every call event at debug (ICE states and pair, DTLS profile, media), set once logging is up.
+    var logger: Logger?
 
     init(json: Bool, revealDigits: Bool = false) {
         self.json = json
@@ -35,6 +38,7 @@ final class CallPresenter: @unchecked Sendable {
     }
 
     func event(_ call: String, _ event: CallEvent) {
+        logger?.debug("call \(call): \(Self.logText(event))")
         switch event {
         case .state(let state): self.state(call, state)
         case .dtmf(let digit):
@@ -161,6 +165,26 @@ final class CallPresenter: @unchecked Sendable {
             let clear = statusShown ? "\r\u{1B}[K" : ""
             statusShown = false
             FileHandle.standardError.write(Data((clear + message + "\n").utf8))
+        }
+    }
+
+    /// The codec and payload type a call settled on, once it is active (debug).
+    func negotiated(_ call: String, _ statistics: CallStatistics) {
+        guard let audio = statistics.audio else { return }
+        logger?.debug("call \(call): sending and receiving \(audio.codec), payload type \(audio.payloadType)")
+    }
+
+    private static func logText(_ event: CallEvent) -> String {
+        switch event {
+        case .state(let state): "state \(state.name)"
+        case .dtmf(let digit): "received digit \(digit)"
+        case .iceState(let state): "ICE \(state.rawValue)"
+        case .selectedPair(let pair): "ICE selected pair \(pair)"
+        case .secured(let profile): "DTLS done, SRTP profile \(profile)"
+        case .mediaDisrupted: "no RTP arriving (disrupted)"
+        case .mediaRestored: "RTP arriving again"
+        case .recovered(let path): "recovered by \(path.rawValue)"
+        case .error(let error): "error \(error.code): \(error.message)"
         }
     }
 

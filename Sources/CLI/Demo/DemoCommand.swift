@@ -34,6 +34,7 @@ struct DemoCommand: AsyncParsableCommand {
         let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
         do {
             let logger = try logging.bootstrap()
+            presenter.logger = logger
             let status = try await DemoRun(output: output, presenter: presenter, logger: logger).run()
             throw ExitCode(status)
         } catch let error as ParleyError {
