@@ -83,13 +83,8 @@ struct AnswerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
-        // Before the log opens or anything connects: a bad file is the user's to fix first.
         let profile: ConfigProfile?
-        do {
-            profile = try connection.configProfile()
-            try connection.checkLocalFiles()
-            try media.checkLocalFiles(profile: profile)
-        } catch {
+        do { profile = try connection.checkLocalInputs(media: media) } catch {
             presenter.error(error.error)
             throw ExitCode(error.status)
         }
