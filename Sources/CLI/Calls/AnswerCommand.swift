@@ -3,15 +3,20 @@ import Foundation
 import Logging
 import Media
 import Parley
+import Signaling
 
 struct AnswerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "answer",
         abstract: "Wait for calls and answer them, optionally running an IVR bot on each.",
         discussion: """
-            Without --bot each call plays --play and lasts until the caller hangs up (or --duration).
-            With --bot SCRIPT each call runs the bot (docs/bots.md). --max-calls N carries N calls at once;
-            more are refused as busy. --calls N exits after N calls have ended.
+            Without --bot each call plays --play and lasts until the caller hangs up (or --duration). \
+            With --bot SCRIPT each call runs the bot (docs/bots.md). --max-calls N carries N calls at once; \
+            more are refused as busy. --calls N exits after N calls have ended. With --json: ready and incoming events.
+
+            Exit status: 0 every call ended normally; 1 one failed; 3 no session; 5 reconnecting gave up; \
+            64 bad usage; 66 a file to read is missing or unreadable.
+
             Example: parley answer --server ws://127.0.0.1:8080 --login ivr --bot examples/bots/ivr.yaml --max-calls 10
             """
     )
@@ -77,24 +82,24 @@ struct AnswerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let presenter = CallPresenter(json: logging.json)
+        let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
+        let profile: ConfigProfile?
+        do { profile = try connection.checkLocalInputs(media: media) } catch {
+            presenter.error(error.error)
+            throw ExitCode(error.status)
+        }
         let logger: Logger
         var configuration: VoiceClientConfiguration
         let botScript: BotScript?
         do {
             logger = try logging.bootstrap()
-            configuration = try connection.clientConfiguration(media: try media.mediaOptions())
+            presenter.logger = logger
+            configuration = try connection.clientConfiguration(media: try media.mediaOptions(profile: profile))
             configuration.media.engine = engine.engine()
             botScript = try bot.map { path throws(ParleyError) in try Self.loadBot(path) }
         } catch {
             presenter.error(error)
             throw ExitCode(ExitStatus.forSetup(error))
-        }
-        do {
-            try media.checkLocalFiles()
-        } catch {
-            presenter.error(error.error)
-            throw ExitCode(error.status)
         }
         if noPromptCache { BotPromptCache.shared.preEncoded = false }
         let client = VoiceClient(configuration: configuration, logger: logger)
@@ -109,9 +114,18 @@ struct AnswerCommand: AsyncParsableCommand {
         let answerer = Answerer(
             client: client, presenter: presenter, logger: logger, baseMedia: configuration.media, bot: botScript, maxCalls: maxCalls,
             callLimit: calls, recordDirectory: recordDir, duration: duration, dtmf: dtmf, reject: reject, rejectEvery: rejectEvery, statsInterval: statsInterval,
-            clockInterval: logging.json ? clockInterval : 0, reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP)
+            clockInterval: logging.json ? clockInterval : 0, reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP,
+            login: configuration.credentials.login)
         let status = await answerer.run()
         await client.disconnect()
         throw ExitCode(status)
+    }
+}
+
+extension VertoCredentials {
+    /// The login a password names; a token does not say.
+    var login: String? {
+        if case .password(let login, _) = self { return login }
+        return nil
     }
 }

@@ -28,11 +28,15 @@ actor Answerer {
     private var failures = 0
     private var finished: CheckedContinuation<Void, Never>?
     private var stopping = false
+    /// Set when the client gave up reconnecting: the run ends with the status a call would.
+    private var gaveUp: ParleyError?
+    private let login: String?
 
     init(client: VoiceClient, presenter: CallPresenter, logger: Logger, baseMedia: MediaOptions, bot: BotScript?, maxCalls: Int,
          callLimit: Int?, recordDirectory: String?, duration: Double?, dtmf: String?, reject: Bool, rejectEvery: Int? = nil, statsInterval: Double,
-         clockInterval: Double = 0, reportFirstAudio: Bool = false, saveSDPDirectory: String? = nil) {
+         clockInterval: Double = 0, reportFirstAudio: Bool = false, saveSDPDirectory: String? = nil, login: String? = nil) {
         self.client = client
+        self.login = login
         self.presenter = presenter
         self.logger = logger
         self.baseMedia = baseMedia
@@ -74,6 +78,7 @@ actor Answerer {
         clockReporter.cancel()
         if clockInterval > 0 { reportClock() }
         for call in await client.activeCalls { await call.hangup() }
+        if let gaveUp { return ExitStatus.forSetup(gaveUp) }
         return failures == 0 ? ExitStatus.normal : ExitStatus.callFailed
     }
 
@@ -94,16 +99,23 @@ actor Answerer {
             await offered(incoming)
         case .disconnected(let reason):
             presenter.note("disconnected: \(reason)")
+        case .ready:
+            presenter.ready(login: login)
         case .error(let error):
             presenter.error(error)
+            // Reconnecting gave up (or the server refused the re-login): nothing will take
+            // calls any more, so the run ends instead of waiting or starting over at attempt 1.
+            if error.kind == .reconnectFailed || error.kind == .authenticationFailed {
+                gaveUp = error
+                stop()
+            }
         default:
             presenter.client(event)
         }
     }
 
     private func offered(_ incoming: IncomingCall) async {
-        let caller = incoming.callerNumber ?? incoming.callerName ?? "unknown"
-        presenter.note("incoming call \(incoming.id.prefix(8)) from \(caller)")
+        presenter.incoming(incoming)
         offeredCount += 1
         let rejected = reject || rejectEvery.map { offeredCount % $0 == 0 } == true
         guard !stopping, !rejected, active < maxCalls else {
@@ -148,6 +160,7 @@ actor Answerer {
         defer { firstAudio.cancel() }
         do {
             try await incoming.answer(media: media)
+            presenter.negotiated(call.id, await call.statistics())
             if let dtmf {
                 do {
                     try await call.sendDTMF(dtmf)

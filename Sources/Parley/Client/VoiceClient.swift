@@ -20,7 +20,7 @@ public actor VoiceClient {
     public init(configuration: VoiceClientConfiguration, logger: Logger = Logger(label: "parley.client")) {
         self.configuration = configuration
         self.logger = logger
-        verto = VertoClient(url: configuration.server, configuration: configuration.verto, socketOptions: configuration.socket)
+        verto = VertoClient(url: configuration.server, configuration: configuration.verto, socketOptions: configuration.socket, logger: logger)
         signalling = VertoCallSignalling(client: verto)
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
     }
@@ -37,6 +37,7 @@ public actor VoiceClient {
         do {
             try await verto.connect()
         } catch {
+            logger.debug("could not log in to \(configuration.server): \(error)")
             throw ParleyError(error)
         }
         await noteSocketEndpoints()

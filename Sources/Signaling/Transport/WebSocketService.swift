@@ -114,6 +114,7 @@ final class WebSocketService: @unchecked Sendable {
             vhost = clientVhost
         }
         let socket = SocketState(id: request.id, listener: nil, options: request.limits, sink: request.sink, budget: request.budget)
+        socket.host = request.url.host
         socket.retryPolicy.pointee.secs_since_valid_ping = request.options.pingAfterIdleSeconds
         socket.retryPolicy.pointee.secs_since_valid_hangup = request.options.dropAfterIdleSeconds
         sockets[request.id] = socket
@@ -145,8 +146,10 @@ final class WebSocketService: @unchecked Sendable {
         // a nil return with the socket still registered means it failed before any callback.
         let created = lws_client_connect_via_info(&info)
         if created == nil, let socket = sockets.removeValue(forKey: request.id) {
+            // libwebsockets resolves the name as it starts and says only that it could not.
+            let unresolved = Self.resolutionFailure(request.url.host).map { WebSocketError.connectFailed("cannot resolve \(request.url.host): \($0)") }
             socket.finish(WebSocketClosure(code: nil, reason: "", initiatedByPeer: false,
-                                           error: socket.failure ?? .connectFailed("libwebsockets refused to start connecting to \(request.url)")))
+                                           error: socket.failure ?? unresolved ?? .connectFailed("libwebsockets refused to start connecting to \(request.url)")))
             return
         }
         socket.wsi = created
@@ -256,7 +259,7 @@ final class WebSocketService: @unchecked Sendable {
         LWS_CALLBACK_CLIENT_ESTABLISHED, LWS_CALLBACK_ESTABLISHED, LWS_CALLBACK_CLIENT_RECEIVE, LWS_CALLBACK_RECEIVE,
         LWS_CALLBACK_CLIENT_WRITEABLE, LWS_CALLBACK_SERVER_WRITEABLE, LWS_CALLBACK_WS_PEER_INITIATED_CLOSE,
         LWS_CALLBACK_CLIENT_CONNECTION_ERROR, LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED,
-        LWS_CALLBACK_CLOSED_CLIENT_HTTP, LWS_CALLBACK_WSI_DESTROY, LWS_CALLBACK_HTTP, LWS_CALLBACK_HTTP_WRITEABLE, LWS_CALLBACK_CLOSED_HTTP,
+        LWS_CALLBACK_CLOSED_CLIENT_HTTP, LWS_CALLBACK_WSI_DESTROY, LWS_CALLBACK_HTTP, LWS_CALLBACK_HTTP_WRITEABLE, LWS_CALLBACK_CLOSED_HTTP, LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION,
     ].reduce(into: []) { $0.insert($1.rawValue) }
 
     /// Entry from C. Reasons raised while the context is still being built (protocol init and
@@ -293,12 +296,22 @@ final class WebSocketService: @unchecked Sendable {
         case LWS_CALLBACK_CLIENT_WRITEABLE, LWS_CALLBACK_SERVER_WRITEABLE:
             guard let socket = socket(for: wsi) else { return -1 }
             return write(socket, wsi: wsi)
+        case LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION:
+            // OpenSSL's verdict on each certificate of the chain: `length` is preverify_ok and
+            // `user` the X509_STORE_CTX. The first refusal says why, in words, before the
+            // handshake fails with an opaque error code.
+            guard let socket = socket(for: wsi) else { return 0 }
+            socket.certificateSeen = true
+            if length == 0, let user, socket.failure == nil {
+                socket.failure = .tlsFailed(TLSFailure.describe(verifyError: X509_STORE_CTX_get_error(OpaquePointer(user)), host: socket.host))
+            }
+            return 0
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
             if let socket = socket(for: wsi) { socket.peerClose = Self.closePayload(input, length) }
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             guard let socket = socket(for: wsi) else { return 0 }
             let text = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "unknown error"
-            let error = socket.failure ?? Self.classifyConnectError(text)
+            let error = socket.failure ?? Self.classifyConnectError(text, certificateSeen: socket.certificateSeen)
             sockets[socket.id] = nil
             socket.finish(WebSocketClosure(code: nil, reason: "", initiatedByPeer: false, error: error))
         case LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED, LWS_CALLBACK_CLOSED_CLIENT_HTTP, LWS_CALLBACK_WSI_DESTROY:
@@ -457,9 +470,21 @@ final class WebSocketService: @unchecked Sendable {
         return (code, reason)
     }
 
-    private static func classifyConnectError(_ text: String) -> WebSocketError {
+    private static func classifyConnectError(_ text: String, certificateSeen: Bool) -> WebSocketError {
         let lowered = text.lowercased()
-        if ["tls", "ssl", "cert", "verify"].contains(where: lowered.contains) { return .tlsFailed(text) }
-        return .connectFailed(text)
+        guard ["tls", "ssl", "cert", "verify"].contains(where: lowered.contains) else { return .connectFailed(text) }
+        // No certificate ever arrived: the peer did not answer the ClientHello in TLS.
+        if TLSFailure.notTLS(lowered) || !certificateSeen { return .tlsFailed(TLSFailure.notTLSMessage + " (\(text))") }
+        return .tlsFailed(text)
+    }
+
+    /// Why `host` does not resolve, or nil when it does.
+    private static func resolutionFailure(_ host: String) -> String? {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, nil, &hints, &list)
+        if let list { freeaddrinfo(list) }
+        return status == 0 ? nil : String(cString: gai_strerror(status))
     }
 }
