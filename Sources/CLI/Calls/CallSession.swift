@@ -31,7 +31,7 @@ struct CallSession {
                 presenter.event(call.id, event)
                 guard case .state(.active) = event, !activated else { continue }
                 activated = true
-                presenter.negotiated(call.callID, await call.statistics())
+                presenter.negotiated(call.id, await call.statistics())
                 if let dtmf {
                     do throws(ParleyError) {
                         try await call.sendDTMF(dtmf)
