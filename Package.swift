@@ -7,6 +7,11 @@ let package = Package(
     products: [
         .library(name: "Parley", targets: ["Parley"]),
         .library(name: "SDP", targets: ["SDP"]),
+        // The layers on their own, for the libFuzzer harness in Fuzz/ (a separate package).
+        .library(name: "Signaling", targets: ["Signaling"]),
+        .library(name: "Media", targets: ["Media"]),
+        .library(name: "ICE", targets: ["ICE"]),
+        .library(name: "Switch", targets: ["Switch"]),
         .executable(name: "parley", targets: ["CLI"]),
     ],
     dependencies: [

@@ -64,8 +64,8 @@ public struct SwitchCore: Sendable {
         switch message {
         case .request(let id, let method, let params, _):
             handleRequest(id: id, method: method, params: params, from: peer, now: now)
-        case .notification:
-            break  // Verto clients send no notifications the switch acts on, and none is answered.
+        case .notification, .errorWithoutID:
+            break  // Verto clients send no notifications the switch acts on; neither is answered.
         case .response(let id, let outcome, _):
             handleResponse(id: id, outcome: outcome, from: peer)
         }

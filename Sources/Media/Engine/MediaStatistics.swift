@@ -36,4 +36,9 @@ public struct MediaStatistics: Sendable, Equatable, Codable {
     public var muted: Bool
     /// Frames sent as a source handed them, pre-encoded (a bot's cached prompts), not encoded here.
     public var preEncodedFramesSent: Int = 0
+    /// Authenticated RTP/RTCP that did not parse (an RTCP length that lies, a truncated header):
+    /// dropped, the call goes on.
+    public var malformedPackets: Int = 0
+    /// Datagrams that are neither DTLS nor RTP/RTCP (stray STUN after ICE, garbage): dropped.
+    public var unknownDatagrams: Int = 0
 }

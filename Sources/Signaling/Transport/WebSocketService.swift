@@ -420,9 +420,13 @@ final class WebSocketService: @unchecked Sendable {
                 socket.discardingMessage = true
                 socket.incoming.removeAll()
                 socket.sink(.refused(.tooLarge(limit: socket.limits.maximumMessageSize)))
+                // Closed from the writable callback, like every close we start: returning -1
+                // here, in the middle of a frame libwebsockets is still parsing, corrupted its
+                // heap (a 2 MiB frame against the 1 MiB limit; HostileServerTests). The rest of
+                // the frame is read and dropped until then.
                 socket.closeRequest = (WebSocketCloseCode.messageTooBig, "message larger than \(socket.limits.maximumMessageSize) bytes")
-                lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, nil, 0)
-                return -1
+                lws_callback_on_writable(wsi)
+                return 0
             }
             if let input, length > 0 {
                 socket.incoming.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
