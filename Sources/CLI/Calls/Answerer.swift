@@ -129,17 +129,14 @@ actor Answerer {
                 presenter.error(error, call: incoming.id)
             }
         }
+        let quality = CallQualityWatch(call: call, presenter: presenter, watchesInputLevel: !media.source.isGenerated)
         let watcher = Task { [presenter] in
-            for await event in call.events { presenter.event(call.id, event) }
-        }
-        let statsTicker = Task { [presenter, statsInterval] in
-            guard statsInterval > 0 else { return }
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(Int(statsInterval * 1000)))
-                guard !(await call.state.isDone) else { return }
-                presenter.stats(call.id, await call.statistics())
+            for await event in call.events {
+                quality.note(event)
+                presenter.event(call.id, event)
             }
         }
+        let statsTicker = Task { [statsInterval] in await quality.run(statsInterval: statsInterval) }
         var failed = false
         let firstAudio = Task { [reportFirstAudio] in
             guard reportFirstAudio else { return }
@@ -172,9 +169,7 @@ actor Answerer {
         let reason = await call.waitUntilDone()
         await watcher.value
         statsTicker.cancel()
-        let statistics = await call.statistics()
-        presenter.stats(call.id, statistics)
-        presenter.ended(call.id, reason, statistics: statistics)
+        _ = await quality.finish(reason)
         active -= 1
         let mediaFailed = await call.failure != nil
         callEnded(failed: failed || mediaFailed)

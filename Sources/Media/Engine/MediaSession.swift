@@ -570,6 +570,7 @@ public final class MediaSession: @unchecked Sendable {
             duplicatePackets: jitterBuffer.counters.duplicates, audioLevel: playedFrame ? Self.level(UnsafeBufferPointer(rebasing: playout[0..<tickSamples])) : 0,
             localAudioLevel: Self.level(UnsafeBufferPointer(localFrame)), srtpProfile: profile,
             srtpAuthenticationFailures: channel.counters.authenticationFailures, srtpReplays: channel.counters.replays,
-            dtmfReceived: dtmfReceived, muted: muted, preEncodedFramesSent: preEncodedFramesSent)
+            dtmfReceived: dtmfReceived, muted: muted, preEncodedFramesSent: preEncodedFramesSent,
+            fecNegotiated: configuration.codec.usesInbandFEC)
     }
 }
