@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "ICE", dependencies: ["CNice", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Media", dependencies: ["SDP", "CSRTP", "COpus", "COpenSSL", "CSpeexDSP"]),
         .target(name: "Parley", dependencies: ["SDP", "Signaling", "ICE", "Media", "CEspeakNG", "Yams", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Switch", dependencies: ["Signaling"]),
+        .target(name: "Switch", dependencies: ["Signaling", .product(name: "CoreMetrics", package: "swift-metrics")]),
         // Test helper: one ICE agent driven over stdin/stdout, run inside a network namespace.
         .executableTarget(name: "ICEPeer", dependencies: ["ICE"]),
         .executableTarget(

@@ -15,6 +15,8 @@ final class CallQualityWatch: @unchecked Sendable {
     private var monitor = CallQualityMonitor()
     private var latest: CallQualityMonitor.Update?
     private var recoveries = 0
+    private var answered = false
+    private var traffic = CallMetrics.Traffic()
     private let watchesInputLevel: Bool
 
     /// `watchesInputLevel`: false for a tone or silence, steady by design: only a source that
@@ -23,11 +25,25 @@ final class CallQualityWatch: @unchecked Sendable {
         self.call = call
         self.presenter = presenter
         self.watchesInputLevel = watchesInputLevel
+        CallMetrics.callStarted(call.direction)
     }
 
-    /// The call's events pass here first: a recovery counts towards the record.
+    /// The call's events pass here first: a recovery counts towards the record, the first
+    /// `active` gives the setup time (from this watch's start, the dial or the offer).
     func note(_ event: CallEvent) {
-        if case .recovered = event { lock.withLock { recoveries += 1 } }
+        switch event {
+        case .recovered(let path):
+            lock.withLock { recoveries += 1 }
+            CallMetrics.recovered(path)
+        case .state(.active):
+            let first = lock.withLock {
+                defer { answered = true }
+                return !answered
+            }
+            if first { CallMetrics.setup(call.direction, ContinuousClock.now - origin) }
+        default:
+            break
+        }
     }
 
     /// The MOS and word of the last sample, for `stats` and the status line.
@@ -60,6 +76,7 @@ final class CallQualityWatch: @unchecked Sendable {
         let summary = lock.withLock { monitor.summary }
         let record = CallRecord(timeline: await call.timeline, summary: summary, recoveries: lock.withLock { recoveries }, termination: reason)
         presenter.ended(call.id, reason, statistics: statistics, record: record)
+        CallMetrics.callEnded(call.direction, reason: reason, mos: record.mosMean, lossPercent: record.lossPercent, jitterMs: record.jitterMeanMs)
         return record
     }
 
@@ -70,6 +87,7 @@ final class CallQualityWatch: @unchecked Sendable {
         let update = lock.withLock {
             let update = monitor.update(audio, at: ContinuousClock.now - origin, activity: activity)
             latest = update
+            traffic.add(audio)
             return update
         }
         guard reporting else { return }
