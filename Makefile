@@ -24,6 +24,7 @@ test: build
 	scripts/test-cli $(PARLEY)
 	scripts/test-calls $(PARLEY)
 	scripts/test-quality $(PARLEY)
+	scripts/test-metrics $(PARLEY)
 	scripts/test-load $(PARLEY)
 	scripts/test-reconnect $(PARLEY)
 	scripts/test-browser $(PARLEY)
