@@ -25,6 +25,7 @@ test: build
 	scripts/test-calls $(PARLEY)
 	scripts/test-quality $(PARLEY)
 	scripts/test-metrics $(PARLEY)
+	scripts/test-deploy $(PARLEY)
 	scripts/test-load $(PARLEY)
 	scripts/test-reconnect $(PARLEY)
 	scripts/test-browser $(PARLEY)
