@@ -51,6 +51,7 @@ struct LoadCall {
         for await event in call.events {
             guard case .state(let state) = event else {
                 if case .error(let error) = event { presenter.error(error, call: call.id) }
+                if case .recovered(let path) = event { CallMetrics.recovered(path) }
                 continue
             }
             if state == .active, setupMs == nil {
