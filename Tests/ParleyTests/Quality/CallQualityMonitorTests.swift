@@ -107,4 +107,24 @@ import Testing
         #expect(changes[2].1.raised && changes[2].0 == 19)
         #expect(!changes[3].1.raised && changes[3].0 == 21)
     }
+
+    @Test func theRecordCarriesTheSummaryOfTheSamples() throws {
+        var monitor = CallQualityMonitor()
+        // Jitter 2, 4 and 40 ms; RTT 40, 40 and 100 ms; no loss until 20 of 170 packets at 3 s.
+        _ = monitor.update(try Self.audio(second: 1, jitterMs: 2), at: .seconds(1), activity: Self.active)
+        _ = monitor.update(try Self.audio(second: 2, jitterMs: 4), at: .seconds(2), activity: Self.active)
+        _ = monitor.update(try Self.audio(second: 3, lost: 20, jitterMs: 40, rttMs: 100), at: .seconds(3), activity: Self.active)
+        let record = CallRecord(timeline: CallTimeline(), summary: monitor.summary, recoveries: 2, termination: TerminationReason(cause: "NORMAL_CLEARING"))
+        #expect(record.codec == "PCMU" && record.packetsSent == 150 && record.packetsReceived == 130 && record.packetsLost == 20)
+        #expect(abs((record.jitterMeanMs ?? 0) - 46.0 / 3) < 1e-9 && record.jitterMaxMs == 40)
+        #expect(record.rttMeanMs == 60 && record.rttMaxMs == 100)
+        // 20 of 150 packets: 13.33 %.
+        #expect(abs((record.lossPercent ?? 0) - 100.0 * 20 / 150) < 1e-9)
+        // The worst sample is the last: since the window's base (1 s: 50 received) 20 lost and 80
+        // received, 20 %; one-way delay 100 / 2 + 40 ms of jitter buffer.
+        let worst = EModel(codec: .g711WithPLC).mos(lossPercent: 20, oneWayDelayMs: 50 + 40)
+        #expect(abs((record.mosMin ?? 0) - worst) < 1e-9)
+        #expect(record.warningsRaised == [.highJitter, .highPacketLoss, .lowMOS])
+        #expect(record.recoveries == 2 && record.duration == nil)
+    }
 }
