@@ -23,6 +23,9 @@ test: build
 	swift test --no-parallel
 	scripts/test-cli $(PARLEY)
 	scripts/test-calls $(PARLEY)
+	scripts/test-quality $(PARLEY)
+	scripts/test-metrics $(PARLEY)
+	scripts/test-deploy $(PARLEY)
 	scripts/test-load $(PARLEY)
 	scripts/test-reconnect $(PARLEY)
 	scripts/test-no-media $(PARLEY)

@@ -48,6 +48,8 @@ struct SwitchCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per line on standard output.")
     var json = false
 
+    @OptionGroup var metricsFlags: MetricsFlags
+
     func validate() throws {
         guard !users.isEmpty || !tokens.isEmpty || usersFile != nil else {
             throw ValidationError("give at least one --user LOGIN:PASSWORD, --users FILE or --token TOKEN=LOGIN")
@@ -110,7 +112,10 @@ struct SwitchCommand: AsyncParsableCommand {
         }
         // ws://… becomes http://…, wss://… https://…: the page is on the WebSocket's own port.
         if web { Diagnostics.say("parley switch: softphone at http\(embedded.url.description.dropFirst(2))") }
+        let metrics = try await metricsFlags.start(json: json)
+        metrics?.ready(true)
         for await activity in embedded.activity {
+            SwitchMetrics.record(activity)
             if json {
                 JSONEvents.emit("switch", ActivityPayload(activity))
             } else {

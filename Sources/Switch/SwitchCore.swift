@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Signaling
 
@@ -238,6 +239,8 @@ public struct SwitchCore: Sendable {
         let id = JSONRPCID.number(nextRequestID)
         nextRequestID += 1
         send(JSONRPCMessage.requestFrame(id: id, method: prefix + name, params: params), to: peer)
+        // A no-op unless a process bootstrapped swift-metrics (`parley switch --metrics`).
+        Counter(label: "parley_switch_messages_relayed_total", dimensions: [("method", prefix + name)]).increment()
         return id
     }
 

@@ -25,6 +25,10 @@ struct AnswerCommand: AsyncParsableCommand {
     @OptionGroup var media: MediaFlags
     @OptionGroup var engine: EngineFlags
     @OptionGroup var logging: LoggingFlags
+    @OptionGroup var metricsFlags: MetricsFlags
+
+    @Option(help: "On SIGTERM or Ctrl-C, refuse new calls and wait this many seconds for the calls up to end before hanging them up (a second signal hangs up at once).")
+    var drainTimeout: Double = 0
 
     @Option(help: "An IVR bot script (YAML or JSON, docs/bots.md) to run on every call.")
     var bot: String?
@@ -67,6 +71,7 @@ struct AnswerCommand: AsyncParsableCommand {
         if let calls, calls < 1 { throw ValidationError("--calls must be at least 1") }
         if let rejectEvery, rejectEvery < 1 { throw ValidationError("--reject-every must be at least 1") }
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
+        guard (0...3600).contains(drainTimeout) else { throw ValidationError("--drain-timeout must be 0-3600 seconds") }
         guard clockInterval == 0 || (0.1...3600).contains(clockInterval) else { throw ValidationError("--clock-interval must be 0 or 0.1-3600 seconds") }
         try MediaFlags.checkDTMF(dtmf)
         try media.checkOutput(json: logging.json)
@@ -102,6 +107,7 @@ struct AnswerCommand: AsyncParsableCommand {
             throw ExitCode(ExitStatus.forSetup(error))
         }
         if noPromptCache { BotPromptCache.shared.preEncoded = false }
+        let metrics = try await metricsFlags.start(json: logging.json)
         let client = VoiceClient(configuration: configuration, logger: logger)
         presenter.note("connecting to \(configuration.server)")
         do {
@@ -115,9 +121,10 @@ struct AnswerCommand: AsyncParsableCommand {
             client: client, presenter: presenter, logger: logger, baseMedia: configuration.media, bot: botScript, maxCalls: maxCalls,
             callLimit: calls, recordDirectory: recordDir, duration: duration, dtmf: dtmf, reject: reject, rejectEvery: rejectEvery, statsInterval: statsInterval,
             clockInterval: logging.json ? clockInterval : 0, reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP,
-            login: configuration.credentials.login)
+            login: configuration.credentials.login, drainTimeout: drainTimeout, metrics: metrics)
         let status = await answerer.run()
         await client.disconnect()
+        await metricsFlags.linger(metrics)
         throw ExitCode(status)
     }
 }

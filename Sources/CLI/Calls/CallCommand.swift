@@ -127,7 +127,8 @@ struct CallCommand: AsyncParsableCommand {
         }
         recorder?.name(call.id)
         let session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval, interactive: !logging.json,
-                                  commandsFromStandardInput: media.play != "stdin" && media.play != "-")
+                                  commandsFromStandardInput: media.play != "stdin" && media.play != "-",
+                                  watchesInputLevel: !mediaOptions.source.isGenerated)
         let status = await session.run()
         await client.disconnect()
         throw ExitCode(status)
@@ -145,7 +146,8 @@ struct CallCommand: AsyncParsableCommand {
             fail(error, presenter: presenter)
         }
         let session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval,
-                                  interactive: !logging.json, commandsFromStandardInput: media.play != "stdin" && media.play != "-")
+                                  interactive: !logging.json, commandsFromStandardInput: media.play != "stdin" && media.play != "-",
+                                  watchesInputLevel: !mediaOptions.source.isGenerated)
         return await session.run()
     }
 

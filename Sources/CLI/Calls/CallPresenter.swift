@@ -127,17 +127,33 @@ final class CallPresenter: @unchecked Sendable {
         }
     }
 
-    func stats(_ call: String, _ statistics: CallStatistics) {
+    func stats(_ call: String, _ statistics: CallStatistics, quality: CallQualityMonitor.Update? = nil) {
         guard json else { return }
-        JSONEvents.emit("stats", StatsPayload(call: call, audio: statistics.audio, candidatePair: statistics.candidatePair.map(CandidatePairPayload.init)))
+        JSONEvents.emit("stats", StatsPayload(call: call, audio: statistics.audio, candidatePair: statistics.candidatePair.map(CandidatePairPayload.init),
+                                               mos: quality?.mos.map(Self.rounded), quality: quality?.quality?.rawValue,
+                                               lossPercent: quality?.lossPercent.map(Self.rounded)))
     }
 
-    func ended(_ call: String, _ reason: TerminationReason, statistics: CallStatistics) {
+    /// A quality warning raised (`warning`) or cleared (`warning-cleared`).
+    func warning(_ call: String, _ change: QualityWarningChange) {
+        let value = Self.rounded(change.value)
         if json {
-            JSONEvents.emit("ended", EndedPayload(call: call, reason: ReasonPayload(reason)))
+            JSONEvents.emit(change.raised ? "warning" : "warning-cleared", QualityWarningPayload(call: call, name: change.warning.rawValue, value: value))
+        } else {
+            line("call \(short(call)): \(change.raised ? "warning" : "cleared"): \(change.warning.rawValue) (\(value))")
+        }
+    }
+
+    func ended(_ call: String, _ reason: TerminationReason, statistics: CallStatistics, record: CallRecord? = nil) {
+        if json {
+            JSONEvents.emit("ended", EndedPayload(call: call, reason: ReasonPayload(reason), record: record.map(CallRecordPayload.init)))
             return
         }
         line("call \(short(call)): ended: \(reason)")
+        if let record, let mosMean = record.mosMean, let mosMin = record.mosMin {
+            line(String(format: "  MOS mean %.2f, min %.2f; warnings: %@", mosMean, mosMin,
+                        record.warningsRaised.isEmpty ? "none" : record.warningsRaised.map(\.rawValue).joined(separator: ", ")))
+        }
         if let audio = statistics.audio {
             line(String(format: "  %@: sent %d packets, received %d, lost %d, jitter %.1f ms, rtt %@, concealed %.1f%%",
                         audio.codec, audio.packetsSent, audio.packetsReceived, audio.packetsLost, audio.jitterMs,
@@ -147,7 +163,7 @@ final class CallPresenter: @unchecked Sendable {
     }
 
     /// The live line on a terminal: state, duration, codec, loss, jitter, RTT and two meters.
-    func status(_ state: CallState, elapsed: Duration, statistics: CallStatistics, muted: Bool) {
+    func status(_ state: CallState, elapsed: Duration, statistics: CallStatistics, quality: CallQualityMonitor.Update?, muted: Bool) {
         guard statusLine else { return }
         let seconds = Int(elapsed.components.seconds)
         var text = String(format: "%@ %02d:%02d", state.name, seconds / 60, seconds % 60)
@@ -155,6 +171,7 @@ final class CallPresenter: @unchecked Sendable {
             text += String(format: " %@ loss %d jitter %.0fms rtt %@ in %@ out %@", audio.codec, audio.packetsLost, audio.jitterMs,
                            audio.rttMs.map { String(format: "%.0fms", $0) } ?? "-", Self.meter(audio.audioLevel), Self.meter(audio.localAudioLevel))
         }
+        if let mos = quality?.mos, let word = quality?.quality { text += String(format: " MOS %.1f %@", mos, word.rawValue) }
         if muted { text += " MUTED" }
         text += "  [0-9*# dtmf, m mute, h hold, q quit]"
         showStatus(text)
@@ -211,6 +228,9 @@ final class CallPresenter: @unchecked Sendable {
     }
 
     private func short(_ call: String) -> String { String(call.prefix(8)) }
+
+    /// Two decimals are all a MOS or a millisecond figure means.
+    static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
 }
 
 struct StatePayload: Encodable { let call: String; let state: String }
@@ -233,9 +253,18 @@ struct MediaPayload: Encodable { let call: String; let media: String }
 struct RecoveredPayload: Encodable { let call: String; let path: String }
 struct NetworkPayload: Encodable { let network: String; let attempt: Int?; let delayMs: Int? }
 struct CallErrorPayload: Encodable { let call: String?; let code: String; let message: String }
-struct StatsPayload: Encodable { let call: String; let audio: MediaStatistics?; let candidatePair: CandidatePairPayload? }
+struct StatsPayload: Encodable {
+    let call: String
+    let audio: MediaStatistics?
+    let candidatePair: CandidatePairPayload?
+    var mos: Double? = nil
+    var quality: String? = nil
+    /// Loss of the received stream over the last 5 s.
+    var lossPercent: Double? = nil
+}
+struct QualityWarningPayload: Encodable { let call: String; let name: String; let value: Double }
 struct BotPayload: Encodable { let call: String; let steps: [String]; let digits: String?; let digitCount: Int; let recordings: [String]; let ending: String }
-struct EndedPayload: Encodable { let call: String; let reason: ReasonPayload }
+struct EndedPayload: Encodable { let call: String; let reason: ReasonPayload; var record: CallRecordPayload? = nil }
 
 struct CandidatePairPayload: Encodable {
     let local: String

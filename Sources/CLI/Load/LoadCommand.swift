@@ -27,6 +27,7 @@ struct LoadCommand: AsyncParsableCommand {
     @OptionGroup var media: MediaFlags
     @OptionGroup var engine: EngineFlags
     @OptionGroup var logging: LoggingFlags
+    @OptionGroup var metricsFlags: MetricsFlags
 
     @Option(help: "Calls to place in all.")
     var calls = 1
@@ -94,6 +95,7 @@ struct LoadCommand: AsyncParsableCommand {
         callMedia.sharesLoopedSource = true
         callMedia.decodesReceivedAudio = recordDir != nil
 
+        let metrics = try await metricsFlags.start(json: logging.json)
         let client = VoiceClient(configuration: configuration, logger: logger)
         let clientEvents = client.events
         let clientNews = Task {
@@ -109,8 +111,15 @@ struct LoadCommand: AsyncParsableCommand {
         }
         let total = calls
         presenter.note("logged in; placing \(total) calls to \(destination)")
+        metrics?.ready(true)
+        let clockMetrics = Task { [engine = callMedia.engine] in
+            guard metrics != nil else { return }
+            await CallMetrics.watchClock(of: engine)
+        }
         let status = await place(on: client, media: callMedia, presenter: presenter)
+        clockMetrics.cancel()
         await client.disconnect()
+        await metricsFlags.linger(metrics)
         throw ExitCode(status)
     }
 

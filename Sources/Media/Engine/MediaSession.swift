@@ -579,6 +579,7 @@ public final class MediaSession: @unchecked Sendable {
             localAudioLevel: Self.level(UnsafeBufferPointer(localFrame)), srtpProfile: profile,
             srtpAuthenticationFailures: channel.counters.authenticationFailures, srtpReplays: channel.counters.replays,
             dtmfReceived: dtmfReceived, muted: muted, preEncodedFramesSent: preEncodedFramesSent,
-            malformedPackets: malformedPackets, unknownDatagrams: channel.counters.unknownDatagrams)
+            malformedPackets: malformedPackets, unknownDatagrams: channel.counters.unknownDatagrams,
+            fecNegotiated: configuration.codec.usesInbandFEC)
     }
 }

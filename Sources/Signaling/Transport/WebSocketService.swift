@@ -374,13 +374,14 @@ final class WebSocketService: @unchecked Sendable {
             if lws_return_http_status(wsi, UInt32(HTTP_STATUS_NOT_FOUND.rawValue), nil) != 0 { return -1 }
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         }
+        let reply = resource.reply()
         let pre = Int(parley_lws_pre())
         var headers = [UInt8](repeating: 0, count: pre + 2048)
         let written = headers.withUnsafeMutableBufferPointer { buffer -> Bool in
             let start = buffer.baseAddress! + pre
             let end = buffer.baseAddress! + buffer.count - 1
             var cursor: UnsafeMutablePointer<UInt8>? = start
-            guard lws_add_http_common_headers(wsi, UInt32(HTTP_STATUS_OK.rawValue), resource.contentType, lws_filepos_t(resource.body.count), &cursor, end) == 0
+            guard lws_add_http_common_headers(wsi, UInt32(reply.status), resource.contentType, lws_filepos_t(reply.body.count), &cursor, end) == 0
             else { return false }
             for header in HTTPResource.fixedHeaders {
                 let added = header.value.withCString { value in
@@ -392,7 +393,7 @@ final class WebSocketService: @unchecked Sendable {
         }
         guard written else { return -1 }
         var body = [UInt8](repeating: 0, count: pre)
-        body.append(contentsOf: resource.body)
+        body.append(contentsOf: reply.body)
         httpBodies[wsi] = body
         lws_callback_on_writable(wsi)
         return 0
