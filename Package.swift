@@ -35,7 +35,7 @@ let package = Package(
         .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
 
         .target(name: "SDP"),
-        .target(name: "Signaling", dependencies: ["CWebSockets"]),
+        .target(name: "Signaling", dependencies: ["CWebSockets", .product(name: "Logging", package: "swift-log")]),
         .target(name: "ICE", dependencies: ["CNice", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Media", dependencies: ["SDP", "CSRTP", "COpus", "COpenSSL", "CSpeexDSP"]),
         .target(name: "Parley", dependencies: ["SDP", "Signaling", "ICE", "Media", "CEspeakNG", "Yams", .product(name: "Logging", package: "swift-log")]),
