@@ -1,10 +1,10 @@
 /* The kernel floor of one Parley call: what libopus and libsrtp2 alone spend on one
  * call-second (50 frames each way: encode + decode, protect + unprotect), with the settings a
- * Parley call uses (Opus 48 kHz mono VOIP 32 kb/s, complexity 10, in-band FEC for 10 % loss;
+ * Parley call uses (Opus 48 kHz mono VOIP 32 kb/s, complexity 9 unless told, in-band FEC for 10 % loss;
  * SRTP AEAD_AES_256_GCM, the profile DTLS negotiates between Parley peers).
  * Prints one JSON line per run: microseconds of CPU per call-second.
  * Build: cc -O2 floor.c $(pkg-config --cflags --libs opus libsrtp2) -lm
- * Usage: floor [RUNS] [CALL_SECONDS_PER_RUN]
+ * Usage: floor [RUNS] [CALL_SECONDS_PER_RUN] [OPUS_COMPLEXITY]
  */
 #include <math.h>
 #include <opus/opus.h>
@@ -74,7 +74,10 @@ static double srtp_cost(int packets, int payload) {
 int main(int argc, char **argv) {
     int runs = argc > 1 ? atoi(argv[1]) : 5;
     int seconds = argc > 2 ? atoi(argv[2]) : 20;
-    check(runs > 0 && runs <= 100 && seconds > 0 && seconds <= 600, "arguments (RUNS 1-100, CALL_SECONDS 1-600)");
+    /* Parley's default, libwebrtc's on desktops (docs/media.md, "Opus"). */
+    int complexity = argc > 3 ? atoi(argv[3]) : 9;
+    check(runs > 0 && runs <= 100 && seconds > 0 && seconds <= 600 && complexity >= 0 && complexity <= 10,
+          "arguments (RUNS 1-100, CALL_SECONDS 1-600, COMPLEXITY 0-10)");
     check(srtp_init() == srtp_err_status_ok, "srtp_init");
     int error = 0;
     OpusEncoder *encoder = opus_encoder_create(RATE, 1, OPUS_APPLICATION_VOIP, &error);
@@ -84,7 +87,7 @@ int main(int argc, char **argv) {
     opus_encoder_ctl(encoder, OPUS_SET_INBAND_FEC(1));
     opus_encoder_ctl(encoder, OPUS_SET_PACKET_LOSS_PERC(10));
     opus_encoder_ctl(encoder, OPUS_SET_DTX(0));
-    opus_encoder_ctl(encoder, OPUS_SET_COMPLEXITY(10));
+    opus_encoder_ctl(encoder, OPUS_SET_COMPLEXITY(complexity));
     opus_encoder_ctl(encoder, OPUS_SET_SIGNAL(OPUS_SIGNAL_VOICE));
     OpusDecoder *decoder = opus_decoder_create(RATE, 1, &error);
     check(error == OPUS_OK, "opus_decoder_create");
@@ -115,9 +118,9 @@ int main(int argc, char **argv) {
         payloadBytes = (int)(total / frames);
         double srtpOpus = srtp_cost(frames, payloadBytes);
         double srtpPCMU = srtp_cost(frames, 160);
-        printf("{\"run\":%d,\"callSeconds\":%d,\"opusEncodeUs\":%.1f,\"opusDecodeUs\":%.1f,\"srtpOpusUs\":%.1f,\"srtpPCMUUs\":%.1f,\"opusPayloadBytes\":%d}\n",
+        printf("{\"run\":%d,\"callSeconds\":%d,\"opusEncodeUs\":%.1f,\"opusDecodeUs\":%.1f,\"srtpOpusUs\":%.1f,\"srtpPCMUUs\":%.1f,\"opusPayloadBytes\":%d,\"opusComplexity\":%d}\n",
                run + 1, seconds, (encoded - start) * 1e6 / seconds, (decoded - encoded) * 1e6 / seconds, srtpOpus / seconds,
-               srtpPCMU / seconds, payloadBytes);
+               srtpPCMU / seconds, payloadBytes, complexity);
         fflush(stdout);
     }
     opus_encoder_destroy(encoder);

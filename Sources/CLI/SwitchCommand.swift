@@ -42,6 +42,9 @@ struct SwitchCommand: AsyncParsableCommand {
     @Option(help: "Seconds a pinged client may stay silent before its socket is dropped and its calls detached.")
     var pingTimeout: Double = 10
 
+    @Flag(help: "Also serve the browser softphone on the same port (https:// with --cert/--key); see docs/browser.md.")
+    var web = false
+
     @Flag(help: "Print one JSON object per line on standard output.")
     var json = false
 
@@ -92,6 +95,7 @@ struct SwitchCommand: AsyncParsableCommand {
         configuration.detachTimeout = detachTimeout
         configuration.pingInterval = pingInterval
         configuration.pingTimeout = pingTimeout
+        configuration.servesSoftphone = web
         let embedded: EmbeddedSwitch
         do {
             embedded = try await EmbeddedSwitch.start(listen: try WebSocketURL(parsing: listen), configuration: configuration,
@@ -104,6 +108,8 @@ struct SwitchCommand: AsyncParsableCommand {
         } else {
             Diagnostics.say("parley switch: listening on \(embedded.url) (\(embedded.addresses.joined(separator: ", "))) for \(configuration.accounts.map(\.login).joined(separator: ", "))")
         }
+        // ws://… becomes http://…, wss://… https://…: the page is on the WebSocket's own port.
+        if web { Diagnostics.say("parley switch: softphone at http\(embedded.url.description.dropFirst(2))") }
         for await activity in embedded.activity {
             if json {
                 JSONEvents.emit("switch", ActivityPayload(activity))

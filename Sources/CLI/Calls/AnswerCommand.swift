@@ -23,6 +23,7 @@ struct AnswerCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var media: MediaFlags
+    @OptionGroup var engine: EngineFlags
     @OptionGroup var logging: LoggingFlags
 
     @Option(help: "An IVR bot script (YAML or JSON, docs/bots.md) to run on every call.")
@@ -46,6 +47,9 @@ struct AnswerCommand: AsyncParsableCommand {
     @Flag(help: "Refuse every call as busy instead of answering (for testing callers).")
     var reject = false
 
+    @Option(help: "Refuse every Nth call offered as busy (the 10th, 20th, ... with 10), answering the rest (for testing callers).")
+    var rejectEvery: Int?
+
     @Option(help: "Seconds between --json stats events per call (0: only at the end).")
     var statsInterval: Double = 5
 
@@ -61,6 +65,7 @@ struct AnswerCommand: AsyncParsableCommand {
     func validate() throws {
         guard maxCalls >= 1, maxCalls <= 10_000 else { throw ValidationError("--max-calls must be between 1 and 10000") }
         if let calls, calls < 1 { throw ValidationError("--calls must be at least 1") }
+        if let rejectEvery, rejectEvery < 1 { throw ValidationError("--reject-every must be at least 1") }
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
         guard clockInterval == 0 || (0.1...3600).contains(clockInterval) else { throw ValidationError("--clock-interval must be 0 or 0.1-3600 seconds") }
         try MediaFlags.checkDTMF(dtmf)
@@ -89,12 +94,13 @@ struct AnswerCommand: AsyncParsableCommand {
             throw ExitCode(error.status)
         }
         let logger: Logger
-        let configuration: VoiceClientConfiguration
+        var configuration: VoiceClientConfiguration
         let botScript: BotScript?
         do {
             logger = try logging.bootstrap()
             presenter.logger = logger
             configuration = try connection.clientConfiguration(media: try media.mediaOptions(profile: profile))
+            configuration.media.engine = engine.engine()
             botScript = try bot.map { path throws(ParleyError) in try Self.loadBot(path) }
         } catch {
             presenter.error(error)
@@ -112,8 +118,8 @@ struct AnswerCommand: AsyncParsableCommand {
         presenter.note("logged in; waiting for calls (up to \(maxCalls) at once)")
         let answerer = Answerer(
             client: client, presenter: presenter, logger: logger, baseMedia: configuration.media, bot: botScript, maxCalls: maxCalls,
-            callLimit: calls, recordDirectory: recordDir, duration: duration, dtmf: dtmf, reject: reject, statsInterval: statsInterval,
-            clockInterval: logging.json ? clockInterval : 0, reportFirstAudio: logging.json && reportFirstAudio,
+            callLimit: calls, recordDirectory: recordDir, duration: duration, dtmf: dtmf, reject: reject, rejectEvery: rejectEvery, statsInterval: statsInterval,
+            clockInterval: logging.json ? clockInterval : 0, reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP,
             login: configuration.credentials.login)
         let status = await answerer.run()
         await client.disconnect()

@@ -43,7 +43,7 @@ final class CallPresenter: @unchecked Sendable {
         case .state(let state): self.state(call, state)
         case .dtmf(let digit):
             if json {
-                JSONEvents.emit("dtmf", DigitPayload(call: call, digit: revealDigits ? String(digit) : nil))
+                JSONEvents.emit("dtmf", DigitPayload(call: call, digit: revealDigits ? String(digit) : nil, direction: "received"))
             } else {
                 line("call \(short(call)): received " + (revealDigits ? "digit \(digit)" : "a digit"))
             }
@@ -79,6 +79,14 @@ final class CallPresenter: @unchecked Sendable {
             let caller = [incoming.callerName, incoming.callerNumber.map { "<\($0)>" }].compactMap { $0 }.joined(separator: " ")
             let destination = incoming.calleeNumber ?? incoming.calleeName
             line("incoming call \(short(incoming.id)) from \(caller.isEmpty ? "unknown" : caller)" + (destination.map { " to \($0)" } ?? ""))
+        }
+    }
+
+    /// Digits this side sent (after `sendDTMF` returned), one `dtmf` event each, so that a run's
+    /// output shows both directions of the conversation.
+    func sent(_ call: String, digits: String) {
+        for digit in digits {
+            if json { JSONEvents.emit("dtmf", DigitPayload(call: call, digit: String(digit), direction: "sent")) } else { line("call \(short(call)): sent digit \(digit)") }
         }
     }
 
@@ -149,9 +157,23 @@ final class CallPresenter: @unchecked Sendable {
         }
         if muted { text += " MUTED" }
         text += "  [0-9*# dtmf, m mute, h hold, q quit]"
+        showStatus(text)
+    }
+
+    /// Replaces the live line on a terminal; the next `line` clears it first.
+    func showStatus(_ text: String) {
+        guard statusLine else { return }
         lock.withLock {
             statusShown = true
             FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        }
+    }
+
+    /// Removes the live line, if one is shown.
+    func clearStatus() {
+        lock.withLock {
+            if statusShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            statusShown = false
         }
     }
 
@@ -201,7 +223,8 @@ struct IncomingPayload: Encodable {
     let destination: String?
     let headers: [HeaderPayload]
 }
-struct DigitPayload: Encodable { let call: String; let digit: String? }
+/// `direction`: "sent" or "received"; a received `digit` only at debug or trace.
+struct DigitPayload: Encodable { let call: String; let digit: String?; let direction: String }
 struct SecuredPayload: Encodable { let call: String; let srtpProfile: String }
 struct ICEStatePayload: Encodable { let call: String; let state: String }
 struct PairPayload: Encodable { let call: String; let pair: CandidatePairPayload }

@@ -1,25 +1,40 @@
 import Foundation
 import Media
+import Parley
 
 /// `parley answer --clock-interval S`: a `clock` event every S seconds while calls run, with the
-/// media clock's cumulative lateness, so a load test can tell when the process falls behind.
+/// media clocks' cumulative lateness (all shards), so a load test can tell when the process falls
+/// behind.
 struct ClockPayload: Encodable {
     /// Calls answered and not yet ended.
     let calls: Int
-    /// Session steps so far (one per call per 20 ms tick), and those that finished more than
-    /// 10 ms after their tick was due: the frames they sent left late.
+    /// Session steps so far (one per call per 20 ms tick), those that finished more than
+    /// 10 ms after their tick was due (the frames they sent left late), and those that finished
+    /// more than a whole 20 ms frame late.
     let sessionTicks: Int
     let lateSessionTicks: Int
+    let frameLateSessionTicks: Int
     /// Times the clock fell more than five ticks behind and gave up the lost time.
     let overruns: Int
+    /// The engine's shards, the calls on each (those made so far), and the scheduling each
+    /// shard's clock got (docs/architecture-threads.md).
+    let shards: Int
+    let shardCalls: [Int]
+    let clockPriority: [String]
     /// Resident memory and CPU time of the whole process so far (Linux /proc/self).
     let rssKiB: Int?
     let cpuSeconds: Double?
 
-    init(calls: Int, lateness: MediaClock.Lateness) {
+    init(calls: Int, engine: MediaEngine) {
         self.calls = calls
+        let lateness = engine.lateness
+        let made = engine.shards
+        shards = engine.shardCount
+        shardCalls = made.map(\.calls)
+        clockPriority = made.map { $0.clock.priority?.description ?? "not started" }
         sessionTicks = lateness.sessionTicks
         lateSessionTicks = lateness.lateSessionTicks
+        frameLateSessionTicks = lateness.frameLateSessionTicks
         overruns = lateness.overruns
         rssKiB = Self.residentKiB()
         cpuSeconds = Self.processCPUSeconds()

@@ -129,6 +129,7 @@ struct DemoRun {
             presenter.note("pressing \(digit)")
             do {
                 try await call.sendDTMF(digit)
+                presenter.sent(call.id, digits: digit)
             } catch {
                 presenter.error(error, call: call.id)
                 return

@@ -53,6 +53,18 @@ struct MediaFlags: ParsableArguments {
     @Option(help: "Seconds without RTP before the call reports media disrupted.")
     var disruptionTimeout: Double = 5
 
+    @Option(help: "Opus encoder complexity, 0 (least CPU) to 10 (best quality); 9 as libwebrtc on desktops.")
+    var opusComplexity = OpusSettings.defaultComplexity
+
+    @Option(help: "Seconds after the answer for media to connect (ICE, DTLS, RTP from the far end) before the call ends no-media (exit 4); 0 waits for ever.")
+    var mediaTimeout: Double = 10
+
+    @Option(help: ArgumentHelp("Munging rules for the SDPs the call sends and receives (docs/sdp.md, \"Rules files\").", valueName: "RULES.yaml"))
+    var munge: String?
+
+    @Option(name: .customLong("save-sdp"), help: ArgumentHelp("Write every SDP sent and received to DIR as CALL-N-sent|received-KIND.sdp (secrets redacted) with a JSON sidecar.", valueName: "DIR"))
+    var saveSDP: String?
+
     /// Checks every local file the flags name before anything connects: the WAV to play is
     /// there and playable, the recording can be written.
     func checkLocalFiles(profile: ConfigProfile?) throws(LocalInputError) {
@@ -112,12 +124,25 @@ struct MediaFlags: ParsableArguments {
         }
         guard iceTimeout > 0, iceTimeout <= 60 else { throw ParleyError(kind: .configuration, message: "--ice-timeout must be between 0 and 60 seconds") }
         guard disruptionTimeout > 0 else { throw ParleyError(kind: .configuration, message: "--disruption-timeout must be positive") }
+        guard OpusSettings.complexityRange.contains(opusComplexity) else {
+            throw ParleyError(kind: .configuration, message: "--opus-complexity must be between 0 and 10")
+        }
+        options.opusComplexity = opusComplexity
+        guard mediaTimeout >= 0, mediaTimeout <= 3600 else { throw ParleyError(kind: .configuration, message: "--media-timeout must be between 0 and 3600 seconds") }
         options.iceMode = ice == .trickle ? .trickle : .vanilla(collectionTimeout: .milliseconds(Int(iceTimeout * 1000)))
         options.relayOnly = relayOnly
         options.allowedInterfaces = interfaces
         options.ipv6 = !noIPv6
         options.disruptionTimeout = .milliseconds(Int(disruptionTimeout * 1000))
+        options.mediaTimeout = .milliseconds(Int(mediaTimeout * 1000))
         if let codecs { options.capabilities = try Self.capabilities(codecs) }
+        if let munge {
+            do {
+                options.munging = try MungeRules(contentsOf: munge)
+            } catch {
+                throw ParleyError(kind: .configuration, message: "--munge " + error.located(in: munge))
+            }
+        }
         return options
     }
 

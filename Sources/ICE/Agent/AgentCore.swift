@@ -22,11 +22,12 @@ final class AgentCore: @unchecked Sendable {
     let configuration: ICEAgentConfiguration
     let continuation: AsyncStream<ICEEvent>.Continuation
     let logger: Logger
-    let loop = NetworkLoop.shared
+    let loop: NetworkLoop
     let state = Locked(State())
 
-    init(configuration: ICEAgentConfiguration, continuation: AsyncStream<ICEEvent>.Continuation, logger: Logger) throws(ICEError) {
+    init(configuration: ICEAgentConfiguration, loop: NetworkLoop, continuation: AsyncStream<ICEEvent>.Continuation, logger: Logger) throws(ICEError) {
         self.configuration = configuration
+        self.loop = loop
         self.continuation = continuation
         self.logger = logger
         let first = try makeGeneration()

@@ -1,9 +1,12 @@
 import CNice
+import Synchronization
 
 /// One NiceAgent with one stream: the first ICE session of an `ICEAgent`, or the session an ICE
 /// restart makes. A restart makes a new generation (fresh sockets on the current addresses, new
 /// credentials) while the previous one keeps carrying media until the new one selects a pair.
-/// Touched only on the network thread, except `send`, which libnice allows from any thread.
+/// Touched only on its loop's thread, except by `AgentCore.send` on the media clock's thread,
+/// which reads `closed` (an atomic: written by the loop, read per packet without a lock) and the
+/// constants, and calls `nice_agent_send`, which libnice allows from any thread.
 final class Generation: @unchecked Sendable {
     let number: Int
     let agent: OpaquePointer
@@ -13,7 +16,12 @@ final class Generation: @unchecked Sendable {
 
     /// Set at creation, cleared when libnice has closed the agent.
     var owner: AgentCore?
-    var closed = false
+    private let closedFlag = Atomic<Bool>(false)
+    /// Set once, on the loop's thread, when the agent starts closing.
+    var closed: Bool {
+        get { closedFlag.load(ordering: .acquiring) }
+        set { closedFlag.store(newValue, ordering: .releasing) }
+    }
     var gatheringStarted = false
     var gatheringDone = false
     var candidatesReleased = false

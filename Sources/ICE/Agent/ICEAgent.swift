@@ -4,12 +4,14 @@ import Logging
 
 /// An ICE agent on libnice (RFC 8445, full mode): one stream, one or two components. Every method
 /// may be called from any thread; events arrive in order on `events`. Packets are sent with
-/// `send` and received by the handler given to `setReceiveHandler`, on the network thread.
+/// `send` and received by the handler given to `setReceiveHandler`, on the thread of `loop`.
 public final class ICEAgent: Sendable {
     public let events: AsyncStream<ICEEvent>
     private let core: AgentCore
 
-    public init(configuration: ICEAgentConfiguration, logger: Logger = Logger(label: "parley.ice")) throws(ICEError) {
+    /// `loop` is the network thread the agent lives on for good: its sockets, timers, signals
+    /// and received packets (a media engine's shard gives each call its own).
+    public init(configuration: ICEAgentConfiguration, loop: NetworkLoop = .shared, logger: Logger = Logger(label: "parley.ice")) throws(ICEError) {
         let validated: ICEAgentConfiguration
         do {
             validated = try configuration.validated()
@@ -18,7 +20,7 @@ public final class ICEAgent: Sendable {
         }
         let (stream, continuation) = AsyncStream<ICEEvent>.makeStream(bufferingPolicy: .unbounded)
         events = stream
-        core = try AgentCore(configuration: validated, continuation: continuation, logger: logger)
+        core = try AgentCore(configuration: validated, loop: loop, continuation: continuation, logger: logger)
     }
 
     deinit {

@@ -1,29 +1,39 @@
 import CNice
 import Foundation
 
-/// The process's one network thread: a GLib main loop on which every libnice agent, TLS tunnel
-/// and netlink socket of the process lives (DESIGN.md, "Threads and data flow").
-final class NetworkLoop: @unchecked Sendable {
+/// One network thread: a GLib main loop (its own main context) on which the libnice agents, TLS
+/// tunnels and netlink sockets given to it live. `shared` carries the network monitor and every
+/// agent made without a loop; a media engine's shards each have one more
+/// (docs/architecture-threads.md). A loop lives as long as the process.
+public final class NetworkLoop: @unchecked Sendable {
     // Immutable after init; GLib's context and loop are thread-safe to reference.
     let context: OpaquePointer
     private let loop: OpaquePointer
+    /// The loop's thread, written before `init` returns and never again.
+    private let thread = ThreadIdentity()
 
-    static let shared = NetworkLoop()
+    public static let shared = NetworkLoop(name: "parley-network")
 
-    private init() {
+    /// Starts a loop on a new thread called `name`.
+    public init(name: String) {
         context = g_main_context_new()
         loop = g_main_loop_new(context, 0)
         let started = DispatchSemaphore(value: 0)
         let handles = LoopHandles(context: context, loop: loop)
+        let identity = thread
         let thread = Thread {
             g_main_context_push_thread_default(handles.context)
+            identity.adoptCurrentThread()
             started.signal()
             g_main_loop_run(handles.loop)
         }
-        thread.name = "parley-network"
+        thread.name = name
         thread.start()
         started.wait()
     }
+
+    /// True on this loop's thread: where its agents' packets and signals arrive.
+    public var isCurrentThread: Bool { thread.isCurrent }
 
     /// Runs `work` on the network thread (soon, never inline), so that GIO objects made in it
     /// attach to this loop's context.

@@ -22,6 +22,8 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
     case notWAV(path: String, reason: String)
     case unsupportedWAV(path: String, reason: String)
     case resampler(String)
+    /// Text-to-speech (espeak-ng) could not speak a prompt.
+    case speech(String)
 
     public var description: String {
         switch self {
@@ -32,6 +34,7 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notWAV(let path, let reason): "\(path) is not a WAV file: \(reason)"
         case .unsupportedWAV(let path, let reason): "\(path): unsupported WAV: \(reason); use 16-bit PCM, mono or stereo"
         case .resampler(let reason): "resampler failed: \(reason)"
+        case .speech(let reason): "speech synthesis failed: \(reason)"
         }
     }
 }

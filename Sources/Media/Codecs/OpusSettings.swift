@@ -17,14 +17,18 @@ public struct OpusSettings: Sendable, Equatable {
     /// libopus complexity 0...10: lower spends less CPU per call (bots with many calls).
     public var complexity: Int
 
-    public init(bitrate: Int = 32000, maxPlaybackRate: Int = 48000, inbandFEC: Bool = true, dtx: Bool = false, expectedLossPercent: Int = 10, frameMilliseconds: Int = 20, complexity: Int = 10) {
+    /// What libwebrtc uses on desktops (9; 5 on Android and iOS): see docs/media.md, "Opus".
+    public static let defaultComplexity = 9
+    public static let complexityRange = 0...10
+
+    public init(bitrate: Int = 32000, maxPlaybackRate: Int = 48000, inbandFEC: Bool = true, dtx: Bool = false, expectedLossPercent: Int = 10, frameMilliseconds: Int = 20, complexity: Int = defaultComplexity) {
         self.bitrate = bitrate
         self.maxPlaybackRate = maxPlaybackRate
         self.inbandFEC = inbandFEC
         self.dtx = dtx
         self.expectedLossPercent = expectedLossPercent
         self.frameMilliseconds = frameMilliseconds
-        self.complexity = min(10, max(0, complexity))
+        self.complexity = min(Self.complexityRange.upperBound, max(Self.complexityRange.lowerBound, complexity))
     }
 
     /// Settings for sending to a peer whose Opus fmtp is `remoteParameters` and whose ptime is `ptime`.

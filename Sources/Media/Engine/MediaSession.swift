@@ -23,7 +23,8 @@ public final class MediaSession: @unchecked Sendable {
     private let encodedFormat: EncodedFrameFormat?
     private var encoderFailed = false
     private var preEncodedFramesSent = 0
-    private let decoder: any AudioDecoder
+    /// Nil when the configuration says not to decode (`decodesAudio` false).
+    private let decoder: (any AudioDecoder)?
     private let source: any AudioSource
     private let sink: any AudioSink
     private let jitterBuffer: JitterBuffer
@@ -42,6 +43,9 @@ public final class MediaSession: @unchecked Sendable {
     private let decoded: UnsafeMutableBufferPointer<Int16>
     private let playout: UnsafeMutableBufferPointer<Int16>
     private var playoutCount = 0
+    /// The last tick's remote frame is still at the head of `playout` (it leaves at the start
+    /// of the next tick), so a level meter can be read from it when asked, not every tick.
+    private var playedFrame = false
     private let cname: [UInt8]
 
     private var sequenceNumber = UInt16.random(in: 0...UInt16.max)
@@ -69,8 +73,6 @@ public final class MediaSession: @unchecked Sendable {
     private var totalSamplesPlayed = 0
     private var roundTripTime: Double?
     private var remotePacketsLost: Int?
-    private var audioLevel = 0.0
-    private var localAudioLevel = 0.0
     private var dtmfReceived = 0
     private var malformedPackets = 0
 
@@ -85,6 +87,8 @@ public final class MediaSession: @unchecked Sendable {
         let rate = configuration.codec.sampleRate
         do {
             switch configuration.codec {
+            case _ where !configuration.decodesAudio:
+                decoder = nil
             case .opus:
                 decoder = try OpusDecoder()
             case .pcmu:
@@ -111,7 +115,7 @@ public final class MediaSession: @unchecked Sendable {
         }
         jitterBuffer = JitterBuffer(configuration: configuration.jitterBuffer)
         dtmfSender = DTMFSender(clockRate: rate, durationMilliseconds: configuration.dtmfDurationMilliseconds, volume: configuration.dtmfVolume)
-        if configuration.detectInBandDTMF && rate == 8000 { inBandDetector = InBandDTMFDetector(sampleRate: rate) }
+        if configuration.detectInBandDTMF && configuration.decodesAudio && rate == 8000 { inBandDetector = InBandDTMFDetector(sampleRate: rate) }
         remoteSSRC = configuration.remoteSSRC
         cname = Array(configuration.cname.utf8.prefix(255))
 
@@ -121,10 +125,11 @@ public final class MediaSession: @unchecked Sendable {
         pending.initialize(repeating: 0)
         localFrame = .allocate(capacity: tickSamples)
         localFrame.initialize(repeating: 0)
-        // Up to 120 ms per decoded packet, plus what is left over from the previous tick.
-        decoded = .allocate(capacity: rate * 120 / 1000)
+        // Up to 120 ms per decoded packet, plus what is left over from the previous tick; a
+        // session that does not decode keeps only the count of samples, not the samples.
+        decoded = .allocate(capacity: configuration.decodesAudio ? rate * 120 / 1000 : 1)
         decoded.initialize(repeating: 0)
-        playout = .allocate(capacity: rate * 240 / 1000)
+        playout = .allocate(capacity: configuration.decodesAudio ? rate * 240 / 1000 : 1)
         playout.initialize(repeating: 0)
 
         (events, continuation) = AsyncStream<MediaEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
@@ -233,15 +238,15 @@ public final class MediaSession: @unchecked Sendable {
         bytesReceived += packet.payloadLength
         reception.record(sequence: packet.sequenceNumber, rtpTimestamp: packet.timestamp, arrival: arrivalTimestamp())
         let payload = UnsafeRawBufferPointer(rebasing: bytes[packet.payloadRange])
-        if packet.payloadType == configuration.telephoneEventPayloadType {
+        if packet.payloadType == configuration.codec.payloadType {
+            _ = jitterBuffer.insert(sequence: packet.sequenceNumber, payload: payload)
+            jitterBuffer.updateTarget(jitterMilliseconds: jitterMilliseconds)
+        } else if configuration.receivedTelephoneEventPayloadTypes.contains(packet.payloadType) {
             jitterBuffer.insertPlaceholder(sequence: packet.sequenceNumber)
             if let event = try? TelephoneEvent.parse(payload), let digit = dtmfReceiver.receive(event, timestamp: packet.timestamp) {
                 dtmfReceived += 1
                 continuation.yield(.dtmf(digit, inBand: false))
             }
-        } else if packet.payloadType == configuration.codec.payloadType {
-            _ = jitterBuffer.insert(sequence: packet.sequenceNumber, payload: payload)
-            jitterBuffer.updateTarget(jitterMilliseconds: jitterMilliseconds)
         } else {
             jitterBuffer.insertPlaceholder(sequence: packet.sequenceNumber)
         }
@@ -312,8 +317,10 @@ public final class MediaSession: @unchecked Sendable {
         defer { lock.unlock() }
         guard started, !stopped else { return }
         channel.poll(now: now)
-        play()
+        // Send first: the frame leaves as close to the tick as it can; playout has the jitter
+        // buffer's slack.
         capture()
+        play()
         checkDisruption(now: now)
         if let nextRTCP, now >= nextRTCP {
             self.nextRTCP = now + configuration.rtcpInterval
@@ -322,6 +329,17 @@ public final class MediaSession: @unchecked Sendable {
     }
 
     private func play() {
+        if playedFrame {
+            // Drop the frame played last tick; keep what the decoder gave beyond it.
+            let left = playoutCount - tickSamples
+            if left > 0 { playout.baseAddress!.update(from: playout.baseAddress!.advanced(by: tickSamples), count: left) }
+            playoutCount = max(0, left)
+        }
+        // A session that does not decode counts its playout and never sets `playedFrame`.
+        guard let decoder else {
+            countPlayout()
+            return
+        }
         var iterations = 0
         while playoutCount < tickSamples && iterations < 8 {
             iterations += 1
@@ -367,7 +385,6 @@ public final class MediaSession: @unchecked Sendable {
         let remote = UnsafeBufferPointer(rebasing: playout[0..<tickSamples])
         sink.write(remote: remote, local: UnsafeBufferPointer(localFrame))
         totalSamplesPlayed += tickSamples
-        audioLevel = Self.level(remote)
         if var detector = inBandDetector {
             if let digit = detector.process(remote) {
                 dtmfReceived += 1
@@ -375,22 +392,48 @@ public final class MediaSession: @unchecked Sendable {
             }
             inBandDetector = detector
         }
-        // Keep what the decoder gave beyond this tick for the next one.
-        let left = playoutCount - tickSamples
-        if left > 0 { playout.baseAddress!.update(from: playout.baseAddress!.advanced(by: tickSamples), count: left) }
-        playoutCount = max(0, left)
+        playedFrame = true
+    }
+
+    /// `play` for a session that does not decode: the jitter buffer is drained on the same
+    /// schedule, and a frame that would have been concealed is counted as concealed, so the
+    /// statistics read as if the audio had been played.
+    private func countPlayout() {
+        var iterations = 0
+        while playoutCount < tickSamples && iterations < 8 {
+            iterations += 1
+            switch jitterBuffer.pop() {
+            case .frame:
+                playoutCount += remoteFrameSamples
+                everPlayed = true
+                concealedInARow = 0
+            case .lost:
+                playoutCount += remoteFrameSamples
+                concealedSamples += remoteFrameSamples
+            case .buffering:
+                if everPlayed && concealedInARow < 10 {
+                    concealedInARow += 1
+                    playoutCount += remoteFrameSamples
+                    concealedSamples += remoteFrameSamples
+                } else {
+                    playoutCount = tickSamples
+                    iterations = 8
+                }
+            }
+        }
+        totalSamplesPlayed += tickSamples
+        playoutCount = max(0, playoutCount - tickSamples)
     }
 
     private func conceal(_ samples: Int) -> Int {
-        (try? decoder.conceal(into: UnsafeMutableBufferPointer(rebasing: decoded[0..<samples]))) ?? 0
+        (try? decoder?.conceal(into: UnsafeMutableBufferPointer(rebasing: decoded[0..<samples]))) ?? 0
     }
 
     private func capture() {
         let frame = UnsafeMutableBufferPointer(rebasing: pending[pendingCount..<(pendingCount + tickSamples)])
         _ = source.read(into: frame)
         if muted { frame.update(repeating: 0) }
-        for index in 0..<tickSamples { localFrame[index] = frame[index] }
-        localAudioLevel = Self.level(UnsafeBufferPointer(frame))
+        localFrame.baseAddress!.update(from: frame.baseAddress!, count: tickSamples)
         pendingCount += tickSamples
         while pendingCount >= frameSamples {
             sendFrame(UnsafeBufferPointer(rebasing: pending[0..<frameSamples]))
@@ -524,7 +567,8 @@ public final class MediaSession: @unchecked Sendable {
             jitterMs: jitterMilliseconds, rttMs: roundTripTime.map { $0 * 1000 }, remotePacketsLost: remotePacketsLost,
             concealedSamples: concealedSamples, totalSamplesPlayed: totalSamplesPlayed, jitterBufferDelayMs: jitterBuffer.averageDelayMilliseconds,
             jitterBufferTargetMs: jitterBuffer.targetDelayMilliseconds, latePackets: jitterBuffer.counters.late,
-            duplicatePackets: jitterBuffer.counters.duplicates, audioLevel: audioLevel, localAudioLevel: localAudioLevel, srtpProfile: profile,
+            duplicatePackets: jitterBuffer.counters.duplicates, audioLevel: playedFrame ? Self.level(UnsafeBufferPointer(rebasing: playout[0..<tickSamples])) : 0,
+            localAudioLevel: Self.level(UnsafeBufferPointer(localFrame)), srtpProfile: profile,
             srtpAuthenticationFailures: channel.counters.authenticationFailures, srtpReplays: channel.counters.replays,
             dtmfReceived: dtmfReceived, muted: muted, preEncodedFramesSent: preEncodedFramesSent)
     }

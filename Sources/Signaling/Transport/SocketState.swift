@@ -93,6 +93,9 @@ final class ListenerState {
     var vhosts: [OpaquePointer] = []
     var addresses: [String] = []
     let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
+    let httpResources: [String: HTTPResource]
+    /// The "/" mount that sends HTTP requests to our callback; lws reads it for the vhost's life.
+    let mount: UnsafeMutablePointer<lws_http_mount>
     private var keptStrings: [UnsafeMutablePointer<CChar>] = []
 
     init(id: Int, options: WebSocketServerOptions, sink: @escaping @Sendable (WebSocketServerEvent) -> Void) {
@@ -104,6 +107,9 @@ final class ListenerState {
         policy.secs_since_valid_ping = options.pingAfterIdleSeconds
         policy.secs_since_valid_hangup = options.dropAfterIdleSeconds
         retryPolicy.initialize(to: policy)
+        httpResources = Dictionary(options.httpResources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        mount = .allocate(capacity: 1)
+        mount.initialize(to: lws_http_mount())
     }
 
     func keep(_ text: String?) -> UnsafePointer<CChar>? {
@@ -115,6 +121,7 @@ final class ListenerState {
     deinit {
         keptStrings.forEach { free($0) }
         retryPolicy.deallocate()
+        mount.deallocate()
     }
 }
 

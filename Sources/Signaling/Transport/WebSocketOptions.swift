@@ -41,6 +41,9 @@ public struct WebSocketServerOptions: Sendable {
     public var maximumQueuedBytes: Int = 8 << 20
     public var pingAfterIdleSeconds: UInt16 = 20
     public var dropAfterIdleSeconds: UInt16 = 45
+    /// Files served by HTTP GET on the same port (a libwebsockets mount on "/"); none: HTTP
+    /// requests other than the WebSocket upgrade get 404.
+    public var httpResources: [HTTPResource] = []
 
     public init(bindAddress: String?, port: Int, certificatePath: String? = nil, privateKeyPath: String? = nil) {
         self.bindAddress = bindAddress

@@ -31,6 +31,8 @@ final class WebSocketService: @unchecked Sendable {
     /// gave it. Freeing them at once crashed the service thread later (a few hundred bytes each).
     private var retiredListeners: [ListenerState] = []
     private var clientVhostsByCA: [String: OpaquePointer] = [:]
+    /// HTTP bodies waiting for their connection to become writable, by connection.
+    private var httpBodies: [OpaquePointer: [UInt8]] = [:]
 
     private init() {
         lws_set_log_level(0, nil)
@@ -210,10 +212,22 @@ final class WebSocketService: @unchecked Sendable {
         info.retry_and_idle_policy = UnsafePointer(listener.retryPolicy)
         // An IPv4 address on the library's default IPv6 socket binds every interface instead.
         if address.family == AF_INET { info.options |= parley_lws_option_disable_ipv6() }
+        if !listener.httpResources.isEmpty {
+            // A callback mount: lws hands every HTTP request under "/" to the "parley" protocol,
+            // and the WebSocket upgrade on the same port goes on as before.
+            listener.mount.pointee.mountpoint = listener.keep("/")
+            listener.mount.pointee.mountpoint_len = 1
+            listener.mount.pointee.origin = listener.keep("parley")
+            listener.mount.pointee.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+            info.mounts = UnsafePointer(listener.mount)
+        }
         if let certificate = options.certificatePath, let key = options.privateKeyPath {
             info.options |= parley_lws_option_ssl_global_init()
             info.ssl_cert_filepath = listener.keep(certificate)
             info.ssl_private_key_filepath = listener.keep(key)
+            // HTTP/1.1 only: over h2, lws would carry the page in frames our one-shot body
+            // write overruns, and WebSockets over h2 (RFC 8441) is a path no client here needs.
+            info.alpn = listener.keep("http/1.1")
         }
         guard let vhost = lws_create_vhost(context, &info) else {
             throw .listenFailed("libwebsockets could not listen on \(address.numeric):\(port) (a bad certificate or key?)")
@@ -245,7 +259,7 @@ final class WebSocketService: @unchecked Sendable {
         LWS_CALLBACK_CLIENT_ESTABLISHED, LWS_CALLBACK_ESTABLISHED, LWS_CALLBACK_CLIENT_RECEIVE, LWS_CALLBACK_RECEIVE,
         LWS_CALLBACK_CLIENT_WRITEABLE, LWS_CALLBACK_SERVER_WRITEABLE, LWS_CALLBACK_WS_PEER_INITIATED_CLOSE,
         LWS_CALLBACK_CLIENT_CONNECTION_ERROR, LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED,
-        LWS_CALLBACK_CLOSED_CLIENT_HTTP, LWS_CALLBACK_WSI_DESTROY, LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION,
+        LWS_CALLBACK_CLOSED_CLIENT_HTTP, LWS_CALLBACK_WSI_DESTROY, LWS_CALLBACK_HTTP, LWS_CALLBACK_HTTP_WRITEABLE, LWS_CALLBACK_CLOSED_HTTP, LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION,
     ].reduce(into: []) { $0.insert($1.rawValue) }
 
     /// Entry from C. Reasons raised while the context is still being built (protocol init and
@@ -269,6 +283,13 @@ final class WebSocketService: @unchecked Sendable {
             if !socket.outgoing.isEmpty { lws_callback_on_writable(wsi) }
         case LWS_CALLBACK_ESTABLISHED:
             return accept(wsi)
+        case LWS_CALLBACK_HTTP:
+            return serveHTTP(wsi, path: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "/")
+        case LWS_CALLBACK_HTTP_WRITEABLE:
+            return writeHTTPBody(wsi)
+        case LWS_CALLBACK_CLOSED_HTTP:
+            httpBodies[wsi] = nil
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
         case LWS_CALLBACK_CLIENT_RECEIVE, LWS_CALLBACK_RECEIVE:
             guard let socket = socket(for: wsi) else { return -1 }
             return receive(socket, wsi: wsi, input, length)
@@ -340,6 +361,52 @@ final class WebSocketService: @unchecked Sendable {
         lws_set_opaque_user_data(wsi, UnsafeMutableRawPointer(bitPattern: id))
         listenerSink(.accepted(WebSocketPeer(id: id, address: peer, budget: budget)))
         return 0
+    }
+
+    // MARK: HTTP (service thread)
+
+    /// Answers a GET under the "/" mount from the listener's resources: headers now, the body
+    /// when the connection is writable. lws passes the path after the mount point.
+    private func serveHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
+        guard let vhost = lws_get_vhost(wsi), let listener = listeners.values.first(where: { $0.vhosts.contains(vhost) }) else { return -1 }
+        let normalised = "/" + path.drop { $0 == "/" }.prefix { $0 != "?" }
+        guard let resource = listener.httpResources[normalised] ?? (normalised == "/index.html" ? listener.httpResources["/"] : nil) else {
+            if lws_return_http_status(wsi, UInt32(HTTP_STATUS_NOT_FOUND.rawValue), nil) != 0 { return -1 }
+            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+        }
+        let pre = Int(parley_lws_pre())
+        var headers = [UInt8](repeating: 0, count: pre + 2048)
+        let written = headers.withUnsafeMutableBufferPointer { buffer -> Bool in
+            let start = buffer.baseAddress! + pre
+            let end = buffer.baseAddress! + buffer.count - 1
+            var cursor: UnsafeMutablePointer<UInt8>? = start
+            guard lws_add_http_common_headers(wsi, UInt32(HTTP_STATUS_OK.rawValue), resource.contentType, lws_filepos_t(resource.body.count), &cursor, end) == 0
+            else { return false }
+            for header in HTTPResource.fixedHeaders {
+                let added = header.value.withCString { value in
+                    lws_add_http_header_by_name(wsi, header.name, UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), Int32(header.value.utf8.count), &cursor, end)
+                }
+                guard added == 0 else { return false }
+            }
+            return lws_finalize_write_http_header(wsi, start, &cursor, end) == 0
+        }
+        guard written else { return -1 }
+        var body = [UInt8](repeating: 0, count: pre)
+        body.append(contentsOf: resource.body)
+        httpBodies[wsi] = body
+        lws_callback_on_writable(wsi)
+        return 0
+    }
+
+    private func writeHTTPBody(_ wsi: OpaquePointer) -> Int32 {
+        guard var body = httpBodies.removeValue(forKey: wsi) else { return 0 }
+        let pre = Int(parley_lws_pre())
+        let count = body.count - pre
+        let written = body.withUnsafeMutableBufferPointer { buffer in
+            lws_write(wsi, buffer.baseAddress! + pre, count, LWS_WRITE_HTTP_FINAL)
+        }
+        guard written >= 0 else { return -1 }
+        return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
     }
 
     private func receive(_ socket: SocketState, wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {

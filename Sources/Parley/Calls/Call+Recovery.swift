@@ -1,0 +1,188 @@
+import ICE
+
+/// Keeping a call through a network change (docs/calls.md, "Reconnection"), one path for every
+/// dialect: the call moves to dropped or reconnecting, its media path comes back by an ICE
+/// restart through the signalling (or, for Verto, by answering the server's re-offer after
+/// logging in again), and it reports `recovered` — or ends when the reconnect timeout passes.
+/// Who sets a recovery going is the call's owner: a `VoiceClient` for Verto calls, the call itself
+/// for Janus calls (`restartMediaOrEnd`, `watchNetwork`).
+extension Call {
+    /// States in which the call has media worth keeping.
+    var isPastAnswer: Bool {
+        [CallState.active, .held, .remotelyHeld, .doubleHeld, .dropped, .reconnecting].contains(machine.state)
+    }
+
+    /// Dropped or reconnecting: waiting for the client to bring the path back.
+    public var isRecovering: Bool { machine.state == .dropped || machine.state == .reconnecting }
+
+    /// Its path is disrupted, or our addresses moved since it was set up.
+    var needsMediaRecovery: Bool { isPastAnswer && (isRecovering || networkMoved) }
+
+    /// Restarts ICE through the signalling (Verto `updateMedia`, a Janus re-offer on the same
+    /// handle): new credentials and candidates, the same media. The call is reconnecting until
+    /// the far end's answer is applied, then reports `recovered(.iceRestart)`. Owners do this
+    /// after a network change; a program may ask for it too.
+    public func restartMedia() async throws(ParleyError) {
+        guard isPastAnswer, leg != nil else {
+            throw ParleyError(kind: .callState, message: "cannot restart the media of a call that is \(machine.state)")
+        }
+        guard !renegotiating else { throw ParleyError(kind: .callState, message: "the call's media is already being renegotiated") }
+        if !isRecovering { await reconnecting(moved: false) }
+        try await restartICE(reporting: .iceRestart)
+    }
+
+    private func restartICE(reporting path: RecoveryPath) async throws(ParleyError) {
+        guard isPastAnswer, let leg else {
+            throw ParleyError(kind: .callState, message: "cannot restart the media of a call that is \(machine.state)")
+        }
+        guard !renegotiating else { throw ParleyError(kind: .callState, message: "the call's media is already being renegotiated") }
+        renegotiating = true
+        defer { renegotiating = false }
+        let offer = try await leg.restartOffer()
+        let answer = try await signalling.updateMedia(callID: id, offer: offer)
+        try await leg.applyRestartAnswer(answer)
+        networkMoved = false
+        logger.info("call \(id): ICE restarted through updateMedia")
+        await recovered(by: path)
+    }
+
+    /// Recovery for a dialect with no re-login (Janus): restart ICE on the same session, or end
+    /// the call when the server will not take the offer.
+    func restartMediaOrEnd() async {
+        guard !renegotiating, isPastAnswer else { return }
+        do {
+            try await restartMedia()
+        } catch {
+            logger.error("call \(id): ICE restart failed: \(error)")
+            await end(TerminationReason(localStatus: .networkLost), failure: error, notifyServer: true)
+        }
+    }
+
+    /// A call with no client watches the host's network itself: a change media may use restarts
+    /// ICE.
+    func watchNetwork() {
+        guard networkWatch == nil, !machine.state.isDone else { return }
+        let media = mediaOptions
+        networkWatch = NetworkWatch.start(logger: logger, concerns: { change in
+            (change.concerns(server: nil, media: media), change.concernsMedia(media))
+        }, settled: { [weak self] changes in
+            await self?.networkSettled(changes)
+        })
+    }
+
+    private func networkSettled(_ changes: [NetworkChange]) async {
+        guard machine.state == .active, !renegotiating, mediaPathTouched(by: changes) else { return }
+        await reconnecting(moved: true)
+        await onPathLost?(self)
+    }
+
+    /// The network went away under the call.
+    func networkLost() async {
+        guard isPastAnswer else { return }
+        await apply(.networkLost)
+        startRecoveryDeadline()
+    }
+
+    /// The owner is bringing the call's path back; `moved` when our addresses changed.
+    func reconnecting(moved: Bool) async {
+        guard isPastAnswer else { return }
+        if moved { networkMoved = true }
+        await apply(.reconnecting)
+        startRecoveryDeadline()
+    }
+
+    /// Answers the server's re-offer after we logged in again (Verto `attach` with attach:true).
+    ///
+    /// A relaying server re-offers the far end's last description and hands our answer to it
+    /// as a media update whose answer comes back to no one. So our ICE restarts here only when
+    /// the re-offer itself brings new credentials; if our addresses moved, a regular ICE restart
+    /// (offer and answer both ways) follows the attach.
+    func reattach(offer: String) async throws(ParleyError) {
+        guard isPastAnswer, let leg else { throw ParleyError(kind: .callState, message: "the call has no media to re-attach") }
+        let answer = try await leg.answerReoffer(offer, moved: false, keepingCredentials: false, attach: true)
+        try await signalling.reattach(callID: id, sdp: answer.sdp)
+        logger.info("call \(id): re-attached after reconnecting")
+        if networkMoved, !answer.restarted {
+            // The server takes call requests once the new session is ready (after clientReady).
+            // The call is attached either way; a failed restart is retried like any other.
+            do {
+                guard await signalling.waitUntilReady(within: .seconds(10)) else {
+                    throw ParleyError(kind: .reconnectFailed, message: "the session did not become ready after re-attaching")
+                }
+                try await restartICE(reporting: .reattach)
+            } catch {
+                logger.warning("call \(id): ICE restart after re-attaching failed: \(error); will retry")
+                await onPathLost?(self)
+            }
+        } else {
+            networkMoved = false
+            await recovered(by: .reattach)
+        }
+    }
+
+    /// The far end renegotiates: its ICE restart, or its re-attach relayed by the server.
+    func answerMediaUpdate(offer: String, reattach: Bool, reply: MediaUpdateReply) async {
+        guard isPastAnswer, let leg else { return await reply(.failure(.notAnswered)) }
+        let answer: (sdp: String, restarted: Bool)
+        do {
+            // A relayed re-attach's answer reaches no one: if we moved too, our own restart follows.
+            answer = try await leg.answerReoffer(offer, moved: reattach ? false : networkMoved, keepingCredentials: reattach)
+        } catch {
+            logger.warning("call \(id): could not answer a media update: \(error)")
+            return await reply(.failure(.media(error.message)))
+        }
+        await reply(.success(answer.sdp))
+        if answer.restarted || !networkMoved {
+            networkMoved = false
+            await recovered(by: .remote)
+        } else {
+            do {
+                try await restartICE(reporting: .iceRestart)
+            } catch {
+                logger.warning("call \(id): ICE restart after the far end's re-attach failed: \(error)")
+            }
+        }
+    }
+
+    /// The signalling side of a recovery is done; it counts once media is back. Until then the
+    /// call stays dropped or reconnecting and the reconnect timeout runs on.
+    private func recovered(by path: RecoveryPath) async {
+        guard isRecovering else { return }
+        pendingRecovery = path
+        await completeRecoveryIfMediaIsBack()
+    }
+
+    func completeRecoveryIfMediaIsBack() async {
+        guard let path = pendingRecovery, isRecovering, await mediaIsUp(), pendingRecovery == path else { return }
+        pendingRecovery = nil
+        recoveryDeadline?.cancel()
+        recoveryDeadline = nil
+        await apply(.recovered)
+        eventSink.yield(.recovered(path))
+    }
+
+    private func startRecoveryDeadline() {
+        guard recoveryDeadline == nil, isRecovering else { return }
+        let timeout = reconnectTimeout
+        recoveryDeadline = Task { [weak self] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            await self?.endAfterReconnectTimeout()
+        }
+    }
+
+    /// The reconnect timeout passed with the call still not recovered. Nothing is sent: the
+    /// signalling is down, and the server ends its side when its own detach timeout passes.
+    private func endAfterReconnectTimeout() async {
+        recoveryDeadline = nil
+        guard isRecovering else { return }
+        await end(TerminationReason(localStatus: .reconnectTimeout),
+                  failure: ParleyError(kind: .reconnectTimeout, message: "the call could not be recovered within \(reconnectTimeout) of losing its network"),
+                  notifyServer: false)
+    }
+
+    /// The server no longer has the call (it was not among the re-attached sessions).
+    func endAsLost(_ message: String) async {
+        guard !machine.state.isDone else { return }
+        await end(TerminationReason(localStatus: .networkLost), failure: ParleyError(kind: .reconnectFailed, message: message), notifyServer: false)
+    }
+}

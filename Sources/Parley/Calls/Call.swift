@@ -1,0 +1,420 @@
+import ICE
+import Logging
+import Media
+import Signaling
+
+/// One call, outgoing or incoming, in any dialect: its state machine, its media, and its
+/// signalling (`CallSignalling`: Verto through a `VoiceClient`, or Janus through `Call.janus`).
+/// Every operation checks the state first (docs/calls.md); a refused one throws and changes nothing.
+public actor Call {
+    public nonisolated let id: String
+    public nonisolated let direction: CallDirection
+    /// The number or name we dialled, or the caller of an incoming call.
+    public nonisolated let remoteParty: String
+    public nonisolated let events: AsyncStream<CallEvent>
+    /// The digits the far end presses, for bots and scripts; ends with the call.
+    public nonisolated let digits: AsyncStream<Character>
+
+    let eventSink: AsyncStream<CallEvent>.Continuation
+    private let digitSink: AsyncStream<Character>.Continuation
+    let signalling: any CallSignalling
+    let logger: Logger
+    private(set) var mediaOptions: MediaOptions
+    var machine: CallStateMachine
+    private var publishedState: CallState
+    private var finished = false
+    var leg: MediaLeg?
+    /// Our addresses changed since the media path was set up: the next re-offer restarts ICE.
+    var networkMoved = false
+    /// One recovery of the media path at a time (ours or the far end's).
+    var renegotiating = false
+    /// Ends the call if it is still dropped or reconnecting when it fires.
+    var recoveryDeadline: Task<Void, Never>?
+    let reconnectTimeout: Duration
+    /// What the media leg has shown of the path (Call+Media.swift).
+    var mediaPath = MediaPath()
+    /// Started when the call is answered; ends it `no-media` if media has not connected by then.
+    var mediaTimer: Task<Void, Never>?
+    /// The call was answered at some point: from then on it should have media.
+    var answered = false
+    /// A recovery whose signalling is done, reported once media is back (Call+Recovery.swift).
+    var pendingRecovery: RecoveryPath?
+    /// Watches the host's network for a call that has no client to do it (Call+Recovery.swift).
+    var networkWatch: NetworkWatch?
+    private var legPump: Task<Void, Never>?
+    /// Candidates wait until the server knows the call (our invite or answer is through).
+    private var trickleGate = TrickleGate()
+    private var remoteCandidates: [String] = []
+    private var remoteCandidatesEnded = false
+    /// The far end's answer came in the reply to our invite (Janus): that is a negotiation, not
+    /// the far end picking up, so the call is active once DTLS has secured its media.
+    private var activeWhenSecured = false
+    private var doneWaiters: [CheckedContinuation<TerminationReason, Never>] = []
+    /// The error that ended the call, when one did.
+    public private(set) var failure: ParleyError?
+    /// The other members of a conference the call joined (a Janus AudioBridge room), by the
+    /// server's id: their display names.
+    public private(set) var participants: [Int: String] = [:]
+    private let onEnd: (@Sendable (String) async -> Void)?
+    /// Asked to recover the call when its media path fails after it was answered; nil ends the
+    /// call instead.
+    let onPathLost: (@Sendable (Call) async -> Void)?
+
+    init(id: String, direction: CallDirection, remoteParty: String, signalling: any CallSignalling, media: MediaOptions,
+         logger: Logger, reconnectTimeout: Duration = .seconds(60), onPathLost: (@Sendable (Call) async -> Void)? = nil,
+         onEnd: (@Sendable (String) async -> Void)? = nil) {
+        self.id = id
+        self.direction = direction
+        self.remoteParty = remoteParty
+        self.signalling = signalling
+        self.mediaOptions = media
+        self.logger = logger
+        self.onEnd = onEnd
+        self.onPathLost = onPathLost
+        self.reconnectTimeout = reconnectTimeout
+        machine = CallStateMachine(direction: direction)
+        publishedState = machine.state
+        (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        (digits, digitSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
+        eventSink.yield(.state(machine.state))
+    }
+
+    public var state: CallState { machine.state }
+
+    private var trickle: Bool {
+        if case .trickle = mediaOptions.iceMode { return true }
+        return false
+    }
+    public var isMuted: Bool { machine.muted }
+
+    public var terminationReason: TerminationReason? {
+        if case .done(let reason) = machine.state { return reason }
+        return nil
+    }
+
+    /// Waits until the call is over and returns why it ended.
+    public func waitUntilDone() async -> TerminationReason {
+        if let terminationReason { return terminationReason }
+        return await withCheckedContinuation { doneWaiters.append($0) }
+    }
+
+    // MARK: Operations
+
+    public func hangup(cause: HangupCause = .normalClearing) async {
+        guard !machine.state.isDone else { return }
+        try? machine.begin(.hangup)
+        // The bye leaves before anyone waiting on the call learns it ended (and, say, closes
+        // the socket under it).
+        await signalling.hangup(callID: id, cause: cause)
+        await finish()
+    }
+
+    public func hold() async throws(ParleyError) {
+        try await holdRequest(.hold)
+    }
+
+    public func unhold() async throws(ParleyError) {
+        try await holdRequest(.unhold)
+    }
+
+    /// Sends silence instead of the source while muted; the stream stays alive.
+    public func mute() async throws(ParleyError) {
+        try begin(.mute)
+        await leg?.setMuted(true)
+    }
+
+    public func unmute() async throws(ParleyError) {
+        try begin(.unmute)
+        await leg?.setMuted(false)
+    }
+
+    /// Sends digits as RFC 4733 events, or out of band (a Verto info message) when the far end
+    /// did not negotiate telephone-event.
+    public func sendDTMF(_ digits: String) async throws(ParleyError) {
+        guard !digits.isEmpty, digits.allSatisfy({ DTMFDigit($0) != nil }) else {
+            throw ParleyError(kind: .configuration, message: "\"\(digits)\" is not a DTMF digit string (0-9 * # A-D)")
+        }
+        try begin(.dtmf)
+        defer { machine.finish(.dtmf, succeeded: true) }
+        if let leg, await leg.canSendTelephoneEvents {
+            try await leg.sendDTMF(digits)
+        } else {
+            try await signalling.sendDTMF(callID: id, digits: digits)
+        }
+    }
+
+    public func statistics() async -> CallStatistics {
+        await leg?.statistics() ?? CallStatistics()
+    }
+
+    // MARK: Bot support
+
+    /// Runs `runner`'s script on this answered call and returns what happened.
+    public func runBot(_ runner: BotRunner, logger: Logger) async -> BotOutcome {
+        guard let taps = await leg?.audioTaps() else {
+            return BotOutcome(steps: [], digits: [], recordings: [], ending: .callerHungUp)
+        }
+        return await runner.run(on: CallBotControl(call: self, taps: taps), logger: logger)
+    }
+
+    // MARK: Driven by the client
+
+    /// Outgoing: gathers, offers and sends the invite. The call is dialing when this returns
+    /// (active at once when the dialect answers in its reply and media is secured).
+    func dial(destination: String, options: DialOptions) async throws(ParleyError) {
+        try begin(.dial)
+        let leg = try await prepare(role: .controlling)
+        do {
+            let offer = try await leg.makeOffer()
+            try ensureLive(sending: "invite")
+            let answer = try await signalling.invite(callID: id, destination: destination, options: options, sdp: offer, trickle: trickle)
+            if let answer {
+                try ensureLive(sending: "candidates")
+                try await leg.applyAnswer(answer)
+                activeWhenSecured = true
+            }
+        } catch {
+            await end(TerminationReason(localStatus: .endedByError), failure: error, notifyServer: false)
+            throw error
+        }
+        await signalledCall()
+    }
+
+    /// Incoming: answers `offer` with our media and tells the server.
+    func answer(offer: String, media: MediaOptions?) async throws(ParleyError) {
+        try begin(.answer)
+        if let media { mediaOptions = media }
+        let leg = try await prepare(role: .controlled)
+        do {
+            for line in remoteCandidates { await leg.addRemoteCandidate(line) }
+            if remoteCandidatesEnded { await leg.remoteEndOfCandidates() }
+            remoteCandidates = []
+            let answer = try await leg.answer(offer)
+            try ensureLive(sending: "answer")
+            try await signalling.answer(callID: id, sdp: answer, trickle: trickle)
+        } catch {
+            machine.finish(.answer, succeeded: false)
+            await end(TerminationReason(cause: HangupCause.incompatibleDestination.cause, causeCode: HangupCause.incompatibleDestination.causeCode, localStatus: .endedByError),
+                      failure: error, notifyServer: true, cause: .incompatibleDestination)
+            throw error
+        }
+        machine.finish(.answer, succeeded: true)
+        await apply(.answered)
+        await signalledCall()
+    }
+
+    func reject() async throws(ParleyError) {
+        try begin(.reject)
+        await signalling.hangup(callID: id, cause: .userBusy)
+        await finish()
+    }
+
+    func ignore() async throws(ParleyError) {
+        try begin(.ignore)
+        await finish()
+    }
+
+    func sendRinging() async {
+        await signalling.ringing(callID: id)
+    }
+
+    /// What the far end or the server did, as the dialect reports it.
+    func handle(_ event: CallSignallingEvent) async {
+        if case .mediaUpdate(let offer, let reattach, let reply) = event {
+            return await answerMediaUpdate(offer: offer, reattach: reattach, reply: reply)
+        }
+        guard !machine.state.isDone else { return }
+        switch event {
+        case .ringing:
+            await apply(.ringing)
+        case .earlyMedia(let sdp):
+            if let sdp, await applyRemote(sdp) { await apply(.earlyMedia) }
+        case .answered(let sdp):
+            if let sdp, !(await applyRemote(sdp)) { return }
+            await apply(.answered)
+        case .remoteHangup(let reason):
+            await end(reason, failure: nil, notifyServer: false)
+        case .remoteCandidate(let line):
+            if let leg { await leg.addRemoteCandidate(line) } else { remoteCandidates.append(line) }
+        case .remoteEndOfCandidates:
+            if let leg { await leg.remoteEndOfCandidates() } else { remoteCandidatesEnded = true }
+        case .remoteHold:
+            await apply(.remoteHold)
+        case .remoteUnhold:
+            await apply(.remoteUnhold)
+        case .dtmf(let digits):
+            for character in digits where DTMFDigit(character) != nil { report(digit: character) }
+        case .participants(let joined, let left):
+            participants.merge(joined) { _, new in new }
+            if let left { participants[left] = nil }
+        case .sessionLost(let error):
+            await end(TerminationReason(localStatus: .networkLost), failure: error, notifyServer: false)
+        case .error(let error):
+            eventSink.yield(.error(error))
+        case .mediaUpdate:
+            break
+        }
+    }
+
+    // MARK: Inside
+
+    private func begin(_ operation: CallOperation) throws(ParleyError) {
+        do {
+            try machine.begin(operation)
+        } catch {
+            throw ParleyError(error)
+        }
+        publishState()
+    }
+
+    /// The call may have ended while we awaited (a hangup, the far end, the network): nothing
+    /// more goes out for it.
+    private func ensureLive(sending what: String) throws(ParleyError) {
+        guard machine.state.isDone else { return }
+        throw ParleyError(kind: .callState, message: "the call ended before its \(what) went out")
+    }
+
+    private func holdRequest(_ operation: CallOperation) async throws(ParleyError) {
+        try begin(operation)
+        do {
+            try await signalling.hold(callID: id, operation == .hold)
+        } catch {
+            machine.finish(operation, succeeded: false)
+            throw error
+        }
+        machine.finish(operation, succeeded: true)
+        publishState()
+        await updateHold()
+    }
+
+    /// The dialect's side of the call, then our media; a failure ends the call (nothing was sent).
+    private func prepare(role: ICEAgentConfiguration.Role) async throws(ParleyError) -> MediaLeg {
+        do {
+            try await signalling.open(callID: id)
+            try ensureLive(sending: role == .controlling ? "invite" : "answer")
+            let leg = try MediaLeg(role: role, options: mediaOptions, logger: logger)
+            self.leg = leg
+            let events = leg.events
+            legPump = Task { [weak self] in
+                for await event in events { await self?.handle(event) }
+            }
+            return leg
+        } catch {
+            await end(TerminationReason(localStatus: .endedByError), failure: error, notifyServer: false)
+            throw error
+        }
+    }
+
+    private func applyRemote(_ sdp: String) async -> Bool {
+        guard let leg else { return false }
+        do {
+            try await leg.applyAnswer(sdp)
+            return true
+        } catch {
+            await end(TerminationReason(cause: HangupCause.incompatibleDestination.cause, causeCode: HangupCause.incompatibleDestination.causeCode, localStatus: .endedByError),
+                      failure: error, notifyServer: true, cause: .incompatibleDestination)
+            return false
+        }
+    }
+
+    private func signalledCall() async {
+        await send(trickleGate.open())
+    }
+
+    private func send(_ candidates: [String?]) async {
+        for candidate in candidates {
+            if let candidate { await signalling.candidate(callID: id, line: candidate) } else { await signalling.endOfCandidates(callID: id) }
+        }
+    }
+
+    private func handle(_ event: MediaLegEvent) async {
+        guard !machine.state.isDone else { return }
+        if let reported = event.callEvent { eventSink.yield(reported) }
+        mediaPath.note(event)
+        if pendingRecovery != nil { await completeRecoveryIfMediaIsBack() }
+        switch event {
+        case .localCandidate(let line):
+            await send(trickleGate.pass(line))
+        case .gatheringComplete where trickle:
+            await send(trickleGate.pass(nil))
+        case .secured where activeWhenSecured:
+            activeWhenSecured = false
+            await apply(.answered)
+        case .dtmf(let digit, _):
+            report(digit: digit)
+        case .iceState, .selectedPair, .secured, .disrupted, .restored, .gatheringComplete:
+            break
+        case .remoteGoodbye:
+            logger.debug("the far end sent RTCP BYE")
+        case .failed(let error) where error.kind == .iceFailed && isPastAnswer && onPathLost != nil:
+            logger.warning("call \(id) lost its media path: \(error); recovering")
+            await reconnecting(moved: false)
+            await onPathLost?(self)
+        case .failed(let error):
+            logger.error("call \(id) media failed: \(error)")
+            await end(TerminationReason(cause: HangupCause.normalTemporaryFailure.cause, causeCode: HangupCause.normalTemporaryFailure.causeCode, localStatus: .endedByError),
+                      failure: error, notifyServer: true, cause: .normalTemporaryFailure)
+        }
+    }
+
+    private func report(digit: Character) {
+        eventSink.yield(.dtmf(digit))
+        digitSink.yield(digit)
+    }
+
+    func apply(_ signal: CallSignal) async {
+        guard machine.handle(signal) else { return }
+        if signal == .answered {
+            answered = true
+            startMediaTimer()
+        }
+        publishState()
+        await updateHold()
+    }
+
+    /// Each change once; `done` is published by `finish` after media has stopped.
+    private func publishState() {
+        guard !machine.state.isDone, machine.state != publishedState else { return }
+        publishedState = machine.state
+        eventSink.yield(.state(machine.state))
+    }
+
+    /// Held either way: we send silence until both sides are active again.
+    private func updateHold() async {
+        await leg?.setHeld([CallState.held, .remotelyHeld, .doubleHeld].contains(machine.state))
+    }
+
+    func end(_ reason: TerminationReason, failure: ParleyError?, notifyServer: Bool, cause: HangupCause = .normalClearing) async {
+        guard !machine.state.isDone else { return }
+        if let failure {
+            self.failure = failure
+            eventSink.yield(.error(failure))
+        }
+        machine.handle(.ended(reason))
+        if notifyServer { await signalling.hangup(callID: id, cause: cause) }
+        await finish()
+    }
+
+    /// The call is done: media stops, the dialect lets go, streams end, waiters learn why.
+    private func finish() async {
+        guard case .done = machine.state, !finished else { return }
+        finished = true
+        legPump?.cancel()
+        recoveryDeadline?.cancel()
+        await amendEndingWithoutMedia()
+        mediaTimer?.cancel()
+        await networkWatch?.close()
+        networkWatch = nil
+        await leg?.stop()
+        await signalling.close()
+        eventSink.yield(.state(machine.state))
+        eventSink.finish()
+        digitSink.finish()
+        // The client forgets the call first: whoever waited for the end sees it gone from
+        // `activeCalls`.
+        await onEnd?(id)
+        let reason = terminationReason ?? TerminationReason()
+        for waiter in doneWaiters { waiter.resume(returning: reason) }
+        doneWaiters = []
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import ICE
+import Media
+import Synchronization
+
+/// Where calls' packets and ticks run: K shards, each one network thread (a GLib main context
+/// for the libnice agents it owns) and one media clock. A call is placed on the shard with the
+/// fewest calls when its media leg is made and stays there: its packets and ticks take only its
+/// own locks and its shard's, never one another shard's calls contend for. Still no thread per
+/// call: a process has 2K of them at most, made when a shard gets its first call
+/// (docs/architecture-threads.md).
+public final class MediaEngine: Sendable {
+    /// One shard per core: what `MediaOptions` uses unless told otherwise.
+    public static let shared = MediaEngine(shards: MediaEngine.defaultShardCount)
+
+    /// One per core, or `PARLEY_THREADS` when set (how the test suites run with K = 1 and 2).
+    public static var defaultShardCount: Int {
+        if let text = ProcessInfo.processInfo.environment[threadsEnvironmentVariable], let count = Int(text), count >= 1 {
+            return min(count, maximumShardCount)
+        }
+        return max(1, ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    public static let threadsEnvironmentVariable = "PARLEY_THREADS"
+    /// More shards than this buys nothing but threads and memory.
+    public static let maximumShardCount = 64
+
+    public let shardCount: Int
+    private let state: Mutex
+
+    /// `shards` is clamped to 1...64. The first shard of every engine uses the process's shared
+    /// network loop and media clock (what a call used before engines), so one engine of one
+    /// shard behaves exactly as the engine-less process did.
+    ///
+    /// `manualClocks`: no clock threads; whoever made the engine steps each shard's clock (a
+    /// profiler stepping a fixed number of ticks, bench/callgrind-engine). Every shard then has
+    /// its own clock, the first included.
+    public init(shards: Int, manualClocks: Bool = false) {
+        shardCount = min(max(1, shards), Self.maximumShardCount)
+        state = Mutex(shardCount: shardCount, manualClocks: manualClocks)
+    }
+
+    /// A place on the shard with the fewest calls (the lowest index on a tie) for a new call,
+    /// held until `release` or until the place is dropped. Taken once per call, never per packet.
+    public func place() -> ShardPlace {
+        ShardPlace(state.place())
+    }
+
+    /// The shards that exist so far (made on first use), in index order.
+    public var shards: [MediaShard] { state.existing() }
+
+    /// Every shard clock's lateness summed: the process's figure for `--clock-interval`.
+    public var lateness: MediaClock.Lateness {
+        shards.reduce(into: MediaClock.Lateness()) { total, shard in
+            let one = shard.clock.lateness
+            total.sessionTicks += one.sessionTicks
+            total.lateSessionTicks += one.lateSessionTicks
+            total.frameLateSessionTicks += one.frameLateSessionTicks
+            total.overruns += one.overruns
+        }
+    }
+
+    /// The engine's placement table behind its lock.
+    private final class Mutex: @unchecked Sendable {
+        private let lock = NSLock()
+        private var made: [MediaShard?]
+        private let manualClocks: Bool
+
+        init(shardCount: Int, manualClocks: Bool) {
+            made = Array(repeating: nil, count: shardCount)
+            self.manualClocks = manualClocks
+        }
+
+        func place() -> MediaShard {
+            lock.withLock {
+                var best = 0
+                var fewest = Int.max
+                for index in made.indices {
+                    let calls = made[index]?.calls ?? 0
+                    if calls < fewest {
+                        best = index
+                        fewest = calls
+                    }
+                }
+                let shard = made[best] ?? MediaShard(index: best, manualClock: manualClocks)
+                made[best] = shard
+                shard.joined()
+                return shard
+            }
+        }
+
+        func existing() -> [MediaShard] {
+            lock.withLock { made.compactMap { $0 } }
+        }
+    }
+}
+
+/// One shard of a `MediaEngine`: the network loop its calls' ICE agents live on and the clock
+/// their media sessions tick on.
+public final class MediaShard: Sendable {
+    public let index: Int
+    public let network: NetworkLoop
+    public let clock: MediaClock
+    private let callCount = Atomic<Int>(0)
+
+    fileprivate init(index: Int, manualClock: Bool) {
+        self.index = index
+        network = index == 0 ? .shared : NetworkLoop(name: "parley-network-\(index)")
+        if manualClock {
+            clock = MediaClock(name: "parley-media-clock-\(index)", manual: true)
+        } else {
+            clock = index == 0 ? .shared : MediaClock(name: "parley-media-clock-\(index)")
+        }
+    }
+
+    /// Calls on this shard now.
+    public var calls: Int { callCount.load(ordering: .relaxed) }
+
+    fileprivate func joined() {
+        callCount.add(1, ordering: .relaxed)
+    }
+
+    fileprivate func left() {
+        callCount.subtract(1, ordering: .relaxed)
+    }
+}
+
+/// One call's place on a shard: counted in the shard's calls until released (once) or dropped.
+public final class ShardPlace: Sendable {
+    public let shard: MediaShard
+    private let released = Atomic<Bool>(false)
+
+    fileprivate init(_ shard: MediaShard) {
+        self.shard = shard
+    }
+
+    deinit { release() }
+
+    public func release() {
+        if !released.exchange(true, ordering: .relaxed) { shard.left() }
+    }
+}
