@@ -75,12 +75,17 @@ struct LoadCommand: AsyncParsableCommand {
 
     func run() async throws {
         let presenter = CallPresenter(json: logging.json)
+        let profile: ConfigProfile?
+        do { profile = try connection.checkLocalInputs(media: media) } catch {
+            presenter.error(error.error)
+            throw ExitCode(error.status)
+        }
         let logger: Logger
         let configuration: VoiceClientConfiguration
         var callMedia: MediaOptions
         do {
             logger = try logging.bootstrap()
-            callMedia = try media.mediaOptions()
+            callMedia = try media.mediaOptions(profile: profile)
             callMedia.engine = engine.engine()
             configuration = try connection.clientConfiguration(media: callMedia)
             // Loads the WAV file now: a bad one is a usage error before anything connects.
