@@ -23,7 +23,10 @@ test: build
 	swift test --no-parallel
 	scripts/test-cli $(PARLEY)
 	scripts/test-calls $(PARLEY)
+	scripts/test-load $(PARLEY)
 	scripts/test-reconnect $(PARLEY)
+	scripts/test-no-media $(PARLEY)
+	scripts/test-browser $(PARLEY)
 
 demo: build
 	@scripts/demo $(PARLEY)

@@ -12,6 +12,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // System-library shims: headers and link flags come from pkg-config.
@@ -21,13 +23,15 @@ let package = Package(
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
+        // espeak-ng ships no .pc file; the module map links it by name.
+        .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
 
         .target(name: "SDP"),
-        .target(name: "Signaling", dependencies: ["SDP", "CWebSockets", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Signaling", dependencies: ["CWebSockets"]),
         .target(name: "ICE", dependencies: ["CNice", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Media", dependencies: ["SDP", "CSRTP", "COpus", "COpenSSL", "CSpeexDSP", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Parley", dependencies: ["SDP", "Signaling", "ICE", "Media", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Switch", dependencies: ["Signaling", "Media", "SDP", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Media", dependencies: ["SDP", "CSRTP", "COpus", "COpenSSL", "CSpeexDSP"]),
+        .target(name: "Parley", dependencies: ["SDP", "Signaling", "ICE", "Media", "CEspeakNG", "Yams", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Switch", dependencies: ["Signaling"]),
         // Test helper: one ICE agent driven over stdin/stdout, run inside a network namespace.
         .executableTarget(name: "ICEPeer", dependencies: ["ICE"]),
         .executableTarget(
@@ -41,6 +45,7 @@ let package = Package(
                 "Media",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
 

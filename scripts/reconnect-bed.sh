@@ -87,21 +87,23 @@ start_switch() {
     pids+=($!)
     wait_for "$work/switch.json" '"listening"' 10
 }
-start_bob() {
+start_bob() { # [FLAGS...] for parley answer
     printf '%s\n' 'description: A steady 880 Hz tone until the caller hangs up' 'start: loop' 'max_steps: 100000' 'steps:' \
         '  loop:' '    type: play' '    prompt: tone:880/1s' '    next: loop' > "$work/tone.yaml"
     mkdir -p "$work/bob"
     in_b env PARLEY_PASSWORD="$bob_pw" "$parley" answer --server "$server" --login bob --interface "${id}b0" --no-ipv6 \
         --bot "$work/tone.yaml" --record-dir "$work/bob" --calls 1 --json --log-level debug --log-file "$work/bob.log" \
-        --disruption-timeout 0.1 --stats-interval 0.25 --reconnect-timeout 20 > "$work/bob.json" 2> "$work/bob.err" &
+        --disruption-timeout 0.1 --stats-interval 0.25 --reconnect-timeout 20 "$@" > "$work/bob.json" 2> "$work/bob.err" &
     bob=$!
     pids+=($bob)
     wait_for "$work/switch.json" '"kind":"login","login":"bob"' 10
 }
 # start_alice [FLAGS...]: the call, driven through the fifo on fd 7; returns once audio flows both ways.
+# Alice gathers on every interface but loopback (ID-a's link is the only one), so a link that
+# appears in her namespace is one media could use.
 start_alice() {
     mkfifo "$work/alice.commands"
-    in_a env PARLEY_PASSWORD="$alice_pw" "$parley" call bob --server "$server" --login alice --interface "${id}a0" --no-ipv6 \
+    in_a env PARLEY_PASSWORD="$alice_pw" "$parley" call bob --server "$server" --login alice --no-ipv6 \
         --play tone:440 --record "$work/alice.wav" --json --log-level debug --log-file "$work/alice.log" \
         --disruption-timeout 0.1 --stats-interval 0.25 "$@" \
         < "$work/alice.commands" > "$work/alice.json" 2> "$work/alice.err" &

@@ -5,9 +5,9 @@ import SDP
 struct SDPCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sdp",
-        abstract: "Parse, print, munge and answer session descriptions.",
+        abstract: "Parse, print, munge, answer, test and compare session descriptions.",
         discussion: "FILE may be - for standard input. Invalid SDP exits with status 2 and FILE:LINE: reason on standard error.",
-        subcommands: [SDPPrintCommand.self, SDPParseCommand.self, SDPMungeCommand.self, SDPAnswerCommand.self]
+        subcommands: [SDPPrintCommand.self, SDPParseCommand.self, SDPMungeCommand.self, SDPAnswerCommand.self, SDPTestCommand.self, SDPDiffCommand.self]
     )
 }
 
@@ -39,10 +39,12 @@ struct SDPParseCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let sdp = try SDPInput(path: file, json: json).load().redacted()
+        let input = SDPInput(path: file, json: json)
         if json {
-            JSONEvents.emit("sdp", SDPPayload(file: file, sdp: sdp))
+            let (sdp, warnings) = try input.loadReportingWarnings()
+            JSONEvents.emit("sdp", SDPPayload(file: file, sdp: sdp.redacted(), warnings: warnings.map(WarningPayload.init)))
         } else {
+            let sdp = try input.load().redacted()
             print(SDPSummary.describe(sdp))
         }
     }
@@ -51,4 +53,18 @@ struct SDPParseCommand: ParsableCommand {
 private struct SDPPayload: Encodable {
     let file: String
     let sdp: SessionDescription
+    /// What the parser tolerated (`SDPParseWarning`); empty for a strictly valid document.
+    let warnings: [WarningPayload]
+}
+
+private struct WarningPayload: Encodable {
+    let line: Int
+    let kind: String
+    let message: String
+
+    init(_ warning: SDPParseWarning) {
+        line = warning.line
+        kind = warning.kind.rawValue
+        message = warning.message
+    }
 }

@@ -15,10 +15,21 @@ struct SDPInput {
 
     var displayName: String { path == "-" ? "<stdin>" : path }
 
+    /// Parses the input; what the parser tolerated goes to standard error as
+    /// `warning: FILE:LINE: message` (the input is still used).
     func load(limits: SDPLimits = .default) throws -> SessionDescription {
+        let (sdp, warnings) = try loadReportingWarnings(limits: limits)
+        for warning in warnings {
+            FileHandle.standardError.write(Data("warning: \(displayName):\(warning.line): \(warning.message)\n".utf8))
+        }
+        return sdp
+    }
+
+    func loadReportingWarnings(limits: SDPLimits = .default) throws -> (SessionDescription, [SDPParseWarning]) {
         let bytes = try read(limit: limits.maxDocumentBytes)
         do {
-            return try SDPParser(limits: limits).parse(bytes: bytes)
+            let result = try SDPParser(limits: limits).parseReportingWarnings(bytes: bytes)
+            return (result.description, result.warnings)
         } catch {
             let location = error.line > 0 ? "\(displayName):\(error.line)" : displayName
             fail("\(location): \(error.reason)", code: "sdp.\(error.kind.rawValue)", line: error.line > 0 ? error.line : nil, status: Self.invalidInputStatus)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Parley
 import SDP
 
 struct SDPMungeCommand: ParsableCommand {
@@ -8,7 +9,8 @@ struct SDPMungeCommand: ParsableCommand {
         abstract: "Rewrite an SDP: payload numbers, codec priority, bandwidth, Opus parameters, trickle.",
         discussion: """
             Steps run in this order: --replace-payload, --codecs, --bandwidth, --opus-preset/--opus/--ptime, \
-            --trickle, --strip-candidates. Warnings go to standard error; the munged SDP to standard output.
+            --trickle, --strip-candidates, then the rules of --rules in their order (docs/sdp.md, "Rules files"). \
+            Warnings go to standard error; the munged SDP to standard output.
             """
     )
 
@@ -39,6 +41,29 @@ struct SDPMungeCommand: ParsableCommand {
     @Flag(name: .customLong("strip-candidates"), help: "Remove every a=candidate and a=end-of-candidates line.")
     var stripCandidates = false
 
+    @Option(help: ArgumentHelp("A YAML file of munging rules, applied after the flags.", valueName: "RULES.yaml"))
+    var rules: String?
+
+    @Option(help: ArgumentHelp("Which rules apply: those for SDPs Parley sends or receives.", valueName: "sent|received"))
+    var direction: SDPDirection = .sent
+
+    @Option(name: .customLong("type"), help: ArgumentHelp("Which rules apply: those for offers or answers.", valueName: "offer|answer"))
+    var sdpType: SDPType = .offer
+
+    /// The flags, then the rules file.
+    func mungeRules() throws -> MungeRules {
+        var all = MungeRules(try request())
+        if let rules {
+            do {
+                all.rules += try MungeRules(contentsOf: rules).rules
+            } catch {
+                throw ValidationError(error.located(in: rules))
+            }
+        }
+        return all
+    }
+
+    /// The flags as one munging request, checked by the same parsers a rules file goes through.
     func request() throws -> MungeRequest {
         var request = MungeRequest()
         do {
@@ -46,30 +71,22 @@ struct SDPMungeCommand: ParsableCommand {
             if let codecs { request.codecPriority = try MungeRequest.parseCodecList(codecs) }
             request.bandwidths = try bandwidths.map { text throws(MungeError) in try MungeRequest.parseBandwidth(text) }
             request.opusOverrides = try opus.map { text throws(MungeError) in try MungeRequest.parseKeyValue(text) }
+            if let opusPreset { request.opusPreset = try MungeRequest.parsePreset(opusPreset) }
+            if let trickle { request.trickle = try MungeRequest.parseTrickle(trickle) }
         } catch {
             throw ValidationError(error.message)
         }
-        if let opusPreset {
-            guard let preset = OpusParameters.Preset(rawValue: opusPreset) else {
-                throw ValidationError("--opus-preset must be webrtc or preferred, not \"\(opusPreset)\"")
-            }
-            request.opusPreset = preset
-        }
         if let ptime { request.opusOverrides.append((key: "ptime", value: ptime)) }
-        if let trickle {
-            guard trickle == "on" || trickle == "off" else { throw ValidationError("--trickle must be on or off, not \"\(trickle)\"") }
-            request.trickle = trickle == "on"
-        }
         request.stripCandidates = stripCandidates
         return request
     }
 
     func run() throws {
-        let request = try request()
+        let rules = try mungeRules()
         var sdp = try SDPInput(path: file, json: false).load()
         let warnings: [MungeWarning]
         do {
-            warnings = try request.apply(to: &sdp)
+            warnings = try rules.apply(to: &sdp, direction: direction, type: sdpType)
         } catch {
             throw ValidationError(error.message)
         }
@@ -79,3 +96,6 @@ struct SDPMungeCommand: ParsableCommand {
         FileHandle.standardOutput.write(Data(SDPSerializer.bytes(sdp)))
     }
 }
+
+extension SDPDirection: ExpressibleByArgument {}
+extension SDPType: ExpressibleByArgument {}

@@ -14,7 +14,7 @@ struct SwitchCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "ws://HOST:PORT or wss://HOST:PORT to listen on (port 0 picks a free one).")
+    @Option(help: "ws://HOST:PORT or wss://HOST:PORT to listen on: an address, or a name for each of its addresses; 0.0.0.0 or [::] for every interface (port 0 picks a free one).")
     var listen = "ws://127.0.0.1:8080"
 
     @Option(name: .customLong("user"), help: "An account LOGIN:PASSWORD (repeatable).")
@@ -37,6 +37,9 @@ struct SwitchCommand: AsyncParsableCommand {
 
     @Option(help: "Seconds a pinged client may stay silent before its socket is dropped and its calls detached.")
     var pingTimeout: Double = 10
+
+    @Flag(help: "Also serve the browser softphone on the same port (https:// with --cert/--key); see docs/browser.md.")
+    var web = false
 
     @Flag(help: "Print one JSON object per line on standard output.")
     var json = false
@@ -76,6 +79,7 @@ struct SwitchCommand: AsyncParsableCommand {
         configuration.detachTimeout = detachTimeout
         configuration.pingInterval = pingInterval
         configuration.pingTimeout = pingTimeout
+        configuration.servesSoftphone = web
         let embedded: EmbeddedSwitch
         do {
             embedded = try await EmbeddedSwitch.start(listen: try WebSocketURL(parsing: listen), configuration: configuration,
@@ -84,10 +88,12 @@ struct SwitchCommand: AsyncParsableCommand {
             Diagnostics.fail("parley switch: \(error)", json: json, code: "switch.listen")
         }
         if json {
-            JSONEvents.emit("listening", ListeningPayload(url: embedded.url.description, users: configuration.accounts.map(\.login)))
+            JSONEvents.emit("listening", ListeningPayload(url: embedded.url.description, addresses: embedded.addresses, users: configuration.accounts.map(\.login)))
         } else {
-            Diagnostics.say("parley switch: listening on \(embedded.url) for \(configuration.accounts.map(\.login).joined(separator: ", "))")
+            Diagnostics.say("parley switch: listening on \(embedded.url) (\(embedded.addresses.joined(separator: ", "))) for \(configuration.accounts.map(\.login).joined(separator: ", "))")
         }
+        // ws://… becomes http://…, wss://… https://…: the page is on the WebSocket's own port.
+        if web { Diagnostics.say("parley switch: softphone at http\(embedded.url.description.dropFirst(2))") }
         for await activity in embedded.activity {
             if json {
                 JSONEvents.emit("switch", ActivityPayload(activity))
@@ -100,6 +106,7 @@ struct SwitchCommand: AsyncParsableCommand {
 
 private struct ListeningPayload: Encodable {
     let url: String
+    let addresses: [String]
     let users: [String]
 }
 

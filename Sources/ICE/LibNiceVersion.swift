@@ -3,18 +3,19 @@ import Foundation
 
 /// The libnice and GLib actually loaded into this process.
 public enum LibNiceVersion {
-    /// libnice exports no version call, so the version is read from the file name of the shared
-    /// object that holds `nice_agent_new` (e.g. `libnice.so.10.13.1`), found in /proc/self/maps.
+    /// The libnice release Parley was built against (`0.1.21`), as its headers and pkg-config
+    /// give it; the shared object's file name (`libnice.so.10.13.1`) is a library ABI number,
+    /// not a release, so it only follows in parentheses to show which file was loaded.
+    public static let release = "\(NICE_VERSION_MAJOR).\(NICE_VERSION_MINOR).\(NICE_VERSION_MICRO)"
+
+    /// `0.1.21 (libnice.so.10.13.1, GLib 2.74.6)`. libnice exports no version call, so the loaded
+    /// file is found in /proc/self/maps as the object that holds `nice_agent_new`.
     public static func runtime() -> String {
         let glib = "GLib \(glib_major_version).\(glib_minor_version).\(glib_micro_version)"
         guard let file = loadedObjectFileName() else {
-            return "unknown (\(glib))"
+            return "\(release) (\(glib))"
         }
-        let prefix = "libnice.so."
-        if file.hasPrefix(prefix) {
-            return "\(file.dropFirst(prefix.count)) (\(file), \(glib))"
-        }
-        return "\(file) (\(glib))"
+        return "\(release) (\(file), \(glib))"
     }
 
     private static func loadedObjectFileName() -> String? {

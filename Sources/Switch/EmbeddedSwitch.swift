@@ -1,13 +1,6 @@
 import Foundation
 import Signaling
 
-/// A host for bots the switch routes calls to. Issue-specific bots (the IVR bot) implement it.
-public protocol SwitchBotHost: Sendable {
-    /// A call arrived for `bot`; report progress through `switch.botAnswered(...)` and friends.
-    func offer(bot: String, callID: String, sdp: String, caller: String, headers: [CustomHeader], via embeddedSwitch: EmbeddedSwitch) async
-    func event(bot: String, callID: String, event: BotCallEvent, via embeddedSwitch: EmbeddedSwitch) async
-}
-
 /// The embedded Verto/Telnyx switch on a real WebSocket server: `parley demo`, the tests and
 /// `parley switch` talk to it like to a hosted service.
 public actor EmbeddedSwitch {
@@ -18,7 +11,6 @@ public actor EmbeddedSwitch {
     private let server: WebSocketServer
     private var core: SwitchCore
     private var peers: [Int: WebSocketPeer] = [:]
-    private var botHost: (any SwitchBotHost)?
     private var timerTask: Task<Void, Never>?
     private let clock = ElapsedClock()
 
@@ -41,6 +33,7 @@ public actor EmbeddedSwitch {
                                              privateKeyPath: listen.secure ? privateKeyPath : nil)
         options.pingAfterIdleSeconds = 60
         options.dropAfterIdleSeconds = 120
+        if configuration.servesSoftphone { options.httpResources = SoftphoneSite.resources }
         let server = try await WebSocketServer.listen(options)
         var bound = listen
         bound.port = server.port
@@ -49,8 +42,6 @@ public actor EmbeddedSwitch {
         await embedded.run()
         return embedded
     }
-
-    public func setBotHost(_ host: any SwitchBotHost) { botHost = host }
 
     public func stop() {
         timerTask?.cancel()
@@ -67,29 +58,9 @@ public actor EmbeddedSwitch {
     }
 
     public var activeCallIDs: [String] { core.activeCallIDs }
+    /// The numeric addresses the switch listens on.
+    public nonisolated var addresses: [String] { server.addresses }
     public var onlineLogins: [String] { core.onlineLogins }
-
-    // MARK: Bot progress
-
-    public func botAnswered(callID: String, sdp: String) {
-        core.botAnswered(callID: callID, sdp: sdp)
-        perform()
-    }
-
-    public func botRinging(callID: String) {
-        core.botRinging(callID: callID)
-        perform()
-    }
-
-    public func botHungUp(callID: String, cause: HangupCause) {
-        core.botHungUp(callID: callID, cause: cause)
-        perform()
-    }
-
-    public func botSentCandidate(_ candidate: VertoCandidate) {
-        core.botSentCandidate(candidate)
-        perform()
-    }
 
     // MARK: Driving the core
 
@@ -140,15 +111,6 @@ public actor EmbeddedSwitch {
             case .close(let id, let code, let reason):
                 guard let peer = peers[id] else { continue }
                 server.close(peer, code: code, reason: reason)
-            case .offerToBot(let bot, let callID, let sdp, let caller, let headers):
-                guard let host = botHost else {
-                    core.botHungUp(callID: callID, cause: HangupCause(cause: "NO_ANSWER", causeCode: 19, sipCode: 480, sipReason: "no bot host is running"))
-                    continue
-                }
-                Task { await host.offer(bot: bot, callID: callID, sdp: sdp, caller: caller, headers: headers, via: self) }
-            case .toBot(let bot, let callID, let event):
-                guard let host = botHost else { continue }
-                Task { await host.event(bot: bot, callID: callID, event: event, via: self) }
             case .activity(let activity):
                 activitySink.yield(activity)
             }

@@ -17,9 +17,7 @@ extension SwitchCore {
         let callerNumber = dialog["caller_id_number"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? callerLogin
 
         let callee: SwitchParty
-        if configuration.bots.contains(destination) {
-            callee = .bot(destination)
-        } else if let session = sessions.values.first(where: { $0.login == destination && $0.peer != nil && $0.sessid != callerSessid }) {
+        if let session = sessions.values.first(where: { $0.login == destination && $0.peer != nil && $0.sessid != callerSessid }) {
             callee = .client(sessid: session.sessid)
         } else {
             // Accept, then clear with the cause a PSTN switch gives an unknown number.
@@ -34,25 +32,20 @@ extension SwitchCore {
         sendResult(id: id, ["callID": .string(callID), "message": "CALL CREATED", "sessid": .string(callerSessid)], to: peer)
         actions.append(.activity(.callRouted(callID: callID, from: callerLogin, to: destination)))
 
-        switch callee {
-        case .bot(let bot):
-            actions.append(.offerToBot(bot: bot, callID: callID, sdp: sdp, caller: callerNumber, headers: CustomHeader.list(from: headers)))
-        case .client:
-            guard let calleePeer = self.peer(of: callee) else { return }
-            var offer: [String: JSONValue] = [
-                "callID": .string(callID), "sdp": .string(sdp),
-                "caller_id_name": .string(callerName), "caller_id_number": .string(callerNumber),
-                "callee_id_name": .string(destination), "callee_id_number": .string(destination),
-                "display_direction": "inbound", "dialogParams": ["custom_headers": headers],
-            ]
-            if let state = dialog["clientState"] { offer["client_state"] = state }
-            if params["trickle"]?.boolValue == true { offer["trickle"] = true }
-            sendRequest("invite", params: .object(offer), to: calleePeer)
-            calls[callID]?.phase = .ringing
-            sendRequest("ringing", params: ["callID": .string(callID), "caller_id_name": .string(callerName), "caller_id_number": .string(callerNumber),
-                                            "callee_id_name": .string(destination), "callee_id_number": .string(destination),
-                                            "dialogParams": ["custom_headers": .array([])], "display_direction": "inbound"], to: peer)
-        }
+        guard let calleePeer = self.peer(of: callee) else { return }
+        var offer: [String: JSONValue] = [
+            "callID": .string(callID), "sdp": .string(sdp),
+            "caller_id_name": .string(callerName), "caller_id_number": .string(callerNumber),
+            "callee_id_name": .string(destination), "callee_id_number": .string(destination),
+            "display_direction": "inbound", "dialogParams": ["custom_headers": headers],
+        ]
+        if let state = dialog["clientState"] { offer["client_state"] = state }
+        if params["trickle"]?.boolValue == true { offer["trickle"] = true }
+        sendRequest("invite", params: .object(offer), to: calleePeer)
+        calls[callID]?.phase = .ringing
+        sendRequest("ringing", params: ["callID": .string(callID), "caller_id_name": .string(callerName), "caller_id_number": .string(callerNumber),
+                                        "callee_id_name": .string(destination), "callee_id_number": .string(destination),
+                                        "dialogParams": ["custom_headers": .array([])], "display_direction": "inbound"], to: peer)
     }
 
     mutating func answer(id: JSONRPCID, params: JSONValue, from party: SwitchParty, peer: Int) {
@@ -123,7 +116,7 @@ extension SwitchCore {
             digits.allSatisfy({ "0123456789*#ABCDabcd".contains($0) })
         else { return sendError(id: id, code: -32602, message: "dtmf must be digits 0-9, *, # or A-D", to: peer) }
         sendResult(id: id, ["callID": .string(call.callID), "message": "SENT"], to: peer)
-        relay("info", ["callID": .string(call.callID), "dtmf": .string(digits)], of: call, from: party) { _ in .dtmf(digits) }
+        relay("info", ["callID": .string(call.callID), "dtmf": .string(digits)], of: call, from: party)
     }
 
     mutating func trickle(id: JSONRPCID, name: String, params: JSONValue, from party: SwitchParty, peer: Int) {
@@ -138,39 +131,7 @@ extension SwitchCore {
         var fields: [String: JSONValue] = ["callID": .string(call.callID), "candidate": .string(candidate)]
         fields["sdpMid"] = params["sdpMid"] ?? .null
         fields["sdpMLineIndex"] = params["sdpMLineIndex"] ?? 0
-        relay(name, fields, of: call, from: party) { _ in
-            .candidate(VertoCandidate(callID: call.callID, candidate: candidate, sdpMid: params["sdpMid"]?.stringValue,
-                                      sdpMLineIndex: params["sdpMLineIndex"]?.intValue))
-        }
-    }
-
-    // MARK: Bots (driven by the switch's host)
-
-    public mutating func botAnswered(callID: String, sdp: String) {
-        guard let call = calls[callID], case .bot = call.callee, call.phase != .active else { return }
-        calls[callID]?.calleeSDP = sdp
-        calls[callID]?.phase = .active
-        actions.append(.activity(.callAnswered(callID: callID)))
-        relay("answer", ["callID": .string(callID), "sdp": .string(sdp)], of: call, from: call.callee)
-    }
-
-    public mutating func botRinging(callID: String) {
-        guard let call = calls[callID], case .bot = call.callee else { return }
-        calls[callID]?.phase = .ringing
-        relay("ringing", ["callID": .string(callID), "callee_id_name": .string(call.destination), "callee_id_number": .string(call.destination)],
-              of: call, from: call.callee)
-    }
-
-    public mutating func botHungUp(callID: String, cause: HangupCause) {
-        guard let call = calls[callID], case .bot = call.callee else { return }
-        endCall(callID, cause: cause, by: call.callee)
-    }
-
-    public mutating func botSentCandidate(_ candidate: VertoCandidate) {
-        guard let call = calls[candidate.callID], case .bot = call.callee else { return }
-        relay("candidate", ["callID": .string(candidate.callID), "candidate": .string(candidate.candidate),
-                            "sdpMid": candidate.sdpMid.map(JSONValue.string) ?? .null, "sdpMLineIndex": .integer(candidate.sdpMLineIndex ?? 0)],
-              of: call, from: call.callee)
+        relay(name, fields, of: call, from: party)
     }
 
     // MARK: Helpers
@@ -189,33 +150,21 @@ extension SwitchCore {
         return call
     }
 
-    /// Sends `method` to the other side of `call`: to its socket, or as an event to its bot.
-    private mutating func relay(_ method: String, _ params: [String: JSONValue], of call: SwitchCall, from party: SwitchParty,
-                                botEvent: ((String) -> BotCallEvent?)? = nil) {
-        guard let other = call.other(than: party) else { return }
-        switch other {
-        case .bot(let bot):
-            if let event = botEvent?(bot) { actions.append(.toBot(bot: bot, callID: call.callID, event: event)) }
-        case .client:
-            if let otherPeer = peer(of: other) { sendRequest(method, params: .object(params), to: otherPeer) }
-        }
+    /// Sends `method` to the other side of `call`, on its socket.
+    private mutating func relay(_ method: String, _ params: [String: JSONValue], of call: SwitchCall, from party: SwitchParty) {
+        guard let other = call.other(than: party), let otherPeer = peer(of: other) else { return }
+        sendRequest(method, params: .object(params), to: otherPeer)
     }
 
     mutating func endCall(_ callID: String, cause: HangupCause, by party: SwitchParty) {
         guard let call = calls.removeValue(forKey: callID) else { return }
         actions.append(.activity(.callEnded(callID: callID, cause: cause.cause)))
-        guard let other = call.other(than: party) else { return }
-        switch other {
-        case .bot(let bot):
-            actions.append(.toBot(bot: bot, callID: callID, event: .hangup(cause)))
-        case .client:
-            guard let otherPeer = peer(of: other) else { return }
-            var params: [String: JSONValue] = ["callID": .string(callID), "cause": .string(cause.cause)]
-            if let code = cause.causeCode { params["causeCode"] = .integer(code) }
-            if let code = cause.sipCode { params["sipCode"] = .integer(code) }
-            if let reason = cause.sipReason { params["sipReason"] = .string(reason) }
-            sendRequest("bye", params: .object(params), to: otherPeer)
-        }
+        guard let other = call.other(than: party), let otherPeer = peer(of: other) else { return }
+        var params: [String: JSONValue] = ["callID": .string(callID), "cause": .string(cause.cause)]
+        if let code = cause.causeCode { params["causeCode"] = .integer(code) }
+        if let code = cause.sipCode { params["sipCode"] = .integer(code) }
+        if let reason = cause.sipReason { params["sipReason"] = .string(reason) }
+        sendRequest("bye", params: .object(params), to: otherPeer)
     }
 
     mutating func updateSDP(of callID: String, from peer: Int, sdp: String) {

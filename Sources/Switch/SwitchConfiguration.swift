@@ -37,8 +37,6 @@ public struct SwitchConfigurationError: Error, Sendable, Equatable, CustomString
 
 public struct SwitchConfiguration: Sendable {
     public var accounts: [SwitchAccount]
-    /// Destinations answered by bots hosted in the switch process.
-    public var bots: Set<String> = []
     /// How long a lost session's calls wait for the same sessid to log in again.
     public var detachTimeout: Double = 30
     /// Idle seconds before the switch pings a client.
@@ -50,6 +48,8 @@ public struct SwitchConfiguration: Sendable {
     public var relayTimeout: Double = 10
     /// Sent on every frame as Telnyx does, so clients can exercise `?voice_sdk_id=` reconnects.
     public var voiceSDKID: String = "VSDK-parley-" + UUID().uuidString.lowercased()
+    /// Serve the browser softphone (docs/browser.md) by HTTP GET on the switch's own port.
+    public var servesSoftphone = false
 
     public init(accounts: [SwitchAccount]) {
         self.accounts = accounts

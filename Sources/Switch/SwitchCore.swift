@@ -2,7 +2,7 @@ import Foundation
 import Signaling
 
 /// The server side of the Verto/Telnyx dialect as a state machine without I/O: logins,
-/// readiness, call routing between clients and to hosted bots, keepalive pings, and detach /
+/// readiness, call routing between clients, keepalive pings, and detach /
 /// re-attach of calls when a client's socket drops (reference §3, §4, §5, §10.1).
 public struct SwitchCore: Sendable {
     public let configuration: SwitchConfiguration

@@ -4,18 +4,12 @@ import Signaling
 public enum SwitchParty: Sendable, Hashable {
     /// A logged-in client, named by its sessid (which survives reconnects).
     case client(sessid: String)
-    /// A bot hosted in the switch process.
-    case bot(String)
 }
 
 /// What the switch wants done; the driver performs it.
 public enum SwitchAction: Sendable, Equatable {
     case send(peer: Int, text: String)
     case close(peer: Int, code: UInt16, reason: String)
-    /// A call for a hosted bot; answer with `botAnswered` or `botHungUp`.
-    case offerToBot(bot: String, callID: String, sdp: String, caller: String, headers: [CustomHeader])
-    /// Something the client side of a bot call did: DTMF, hangup, a trickled candidate.
-    case toBot(bot: String, callID: String, event: BotCallEvent)
     /// For people watching the switch (`parley switch` prints these).
     case activity(SwitchActivity)
 }
@@ -29,13 +23,6 @@ public enum SwitchActivity: Sendable, Equatable {
     case callAnswered(callID: String)
     case callEnded(callID: String, cause: String)
     case callsReattached(login: String, count: Int)
-}
-
-public enum BotCallEvent: Sendable, Equatable {
-    case dtmf(String)
-    case candidate(VertoCandidate)
-    case hangup(HangupCause)
-    case hold(Bool)
 }
 
 /// A call as the switch sees it.

@@ -25,12 +25,24 @@ final class SlowSource: AudioSource {
         #expect(lateness.lateSessionTicks * 5 >= lateness.sessionTicks * 2, "\(lateness)")
     }
 
+    /// A step that ends more than a whole 20 ms frame after its tick was due counts as frame-late
+    /// as well: the figure `make bench` ramps against (docs/performance.md).
+    @Test func stepsThatFinishPastAWholeFrameAreCountedFrameLate() throws {
+        let pair = try SessionPair(codec: .pcmu(), sourceA: SlowSource(milliseconds: 26), sourceB: SilenceSource(), secure: false)
+        defer { pair.finish() }
+        #expect(waitUntil(seconds: 10) { pair.clock.lateness.sessionTicks >= 40 })
+        let lateness = pair.clock.lateness
+        #expect(lateness.frameLateSessionTicks * 5 >= lateness.sessionTicks * 2, "\(lateness)")
+        #expect(lateness.frameLateSessionTicks <= lateness.lateSessionTicks)
+    }
+
     @Test func aQuickClockSendsOnTime() throws {
         let pair = try SessionPair(codec: .pcmu(), sourceA: SilenceSource(), sourceB: SilenceSource(), secure: false)
         defer { pair.finish() }
         #expect(waitUntil(seconds: 10) { pair.clock.lateness.sessionTicks >= 40 })
         let lateness = pair.clock.lateness
         #expect(lateness.lateSessionTicks * 4 < lateness.sessionTicks, "\(lateness)")
+        #expect(lateness.frameLateSessionTicks <= lateness.lateSessionTicks)
         #expect(lateness.overruns == 0)
     }
 }

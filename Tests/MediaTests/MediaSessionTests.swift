@@ -56,7 +56,9 @@ final class SessionPair {
 
     init(
         codec: MediaCodec, telephoneEvent: UInt8? = nil, sourceA: any AudioSource, sourceB: any AudioSource, secure: Bool = true,
-        wrongFingerprintForB: Bool = false, disruptionTimeout: Duration = .seconds(2), remoteSSRCForB: UInt32? = nil
+        wrongFingerprintForB: Bool = false, disruptionTimeout: Duration = .seconds(2), remoteSSRCForB: UInt32? = nil,
+        bDecodes: Bool = true,
+        adjustB: (inout MediaSessionConfiguration) -> Void = { _ in }
     ) throws {
         socketA = try LoopbackSocket()
         socketB = try LoopbackSocket()
@@ -84,6 +86,8 @@ final class SessionPair {
         configuration.localSSRC = configuration.localSSRC &+ 1
         configuration.cname = "b@parley"
         configuration.remoteSSRC = remoteSSRCForB
+        configuration.decodesAudio = bDecodes
+        adjustB(&configuration)
         b = try MediaSession(configuration: configuration, security: securityB, transport: socketB, source: sourceB, sink: sinkB)
         eventsA = EventLog(a)
         eventsB = EventLog(b)
@@ -175,6 +179,27 @@ final class SessionPair {
         print("loopback-opus-10%-loss B: \(String(decoding: try encoder.encode(stats), as: UTF8.self))")
     }
 
+    /// A session nobody hears (a load generator's) decodes nothing and gives its sink nothing,
+    /// yet counts what it receives as a decoding one does: packets, loss, jitter, concealment.
+    @Test func aSessionThatDoesNotDecodeStillCountsLossAndConcealment() throws {
+        let pair = try SessionPair(
+            codec: .opus(payloadType: 111, settings: OpusSettings()),
+            sourceA: ToneSource(frequency: 440, sampleRate: 48000), sourceB: ToneSource(frequency: 1000, sampleRate: 48000), bDecodes: false)
+        defer { pair.finish() }
+        #expect(waitUntil(seconds: 5) { pair.b.statistics().packetsReceived >= 25 && pair.sinkA.capturedCount >= 24000 })
+        pair.socketA.dropEvery(10)
+        let before = pair.b.statistics()
+        #expect(waitUntil(seconds: 10) { pair.b.statistics().packetsReceived >= before.packetsReceived + 100 })
+        #expect(waitUntil(seconds: 3) { (pair.a.statistics().remotePacketsLost ?? 0) > 0 })
+        let stats = pair.b.statistics()
+        #expect(pair.sinkB.capturedCount == 0)
+        #expect(stats.packetsLost >= 8)
+        #expect(stats.concealedSamples >= stats.packetsLost * 960)
+        #expect(stats.concealedSamples < stats.totalSamplesPlayed / 4)
+        #expect(stats.totalSamplesPlayed >= (stats.packetsReceived - 10) * 960)
+        #expect(stats.audioLevel == 0)
+    }
+
     @Test func g711WithSDESAndRFC4733DigitsArriveOnceEach() throws {
         let pair = try SessionPair(
             codec: .pcmu(), telephoneEvent: 101, sourceA: ToneSource(frequency: 600, sampleRate: 8000),
@@ -190,6 +215,30 @@ final class SessionPair {
         #expect(pair.eventsB.events.contains(.dtmf(DTMFDigit("1")!, inBand: false)))
         #expect(pair.b.statistics().packetsLost == 0)
         #expect(abs(TestAudio.dominantFrequency(afterStartup(pair.sinkB.captured, skip: 800).prefix(4000).map { $0 }, sampleRate: 8000) - 600) <= 5)
+    }
+
+    /// libwebrtc sends RFC 4733 events on telephone-event/8000 even when the call's codec is
+    /// Opus; our answer accepted that payload type, so its digits must arrive.
+    @Test func digitsOnTheEightKilohertzTelephoneEventBesideOpusArrive() throws {
+        let answered = [
+            "v=0", "o=- 1 1 IN IP4 127.0.0.1", "s=-", "t=0 0",
+            "m=audio 9 UDP/TLS/RTP/SAVPF 111 110 126", "c=IN IP4 0.0.0.0",
+            "a=rtpmap:111 opus/48000/2", "a=rtpmap:110 telephone-event/48000", "a=rtpmap:126 telephone-event/8000", "",
+        ].joined(separator: "\r\n")
+        let negotiated = try MediaSessionConfiguration.negotiated(remote: try SessionDescription(parsing: answered).media[0])
+        #expect(negotiated.telephoneEventPayloadType == 110)
+        #expect(negotiated.receivedTelephoneEventPayloadTypes == [110, 126])
+        // A plays the browser: Opus audio, digits on payload type 126.
+        let pair = try SessionPair(
+            codec: .opus(payloadType: 111, settings: OpusSettings()), telephoneEvent: 126, sourceA: ToneSource(frequency: 440, sampleRate: 48000),
+            sourceB: SilenceSource(), adjustB: { $0.telephoneEventPayloadType = negotiated.telephoneEventPayloadType
+                $0.receivedTelephoneEventPayloadTypes = negotiated.receivedTelephoneEventPayloadTypes })
+        defer { pair.finish() }
+        #expect(pair.waitForAudio(seconds: 5, samples: 48000 / 2))
+        try pair.a.sendDTMF("159#")
+        #expect(waitUntil(seconds: 5) { pair.eventsB.digits.count >= 4 })
+        #expect(pair.eventsB.digits == "159#")
+        #expect(pair.b.statistics().dtmfReceived == 4)
     }
 
     @Test func inBandDTMFIsDetectedOnG711() throws {

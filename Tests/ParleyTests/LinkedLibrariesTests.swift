@@ -1,3 +1,4 @@
+import Foundation
 import Parley
 import Testing
 
@@ -16,5 +17,21 @@ import Testing
         #expect(byName["libopus"]?.hasPrefix("libopus ") == true)
         #expect(byName["OpenSSL"]?.hasPrefix("OpenSSL ") == true)
         #expect(byName["libnice"]?.contains("libnice.so.") == true)
+    }
+
+    /// The release (0.1.21), not the shared object's ABI number (libnice.so.10.13.1), leads.
+    @Test func libniceShowsTheReleasePkgConfigKnows() throws {
+        let pkgConfig = Process()
+        pkgConfig.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        pkgConfig.arguments = ["pkg-config", "--modversion", "nice"]
+        let output = Pipe()
+        pkgConfig.standardOutput = output
+        try pkgConfig.run()
+        pkgConfig.waitUntilExit()
+        let release = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(pkgConfig.terminationStatus == 0 && !release.isEmpty)
+        let libnice = try #require(ParleyVersion.linkedLibraries().first { $0.name == "libnice" })
+        #expect(libnice.version.hasPrefix(release + " ("), "\(libnice.version)")
     }
 }

@@ -32,6 +32,7 @@ enum Fixtures {
     /// Names of the valid fixtures, for parameterized tests.
     static let validNames: [String] = files(in: "valid", withExtension: "sdp").map(\.lastPathComponent)
     static let malformedNames: [String] = files(in: "malformed", withExtension: "sdp").map(\.lastPathComponent)
+    static let lenientNames: [String] = files(in: "lenient", withExtension: "sdp").map(\.lastPathComponent)
 }
 
 /// The first line where two SDP texts differ, for readable failures; nil when the bytes are equal.

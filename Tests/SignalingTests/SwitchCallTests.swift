@@ -31,7 +31,7 @@ import Testing
         let call = try await placeCall(harness, headers: headers)
 
         let incoming = try await call.bobEvents.next("incoming call") { if case .incomingCall = $0 { true } else { false } }
-        guard case .incomingCall(let offer) = incoming else { return }
+        let offer = try #require(matching(incoming) { if case .incomingCall(let offer) = $0 { offer } else { nil } })
         #expect(offer.callID == call.callID)
         #expect(offer.sdp == SwitchHarness.offer)
         #expect(offer.callerName == "Alice")
@@ -71,7 +71,7 @@ import Testing
         _ = try await call.bob.answer(callID: call.callID, sdp: SwitchHarness.answer)
         #expect(try await call.alice.modify(callID: call.callID, action: .hold) == "held")
         let held = try await call.bobEvents.next("remote hold") { if case .modify(_, "hold", _) = $0 { true } else { false } }
-        guard case .modify(let heldCall, _, let params) = held else { return }
+        let (heldCall, params) = try #require(matching(held) { if case .modify(let heldCall, _, let params) = $0 { (heldCall, params) } else { nil } })
         #expect(heldCall == call.callID)
         #expect(params["holdState"] == "held")
         #expect(try await call.alice.modify(callID: call.callID, action: .toggleHold) == "active")
@@ -85,7 +85,7 @@ import Testing
         _ = try await call.bob.answer(callID: call.callID, sdp: SwitchHarness.answer)
         _ = try await call.alice.info(callID: call.callID, dtmf: "12#")
         let info = try await call.bobEvents.next("info") { if case .info = $0 { true } else { false } }
-        guard case .info(let callID, let params) = info else { return }
+        let (callID, params) = try #require(matching(info) { if case .info(let callID, let params) = $0 { (callID, params) } else { nil } })
         #expect(callID == call.callID)
         #expect(params["dtmf"] == "12#")
         await #expect(throws: SignalingError.serverError(code: -32602, message: "dtmf must be digits 0-9, *, # or A-D", method: "telnyx_rtc.info")) {
@@ -98,7 +98,7 @@ import Testing
         defer { Task { await harness.embedded.stop() } }
         let call = try await placeCall(harness, trickle: true)
         let incoming = try await call.bobEvents.next("incoming call") { if case .incomingCall = $0 { true } else { false } }
-        guard case .incomingCall(let offer) = incoming else { return }
+        let offer = try #require(matching(incoming) { if case .incomingCall(let offer) = $0 { offer } else { nil } })
         #expect(offer.params["trickle"] == true)
         let line = "candidate:842163049 1 udp 1677729535 192.0.2.10 54400 typ srflx raddr 10.0.0.2 rport 54400"
         _ = try await call.alice.candidate(VertoCandidate(callID: call.callID, candidate: line, sdpMid: "0", sdpMLineIndex: 0))
@@ -116,7 +116,7 @@ import Testing
         let bob = call.bob, bobEvents = call.bobEvents, callID = call.callID
         let responder = Task {
             let request = try await bobEvents.next("updateMedia") { if case .mediaUpdateRequest = $0 { true } else { false } }
-            guard case .mediaUpdateRequest(let id, let requestCallID, let offer, _) = request else { return }
+            let (id, requestCallID, offer) = try #require(matching(request) { if case .mediaUpdateRequest(let id, let requestCallID, let offer, _) = $0 { (id, requestCallID, offer) } else { nil } })
             #expect(requestCallID == callID)
             #expect(offer == SwitchHarness.offer)
             await bob.answerMediaUpdate(requestID: id, callID: callID, answer: .success(SwitchHarness.answer))
@@ -143,7 +143,7 @@ import Testing
         let callID = UUID().uuidString.lowercased()
         _ = try await alice.invite(VertoDialParameters(callID: callID, destination: "+15550000"), sdp: SwitchHarness.offer)
         let bye = try await events.next("bye") { if case .remoteHangup = $0 { true } else { false } }
-        guard case .remoteHangup(let endedID, let cause) = bye else { return }
+        let (endedID, cause) = try #require(matching(bye) { if case .remoteHangup(let endedID, let cause) = $0 { (endedID, cause) } else { nil } })
         #expect(endedID == callID)
         #expect(cause.cause == "UNALLOCATED_NUMBER")
         #expect(cause.causeCode == 1)
@@ -172,7 +172,7 @@ import Testing
         _ = try await call.aliceEvents.next("socket closed") { if case .socketClosed = $0 { true } else { false } }
         let (again, againEvents) = try await harness.readyClient("alice", "alice-secret", sessid: sessid)
         let attach = try await againEvents.next("attach re-offer") { if case .attachOffer = $0 { true } else { false } }
-        guard case .attachOffer(let offer) = attach else { return }
+        let offer = try #require(matching(attach) { if case .attachOffer(let offer) = $0 { offer } else { nil } })
         #expect(offer.callID == call.callID)
         #expect(offer.sdp == SwitchHarness.answer, "the re-offer carries the other side's latest SDP")
         let ready = try await againEvents.next("clientReady") { if case .clientReady = $0 { true } else { false } }

@@ -56,7 +56,7 @@ import Testing
         _ = try await events.next("open") { if case .opened = $0 { true } else { false } }
         try socket.send("\"" + String(repeating: "x", count: (1 << 20) + 10) + "\"")
         let closed = try await events.next("close") { if case .closed = $0 { true } else { false } }
-        guard case .closed(let closure) = closed else { return }
+        let closure = try #require(matching(closed) { if case .closed(let closure) = $0 { closure } else { nil } })
         #expect(closure.code == WebSocketCloseCode.messageTooBig)
         // Another client is served as before.
         _ = try await harness.readyClient("alice", "alice-secret")
@@ -71,13 +71,13 @@ import Testing
         let client = WebSocketConnection(url: try WebSocketURL(parsing: "ws://127.0.0.1:\(server.port)"), options: options)
         let clientEvents = EventRecorder(client.events)
         let accepted = try await serverEvents.next("accept") { if case .accepted = $0 { true } else { false } }
-        guard case .accepted(let peer) = accepted else { return }
+        let peer = try #require(matching(accepted) { if case .accepted(let peer) = $0 { peer } else { nil } })
         try server.send("small", to: peer)
         try server.send(String(repeating: "y", count: 5000), to: peer)
         #expect(try await clientEvents.next("small") { $0 == .text("small") } == .text("small"))
         _ = try await clientEvents.next("refusal") { $0 == .refused(.tooLarge(limit: 4096)) }
         let closed = try await clientEvents.next("close") { if case .closed = $0 { true } else { false } }
-        guard case .closed(let closure) = closed else { return }
+        let closure = try #require(matching(closed) { if case .closed(let closure) = $0 { closure } else { nil } })
         #expect(closure.code == WebSocketCloseCode.messageTooBig)
     }
 
@@ -88,14 +88,14 @@ import Testing
         let client = WebSocketConnection(url: try WebSocketURL(parsing: "ws://127.0.0.1:\(server.port)"))
         let clientEvents = EventRecorder(client.events)
         let accepted = try await serverEvents.next("accept") { if case .accepted = $0 { true } else { false } }
-        guard case .accepted(let peer) = accepted else { return }
+        let peer = try #require(matching(accepted) { if case .accepted(let peer) = $0 { peer } else { nil } })
         // Larger than libwebsockets' 64 KiB receive buffer, so it arrives in pieces both ways.
         let big = String((0..<700_000).map { _ in "abcdefghij".randomElement()! })
         try server.send(big, to: peer)
         try client.send(big)
         #expect(try await clientEvents.next("big message") { if case .text = $0 { true } else { false } } == .text(big))
         let echoed = try await serverEvents.next("big message at the server") { if case .peer(_, .text) = $0 { true } else { false } }
-        guard case .peer(_, .text(let text)) = echoed else { return }
+        let text = try #require(matching(echoed) { if case .peer(_, .text(let text)) = $0 { text } else { nil } })
         #expect(text == big)
     }
 

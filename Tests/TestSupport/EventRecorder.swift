@@ -66,3 +66,10 @@ public actor EventRecorder<Event: Sendable> {
 
     public func all() -> [Event] { events }
 }
+
+/// What `extract` finds in `subject`: an enum case's associated value for `try #require`, so a
+/// test whose pattern stops matching fails instead of returning early, e.g.
+/// `let offer = try #require(matching(event) { if case .incomingCall(let offer) = $0 { offer } else { nil } })`.
+public func matching<Subject, Value>(_ subject: Subject, _ extract: (Subject) -> Value?) -> Value? {
+    extract(subject)
+}

@@ -42,6 +42,9 @@ struct AnswerCommand: AsyncParsableCommand {
     @Flag(help: "Refuse every call as busy instead of answering (for testing callers).")
     var reject = false
 
+    @Option(help: "Refuse every Nth call offered as busy (the 10th, 20th, ... with 10), answering the rest (for testing callers).")
+    var rejectEvery: Int?
+
     @Option(help: "Seconds between --json stats events per call (0: only at the end).")
     var statsInterval: Double = 5
 
@@ -57,8 +60,11 @@ struct AnswerCommand: AsyncParsableCommand {
     func validate() throws {
         guard maxCalls >= 1, maxCalls <= 10_000 else { throw ValidationError("--max-calls must be between 1 and 10000") }
         if let calls, calls < 1 { throw ValidationError("--calls must be at least 1") }
+        if let rejectEvery, rejectEvery < 1 { throw ValidationError("--reject-every must be at least 1") }
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
         guard clockInterval == 0 || (0.1...3600).contains(clockInterval) else { throw ValidationError("--clock-interval must be 0 or 0.1-3600 seconds") }
+        try MediaFlags.checkDTMF(dtmf)
+        try media.checkOutput(json: logging.json)
         if let recordDir {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: recordDir, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -89,6 +95,12 @@ struct AnswerCommand: AsyncParsableCommand {
             presenter.error(error)
             throw ExitCode(ExitStatus.forSetup(error))
         }
+        do {
+            try media.checkLocalFiles()
+        } catch {
+            presenter.error(error.error)
+            throw ExitCode(error.status)
+        }
         if noPromptCache { BotPromptCache.shared.preEncoded = false }
         let client = VoiceClient(configuration: configuration, logger: logger)
         presenter.note("connecting to \(configuration.server)")
@@ -101,8 +113,8 @@ struct AnswerCommand: AsyncParsableCommand {
         presenter.note("logged in; waiting for calls (up to \(maxCalls) at once)")
         let answerer = Answerer(
             client: client, presenter: presenter, logger: logger, baseMedia: configuration.media, bot: botScript, maxCalls: maxCalls,
-            callLimit: calls, recordDirectory: recordDir, duration: duration, dtmf: dtmf, reject: reject, statsInterval: statsInterval,
-            clockInterval: logging.json ? clockInterval : 0, reportFirstAudio: logging.json && reportFirstAudio)
+            callLimit: calls, recordDirectory: recordDir, duration: duration, dtmf: dtmf, reject: reject, rejectEvery: rejectEvery, statsInterval: statsInterval,
+            clockInterval: logging.json ? clockInterval : 0, reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP)
         let status = await answerer.run()
         await client.disconnect()
         throw ExitCode(status)

@@ -14,9 +14,12 @@ actor Answerer {
     private let maxCalls: Int
     private let callLimit: Int?
     private let recordDirectory: String?
+    private let saveSDPDirectory: String?
     private let duration: Double?
     private let dtmf: String?
     private let reject: Bool
+    private let rejectEvery: Int?
+    private var offeredCount = 0
     private let statsInterval: Double
     private let clockInterval: Double
     private let reportFirstAudio: Bool
@@ -27,8 +30,8 @@ actor Answerer {
     private var stopping = false
 
     init(client: VoiceClient, presenter: CallPresenter, logger: Logger, baseMedia: MediaOptions, bot: BotScript?, maxCalls: Int,
-         callLimit: Int?, recordDirectory: String?, duration: Double?, dtmf: String?, reject: Bool, statsInterval: Double,
-         clockInterval: Double = 0, reportFirstAudio: Bool = false) {
+         callLimit: Int?, recordDirectory: String?, duration: Double?, dtmf: String?, reject: Bool, rejectEvery: Int? = nil, statsInterval: Double,
+         clockInterval: Double = 0, reportFirstAudio: Bool = false, saveSDPDirectory: String? = nil) {
         self.client = client
         self.presenter = presenter
         self.logger = logger
@@ -37,9 +40,11 @@ actor Answerer {
         self.maxCalls = maxCalls
         self.callLimit = callLimit
         self.recordDirectory = recordDirectory
+        self.saveSDPDirectory = saveSDPDirectory
         self.duration = duration
         self.dtmf = dtmf
         self.reject = reject
+        self.rejectEvery = rejectEvery
         self.statsInterval = statsInterval
         self.clockInterval = clockInterval
         self.reportFirstAudio = reportFirstAudio
@@ -99,8 +104,10 @@ actor Answerer {
     private func offered(_ incoming: IncomingCall) async {
         let caller = incoming.callerNumber ?? incoming.callerName ?? "unknown"
         presenter.note("incoming call \(incoming.id.prefix(8)) from \(caller)")
-        guard !stopping, !reject, active < maxCalls else {
-            presenter.note("refusing call \(incoming.id.prefix(8)) as busy (\(reject ? "--reject" : "\(active) of \(maxCalls) calls up"))")
+        offeredCount += 1
+        let rejected = reject || rejectEvery.map { offeredCount % $0 == 0 } == true
+        guard !stopping, !rejected, active < maxCalls else {
+            presenter.note("refusing call \(incoming.id.prefix(8)) as busy (\(rejected ? "--reject" : "\(active) of \(maxCalls) calls up"))")
             try? await incoming.reject()
             presenter.state(incoming.id, await incoming.call.state)
             callEnded(failed: false)
@@ -114,6 +121,14 @@ actor Answerer {
         let call = incoming.call
         var media = baseMedia
         if let recordDirectory { media.sink = .wav(path: "\(recordDirectory)/\(incoming.id).wav", stereo: false) }
+        if let saveSDPDirectory {
+            let peer = incoming.callerNumber ?? incoming.callerName ?? "unknown"
+            do {
+                media.sdpObserver = try SDPRecorder(directory: saveSDPDirectory, dialect: .verto, peer: peer, call: incoming.id).observer
+            } catch {
+                presenter.error(error, call: incoming.id)
+            }
+        }
         let watcher = Task { [presenter] in
             for await event in call.events { presenter.event(call.id, event) }
         }
@@ -134,7 +149,10 @@ actor Answerer {
         do {
             try await incoming.answer(media: media)
             if let dtmf {
-                do { try await call.sendDTMF(dtmf) } catch { presenter.error(error, call: call.id) }
+                do {
+                    try await call.sendDTMF(dtmf)
+                    presenter.sent(call.id, digits: dtmf)
+                } catch { presenter.error(error, call: call.id) }
             }
             if let duration {
                 Task {
@@ -158,7 +176,7 @@ actor Answerer {
         presenter.stats(call.id, statistics)
         presenter.ended(call.id, reason, statistics: statistics)
         active -= 1
-        let mediaFailed = await call.failure != nil
+        let mediaFailed = await call.failure != nil || reason.localStatus == .noMedia
         callEnded(failed: failed || mediaFailed)
     }
 

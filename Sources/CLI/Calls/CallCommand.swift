@@ -46,6 +46,8 @@ struct CallCommand: AsyncParsableCommand {
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
         guard statsInterval >= 0 else { throw ValidationError("--stats-interval must not be negative") }
         _ = try parsedHeaders()
+        try MediaFlags.checkDTMF(dtmf)
+        try media.checkOutput(json: logging.json)
     }
 
     private func parsedHeaders() throws -> [CustomHeader] {
@@ -58,16 +60,32 @@ struct CallCommand: AsyncParsableCommand {
     func run() async throws {
         let presenter = CallPresenter(json: logging.json)
         let logger: Logger
-        let mediaOptions: MediaOptions
+        var mediaOptions: MediaOptions
         do {
             logger = try logging.bootstrap()
             mediaOptions = try media.mediaOptions()
         } catch {
             fail(error, presenter: presenter)
         }
+        do {
+            try media.checkLocalFiles()
+        } catch {
+            presenter.error(error.error)
+            Foundation.exit(error.status)
+        }
+        var recorder: SDPRecorder?
+        if let directory = media.saveSDP {
+            do {
+                recorder = try SDPRecorder(directory: directory, dialect: connection.dialect == .janus ? .janus : .verto, peer: destination)
+            } catch {
+                fail(error, presenter: presenter)
+            }
+            mediaOptions.sdpObserver = recorder?.observer
+        }
         if connection.dialect == .janus {
             let server: WebSocketURL
             do { server = try connection.serverURL() } catch { fail(error, presenter: presenter) }
+            recorder?.name("janus-" + destination)
             throw ExitCode(await runJanus(server: server, media: mediaOptions, logger: logger, presenter: presenter))
         }
         let configuration: VoiceClientConfiguration
@@ -98,9 +116,11 @@ struct CallCommand: AsyncParsableCommand {
         do {
             call = try await client.dial(destination, options: options)
         } catch {
+            recorder?.name("failed-call")
             await client.disconnect()
             fail(error, presenter: presenter)
         }
+        recorder?.name(call.id)
         let session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval, interactive: !logging.json,
                                   commandsFromStandardInput: media.play != "stdin" && media.play != "-")
         let status = await session.run()
@@ -110,16 +130,16 @@ struct CallCommand: AsyncParsableCommand {
 
     /// Janus has no login: the server URL and the destination (echotest, audiobridge:ROOM) say it all.
     private func runJanus(server: WebSocketURL, media mediaOptions: MediaOptions, logger: Logger, presenter: CallPresenter) async -> Int32 {
-        let call: JanusCall
+        let call: Call
         do {
             let target = try JanusDestination(parsing: destination)
             presenter.note("calling Janus \(target) at \(server)")
-            call = try await JanusCall.dial(url: server, destination: target, display: callerName.isEmpty ? "parley" : callerName,
-                                           media: mediaOptions, logger: logger)
+            call = try await Call.janus(url: server, destination: target, display: callerName.isEmpty ? "parley" : callerName, media: mediaOptions,
+                                        logger: logger)
         } catch {
             fail(error, presenter: presenter)
         }
-        let session = CallSession(call: JanusCallControls(call: call), presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval,
+        let session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval,
                                   interactive: !logging.json, commandsFromStandardInput: media.play != "stdin" && media.play != "-")
         return await session.run()
     }

@@ -33,7 +33,7 @@ final class CallPresenter: @unchecked Sendable {
         switch event {
         case .state(let state): self.state(call, state)
         case .dtmf(let digit):
-            if json { JSONEvents.emit("dtmf", DigitPayload(call: call, digit: String(digit))) } else { line("call \(short(call)): received digit \(digit)") }
+            if json { JSONEvents.emit("dtmf", DigitPayload(call: call, digit: String(digit), direction: "received")) } else { line("call \(short(call)): received digit \(digit)") }
         case .secured(let profile):
             if json { JSONEvents.emit("secured", SecuredPayload(call: call, srtpProfile: profile)) } else { line("call \(short(call)): media secured (\(profile))") }
         case .selectedPair(let pair):
@@ -48,6 +48,14 @@ final class CallPresenter: @unchecked Sendable {
             if json { JSONEvents.emit("recovered", RecoveredPayload(call: call, path: path.rawValue)) } else { line("call \(short(call)): recovered (\(path.rawValue))") }
         case .error(let error):
             self.error(error, call: call)
+        }
+    }
+
+    /// Digits this side sent (after `sendDTMF` returned), one `dtmf` event each, so that a run's
+    /// output shows both directions of the conversation.
+    func sent(_ call: String, digits: String) {
+        for digit in digits {
+            if json { JSONEvents.emit("dtmf", DigitPayload(call: call, digit: String(digit), direction: "sent")) } else { line("call \(short(call)): sent digit \(digit)") }
         }
     }
 
@@ -115,9 +123,23 @@ final class CallPresenter: @unchecked Sendable {
         }
         if muted { text += " MUTED" }
         text += "  [0-9*# dtmf, m mute, h hold, q quit]"
+        showStatus(text)
+    }
+
+    /// Replaces the live line on a terminal; the next `line` clears it first.
+    func showStatus(_ text: String) {
+        guard statusLine else { return }
         lock.withLock {
             statusShown = true
             FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        }
+    }
+
+    /// Removes the live line, if one is shown.
+    func clearStatus() {
+        lock.withLock {
+            if statusShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            statusShown = false
         }
     }
 
@@ -138,7 +160,8 @@ final class CallPresenter: @unchecked Sendable {
 }
 
 struct StatePayload: Encodable { let call: String; let state: String }
-struct DigitPayload: Encodable { let call: String; let digit: String }
+/// `direction`: "sent" or "received".
+struct DigitPayload: Encodable { let call: String; let digit: String; let direction: String }
 struct SecuredPayload: Encodable { let call: String; let srtpProfile: String }
 struct ICEStatePayload: Encodable { let call: String; let state: String }
 struct PairPayload: Encodable { let call: String; let pair: CandidatePairPayload }

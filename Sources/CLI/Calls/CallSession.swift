@@ -4,7 +4,7 @@ import Parley
 /// Runs one call on the command line: shows its events, sends the requested digits, hangs up
 /// after the duration, on q or on Ctrl-C, and turns its end into an exit status.
 struct CallSession {
-    let call: any CallControls
+    let call: Call
     let presenter: CallPresenter
     let dtmf: String?
     let duration: Double?
@@ -28,16 +28,19 @@ struct CallSession {
         let watcher = Task {
             var activated = false
             for await event in call.events {
-                presenter.event(call.callID, event)
+                presenter.event(call.id, event)
                 guard case .state(.active) = event, !activated else { continue }
                 activated = true
                 if let dtmf {
-                    do throws(ParleyError) { try await call.sendDTMF(dtmf) } catch { presenter.error(error, call: call.callID) }
+                    do throws(ParleyError) {
+                        try await call.sendDTMF(dtmf)
+                        presenter.sent(call.id, digits: dtmf)
+                    } catch { presenter.error(error, call: call.id) }
                 }
                 if let duration {
                     Task {
                         try? await Task.sleep(for: .milliseconds(Int(duration * 1000)))
-                        await call.end()
+                        await call.hangup()
                     }
                 }
             }
@@ -49,19 +52,19 @@ struct CallSession {
             for await line in commands.lines { await perform(line) }
         }
         let signals = Task {
-            for await _ in interruption.signals { await call.end() }
+            for await _ in interruption.signals { await call.hangup() }
         }
         let ticker = Task {
             var lastStats = ContinuousClock.now
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(500))
-                let state = await call.currentState()
+                let state = await call.state
                 guard !state.isDone else { return }
                 let statistics = await call.statistics()
-                presenter.status(state, elapsed: ContinuousClock.now - started, statistics: statistics, muted: await call.muted())
+                presenter.status(state, elapsed: ContinuousClock.now - started, statistics: statistics, muted: await call.isMuted)
                 if statsInterval > 0, ContinuousClock.now - lastStats >= .milliseconds(Int(statsInterval * 1000)) {
                     lastStats = .now
-                    presenter.stats(call.callID, statistics)
+                    presenter.stats(call.id, statistics)
                 }
             }
         }
@@ -75,9 +78,9 @@ struct CallSession {
         keyboard.stop()
         commands.stop()
         let statistics = await call.statistics()
-        presenter.stats(call.callID, statistics)
-        presenter.ended(call.callID, reason, statistics: statistics)
-        return ExitStatus.forEnd(reason, failure: await call.currentFailure())
+        presenter.stats(call.id, statistics)
+        presenter.ended(call.id, reason, statistics: statistics)
+        return ExitStatus.forEnd(reason, failure: await call.failure)
     }
 
     /// One command line from standard input.
@@ -85,17 +88,20 @@ struct CallSession {
         let words = line.split(separator: " ", maxSplits: 1).map(String.init)
         do throws(ParleyError) {
             switch words[0].lowercased() {
-            case "dtmf" where words.count == 2: try await call.sendDTMF(words[1])
-            case "hold": try await call.setHeld(true)
-            case "unhold": try await call.setHeld(false)
-            case "mute": try await call.setMuted(true)
-            case "unmute": try await call.setMuted(false)
-            case "hangup": await call.end()
+            case "dtmf" where words.count == 2:
+                try await call.sendDTMF(words[1])
+                presenter.sent(call.id, digits: words[1])
+            case "hold": try await call.hold()
+            case "unhold": try await call.unhold()
+            case "mute": try await call.mute()
+            case "unmute": try await call.unmute()
+            case "hangup": await call.hangup()
+            case "ice-restart": try await call.restartMedia()
             default:
-                throw ParleyError(kind: .configuration, message: "unknown command \"\(line.prefix(40))\"; use dtmf DIGITS, hold, unhold, mute, unmute or hangup")
+                throw ParleyError(kind: .configuration, message: "unknown command \"\(line.prefix(40))\"; use dtmf DIGITS, hold, unhold, mute, unmute, ice-restart or hangup")
             }
         } catch {
-            presenter.error(error, call: call.callID)
+            presenter.error(error, call: call.id)
         }
     }
 
@@ -103,21 +109,22 @@ struct CallSession {
         do {
             switch key {
             case "q", "Q":
-                await call.end()
+                await call.hangup()
             case "m", "M":
-                let muted = await call.muted()
-                try await call.setMuted(!muted)
+                let muted = await call.isMuted
+                if muted { try await call.unmute() } else { try await call.mute() }
                 presenter.note(muted ? "unmuted" : "muted")
             case "h", "H":
-                let state = await call.currentState()
-                try await call.setHeld(!(state == .held || state == .doubleHeld))
+                let state = await call.state
+                if state == .held || state == .doubleHeld { try await call.unhold() } else { try await call.hold() }
             case "0"..."9", "*", "#", "A"..."D":
                 try await call.sendDTMF(String(key))
+                presenter.sent(call.id, digits: String(key))
             default:
                 break
             }
         } catch {
-            presenter.error(error, call: call.callID)
+            presenter.error(error, call: call.id)
         }
     }
 }

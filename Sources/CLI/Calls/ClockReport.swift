@@ -8,10 +8,12 @@ import Parley
 struct ClockPayload: Encodable {
     /// Calls answered and not yet ended.
     let calls: Int
-    /// Session steps so far (one per call per 20 ms tick), and those that finished more than
-    /// 10 ms after their tick was due: the frames they sent left late.
+    /// Session steps so far (one per call per 20 ms tick), those that finished more than
+    /// 10 ms after their tick was due (the frames they sent left late), and those that finished
+    /// more than a whole 20 ms frame late.
     let sessionTicks: Int
     let lateSessionTicks: Int
+    let frameLateSessionTicks: Int
     /// Times the clock fell more than five ticks behind and gave up the lost time.
     let overruns: Int
     /// The engine's shards, the calls on each (those made so far), and the scheduling each
@@ -32,6 +34,7 @@ struct ClockPayload: Encodable {
         clockPriority = made.map { $0.clock.priority?.description ?? "not started" }
         sessionTicks = lateness.sessionTicks
         lateSessionTicks = lateness.lateSessionTicks
+        frameLateSessionTicks = lateness.frameLateSessionTicks
         overruns = lateness.overruns
         rssKiB = Self.residentKiB()
         cpuSeconds = Self.processCPUSeconds()

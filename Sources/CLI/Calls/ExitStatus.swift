@@ -23,6 +23,8 @@ enum ExitStatus {
             default: return callFailed
             }
         }
+        // A call answered without media ended `no-media`, whoever cleared it.
+        if reason.localStatus == .noMedia { return mediaFailed }
         return reason.isNormal ? normal : callFailed
     }
 

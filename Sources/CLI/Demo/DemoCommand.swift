@@ -22,6 +22,14 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var logging: LoggingFlags
 
+    func validate() throws {
+        do {
+            try AudioSinkSpec.wav(path: output, stereo: false).check()
+        } catch {
+            throw ValidationError("--output: \(error)")
+        }
+    }
+
     func run() async throws {
         let presenter = CallPresenter(json: logging.json)
         do {
@@ -120,6 +128,7 @@ struct DemoRun {
             presenter.note("pressing \(digit)")
             do {
                 try await call.sendDTMF(digit)
+                presenter.sent(call.id, digits: digit)
             } catch {
                 presenter.error(error, call: call.id)
                 return

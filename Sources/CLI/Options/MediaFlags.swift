@@ -53,6 +53,46 @@ struct MediaFlags: ParsableArguments {
     @Option(help: "Opus encoder complexity, 0 (least CPU) to 10 (best quality); 9 as libwebrtc on desktops.")
     var opusComplexity = OpusSettings.defaultComplexity
 
+    @Option(help: "Seconds after the answer for media to connect (ICE, DTLS, RTP from the far end) before the call ends no-media (exit 4); 0 waits for ever.")
+    var mediaTimeout: Double = 10
+
+    @Option(help: ArgumentHelp("Munging rules for the SDPs the call sends and receives (docs/sdp.md, \"Rules files\").", valueName: "RULES.yaml"))
+    var munge: String?
+
+    @Option(name: .customLong("save-sdp"), help: ArgumentHelp("Write every SDP sent and received to DIR as CALL-N-sent|received-KIND.sdp (secrets redacted) with a JSON sidecar.", valueName: "DIR"))
+    var saveSDP: String?
+
+    /// Checks every local file the flags name before anything connects: the WAV to play is
+    /// there and playable, the recording can be written.
+    func checkLocalFiles() throws(LocalInputError) {
+        do {
+            try AudioSourceSpec(play).check()
+        } catch {
+            if case .cannotOpen = error { throw LocalInputError(error: ParleyError(kind: .audio, message: "--play: \(error)"), status: LocalInputError.unreadableInput) }
+            throw LocalInputError(error: ParleyError(kind: .audio, message: "--play: \(error)"), status: ExitStatus.usage)
+        }
+        do {
+            try AudioSinkSpec(record).check()
+        } catch {
+            throw LocalInputError(error: ParleyError(kind: .audio, message: "--record: \(error)"), status: ExitStatus.usage)
+        }
+    }
+
+    /// Refuses raw audio on standard output when standard output carries the --json lines.
+    func checkOutput(json: Bool) throws {
+        guard json, (try? AudioSinkSpec(record)) == .standardOutput else { return }
+        throw ValidationError("--record stdout would mix raw audio into the --json lines on standard output: record to a FILE.wav, or leave out --json")
+    }
+
+    /// Refuses digits that are not DTMF before the call, not after it is up.
+    static func checkDTMF(_ digits: String?) throws {
+        guard let digits else { return }
+        guard !digits.isEmpty else { throw ValidationError("--dtmf needs at least one digit (0-9 * # A-D)") }
+        if let bad = digits.first(where: { DTMFDigit($0) == nil }) {
+            throw ValidationError("--dtmf: \"\(bad)\" is not a DTMF digit; use 0-9 * # A-D")
+        }
+    }
+
     func mediaOptions() throws(ParleyError) -> MediaOptions {
         var options = MediaOptions()
         do {
@@ -75,12 +115,21 @@ struct MediaFlags: ParsableArguments {
             throw ParleyError(kind: .configuration, message: "--opus-complexity must be between 0 and 10")
         }
         options.opusComplexity = opusComplexity
+        guard mediaTimeout >= 0, mediaTimeout <= 3600 else { throw ParleyError(kind: .configuration, message: "--media-timeout must be between 0 and 3600 seconds") }
         options.iceMode = ice == .trickle ? .trickle : .vanilla(collectionTimeout: .milliseconds(Int(iceTimeout * 1000)))
         options.relayOnly = relayOnly
         options.allowedInterfaces = interfaces
         options.ipv6 = !noIPv6
         options.disruptionTimeout = .milliseconds(Int(disruptionTimeout * 1000))
+        options.mediaTimeout = .milliseconds(Int(mediaTimeout * 1000))
         if let codecs { options.capabilities = try Self.capabilities(codecs) }
+        if let munge {
+            do {
+                options.munging = try MungeRules(contentsOf: munge)
+            } catch {
+                throw ParleyError(kind: .configuration, message: "--munge " + error.located(in: munge))
+            }
+        }
         return options
     }
 

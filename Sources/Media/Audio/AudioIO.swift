@@ -22,6 +22,8 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
     case notWAV(path: String, reason: String)
     case unsupportedWAV(path: String, reason: String)
     case resampler(String)
+    /// Text-to-speech (espeak-ng) could not speak a prompt.
+    case speech(String)
 
     public var description: String {
         switch self {
@@ -32,6 +34,7 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notWAV(let path, let reason): "\(path) is not a WAV file: \(reason)"
         case .unsupportedWAV(let path, let reason): "\(path): unsupported WAV: \(reason); use 16-bit PCM, mono or stereo"
         case .resampler(let reason): "resampler failed: \(reason)"
+        case .speech(let reason): "speech synthesis failed: \(reason)"
         }
     }
 }
@@ -59,6 +62,14 @@ public enum AudioSourceSpec: Sendable, Equatable {
         } else {
             throw .unknownSource(text)
         }
+    }
+
+    /// Checks what can be checked before a call: a WAV file is there, readable, and one Parley
+    /// plays (16-bit PCM, mono or stereo). Nothing is played or kept.
+    public func check() throws(AudioError) {
+        guard case .wav(let path, _) = self else { return }
+        let data = try LocalFile.contents(path)
+        _ = try WAVContent.parse(data, path: path)
     }
 
     public func makeSource(sampleRate: Int) throws(AudioError) -> any AudioSource {
@@ -90,6 +101,13 @@ public enum AudioSinkSpec: Sendable, Equatable {
         } else {
             throw .unknownSink(text)
         }
+    }
+
+    /// Checks before a call that the recording can be written: its folder exists and is
+    /// writable, and the file, if already there, is a writable regular file. Creates nothing.
+    public func check() throws(AudioError) {
+        guard case .wav(let path, _) = self else { return }
+        try LocalFile.checkWritable(path)
     }
 
     public func makeSink(sampleRate: Int) throws(AudioError) -> any AudioSink {

@@ -1,4 +1,3 @@
-import CSpeexDSP
 import Foundation
 
 /// The parts of a RIFF/WAVE file we play: 16-bit PCM, one or two channels.
@@ -55,26 +54,7 @@ struct WAVContent {
                 mono[index] = Int16(sum / 2)
             }
         }
-        guard rate != sampleRate, !mono.isEmpty else { return mono }
-        var error: Int32 = 0
-        guard let resampler = speex_resampler_init(1, UInt32(sampleRate), UInt32(rate), 6, &error) else {
-            throw .resampler("speex_resampler_init error \(error)")
-        }
-        defer { speex_resampler_destroy(resampler) }
-        // Feed the resampler's latency worth of zeros after the audio so the tail comes out too.
-        let latency = Int(speex_resampler_get_input_latency(resampler))
-        mono += [Int16](repeating: 0, count: latency)
-        var output = [Int16](repeating: 0, count: mono.count * rate / sampleRate + 64)
-        var inputLength = UInt32(mono.count)
-        var outputLength = UInt32(output.count)
-        let status = mono.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { out in
-                speex_resampler_process_int(resampler, 0, input.baseAddress, &inputLength, out.baseAddress, &outputLength)
-            }
-        }
-        guard status == 0 else { throw .resampler("speex_resampler_process_int error \(status)") }
-        let skip = min(Int(outputLength), Int(speex_resampler_get_output_latency(resampler)))
-        return Array(output[skip..<Int(outputLength)])
+        return try AudioResampler.resample(mono, from: sampleRate, to: rate)
     }
 }
 

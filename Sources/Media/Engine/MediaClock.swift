@@ -23,6 +23,7 @@ public final class MediaClock: @unchecked Sendable {
     private var overrunCount = 0
     private var sessionTickCount = 0
     private var lateSessionTickCount = 0
+    private var frameLateSessionTickCount = 0
 
     /// `name` names the clock's thread (seen in `top -H`, `perf` and debuggers).
     public init(name: String = "parley-media-clock", manual: Bool = false) {
@@ -55,24 +56,32 @@ public final class MediaClock: @unchecked Sendable {
     public var overruns: Int { lock.withLock { overrunCount } }
     public var sessionCount: Int { lock.withLock { sessions.count } }
 
-    /// How far behind the clock runs: every session step of every tick, and those that finished
-    /// more than `lateThreshold` after their tick was due (the frame they sent left late).
+    /// How far behind the clock runs: every session step of every tick, those that finished
+    /// more than `lateThreshold` after their tick was due (the frame they sent left late), and
+    /// those that finished more than a whole tick late (`frameLateThreshold`: the frame left
+    /// when the next one was due, which a receiver's jitter buffer may no longer absorb).
     public struct Lateness: Sendable, Equatable {
         public var sessionTicks: Int
         public var lateSessionTicks: Int
+        public var frameLateSessionTicks: Int
         public var overruns: Int
 
-        public init(sessionTicks: Int = 0, lateSessionTicks: Int = 0, overruns: Int = 0) {
+        public init(sessionTicks: Int = 0, lateSessionTicks: Int = 0, frameLateSessionTicks: Int = 0, overruns: Int = 0) {
             self.sessionTicks = sessionTicks
             self.lateSessionTicks = lateSessionTicks
+            self.frameLateSessionTicks = frameLateSessionTicks
             self.overruns = overruns
         }
     }
 
     public static let lateThreshold = Duration.milliseconds(10)
+    public static let frameLateThreshold = Duration.milliseconds(tickMilliseconds)
 
     public var lateness: Lateness {
-        lock.withLock { Lateness(sessionTicks: sessionTickCount, lateSessionTicks: lateSessionTickCount, overruns: overrunCount) }
+        lock.withLock {
+            Lateness(sessionTicks: sessionTickCount, lateSessionTicks: lateSessionTickCount, frameLateSessionTicks: frameLateSessionTickCount,
+                     overruns: overrunCount)
+        }
     }
 
     public func add(_ session: MediaSession) {
@@ -108,10 +117,12 @@ public final class MediaClock: @unchecked Sendable {
         }
         let interval = Int(Self.tickMilliseconds) * 1_000_000
         let lateNanoseconds = Int(Self.lateThreshold.components.attoseconds / 1_000_000_000)
+        let frameLateNanoseconds = Int(Self.frameLateThreshold.components.attoseconds / 1_000_000_000)
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
         var stepped = 0
         var late = 0
+        var frameLate = 0
         while true {
             lock.lock()
             let current = sessions
@@ -119,6 +130,7 @@ public final class MediaClock: @unchecked Sendable {
             if keepRunning { tickCount += 1 }
             sessionTickCount += stepped
             lateSessionTickCount += late
+            frameLateSessionTickCount += frameLate
             lock.unlock()
             guard keepRunning else {
                 lock.withLock {
@@ -130,11 +142,14 @@ public final class MediaClock: @unchecked Sendable {
             let now = ContinuousClock.now
             // `deadline` is when this tick was due; a session stepped past it + 10 ms sent late.
             late = 0
+            frameLate = 0
             for session in current {
                 session.tick(now: now)
                 var done = timespec()
                 clock_gettime(CLOCK_MONOTONIC, &done)
-                if (done.tv_sec - deadline.tv_sec) * 1_000_000_000 + (done.tv_nsec - deadline.tv_nsec) > lateNanoseconds { late += 1 }
+                let behind = (done.tv_sec - deadline.tv_sec) * 1_000_000_000 + (done.tv_nsec - deadline.tv_nsec)
+                if behind > lateNanoseconds { late += 1 }
+                if behind > frameLateNanoseconds { frameLate += 1 }
             }
             stepped = current.count
 

@@ -23,7 +23,8 @@ public final class MediaSession: @unchecked Sendable {
     private let encodedFormat: EncodedFrameFormat?
     private var encoderFailed = false
     private var preEncodedFramesSent = 0
-    private let decoder: any AudioDecoder
+    /// Nil when the configuration says not to decode (`decodesAudio` false).
+    private let decoder: (any AudioDecoder)?
     private let source: any AudioSource
     private let sink: any AudioSink
     private let jitterBuffer: JitterBuffer
@@ -86,6 +87,8 @@ public final class MediaSession: @unchecked Sendable {
         let rate = configuration.codec.sampleRate
         do {
             switch configuration.codec {
+            case _ where !configuration.decodesAudio:
+                decoder = nil
             case .opus:
                 decoder = try OpusDecoder()
             case .pcmu:
@@ -112,7 +115,7 @@ public final class MediaSession: @unchecked Sendable {
         }
         jitterBuffer = JitterBuffer(configuration: configuration.jitterBuffer)
         dtmfSender = DTMFSender(clockRate: rate, durationMilliseconds: configuration.dtmfDurationMilliseconds, volume: configuration.dtmfVolume)
-        if configuration.detectInBandDTMF && rate == 8000 { inBandDetector = InBandDTMFDetector(sampleRate: rate) }
+        if configuration.detectInBandDTMF && configuration.decodesAudio && rate == 8000 { inBandDetector = InBandDTMFDetector(sampleRate: rate) }
         remoteSSRC = configuration.remoteSSRC
         cname = Array(configuration.cname.utf8.prefix(255))
 
@@ -122,10 +125,11 @@ public final class MediaSession: @unchecked Sendable {
         pending.initialize(repeating: 0)
         localFrame = .allocate(capacity: tickSamples)
         localFrame.initialize(repeating: 0)
-        // Up to 120 ms per decoded packet, plus what is left over from the previous tick.
-        decoded = .allocate(capacity: rate * 120 / 1000)
+        // Up to 120 ms per decoded packet, plus what is left over from the previous tick; a
+        // session that does not decode keeps only the count of samples, not the samples.
+        decoded = .allocate(capacity: configuration.decodesAudio ? rate * 120 / 1000 : 1)
         decoded.initialize(repeating: 0)
-        playout = .allocate(capacity: rate * 240 / 1000)
+        playout = .allocate(capacity: configuration.decodesAudio ? rate * 240 / 1000 : 1)
         playout.initialize(repeating: 0)
 
         (events, continuation) = AsyncStream<MediaEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
@@ -234,15 +238,15 @@ public final class MediaSession: @unchecked Sendable {
         bytesReceived += packet.payloadLength
         reception.record(sequence: packet.sequenceNumber, rtpTimestamp: packet.timestamp, arrival: arrivalTimestamp())
         let payload = UnsafeRawBufferPointer(rebasing: bytes[packet.payloadRange])
-        if packet.payloadType == configuration.telephoneEventPayloadType {
+        if packet.payloadType == configuration.codec.payloadType {
+            _ = jitterBuffer.insert(sequence: packet.sequenceNumber, payload: payload)
+            jitterBuffer.updateTarget(jitterMilliseconds: jitterMilliseconds)
+        } else if configuration.receivedTelephoneEventPayloadTypes.contains(packet.payloadType) {
             jitterBuffer.insertPlaceholder(sequence: packet.sequenceNumber)
             if let event = try? TelephoneEvent.parse(payload), let digit = dtmfReceiver.receive(event, timestamp: packet.timestamp) {
                 dtmfReceived += 1
                 continuation.yield(.dtmf(digit, inBand: false))
             }
-        } else if packet.payloadType == configuration.codec.payloadType {
-            _ = jitterBuffer.insert(sequence: packet.sequenceNumber, payload: payload)
-            jitterBuffer.updateTarget(jitterMilliseconds: jitterMilliseconds)
         } else {
             jitterBuffer.insertPlaceholder(sequence: packet.sequenceNumber)
         }
@@ -331,6 +335,11 @@ public final class MediaSession: @unchecked Sendable {
             if left > 0 { playout.baseAddress!.update(from: playout.baseAddress!.advanced(by: tickSamples), count: left) }
             playoutCount = max(0, left)
         }
+        // A session that does not decode counts its playout and never sets `playedFrame`.
+        guard let decoder else {
+            countPlayout()
+            return
+        }
         var iterations = 0
         while playoutCount < tickSamples && iterations < 8 {
             iterations += 1
@@ -386,8 +395,38 @@ public final class MediaSession: @unchecked Sendable {
         playedFrame = true
     }
 
+    /// `play` for a session that does not decode: the jitter buffer is drained on the same
+    /// schedule, and a frame that would have been concealed is counted as concealed, so the
+    /// statistics read as if the audio had been played.
+    private func countPlayout() {
+        var iterations = 0
+        while playoutCount < tickSamples && iterations < 8 {
+            iterations += 1
+            switch jitterBuffer.pop() {
+            case .frame:
+                playoutCount += remoteFrameSamples
+                everPlayed = true
+                concealedInARow = 0
+            case .lost:
+                playoutCount += remoteFrameSamples
+                concealedSamples += remoteFrameSamples
+            case .buffering:
+                if everPlayed && concealedInARow < 10 {
+                    concealedInARow += 1
+                    playoutCount += remoteFrameSamples
+                    concealedSamples += remoteFrameSamples
+                } else {
+                    playoutCount = tickSamples
+                    iterations = 8
+                }
+            }
+        }
+        totalSamplesPlayed += tickSamples
+        playoutCount = max(0, playoutCount - tickSamples)
+    }
+
     private func conceal(_ samples: Int) -> Int {
-        (try? decoder.conceal(into: UnsafeMutableBufferPointer(rebasing: decoded[0..<samples]))) ?? 0
+        (try? decoder?.conceal(into: UnsafeMutableBufferPointer(rebasing: decoded[0..<samples]))) ?? 0
     }
 
     private func capture() {

@@ -34,7 +34,12 @@ public struct MediaSessionConfiguration: Sendable {
     public var codec: MediaCodec
     /// Packet time for G.711 (Opus takes its own from `OpusSettings.frameMilliseconds`).
     public var ptimeMilliseconds: Int
+    /// The telephone-event payload type we send digits on: the one at the codec's clock rate.
     public var telephoneEventPayloadType: UInt8?
+    /// Every telephone-event payload type our description offered or answered, whatever its
+    /// clock rate: a peer may send on any of them (libwebrtc sends on telephone-event/8000 beside
+    /// Opus). The receiver reports an event at its start, so the event clock does not matter.
+    public var receivedTelephoneEventPayloadTypes: [UInt8]
     public var localSSRC: UInt32
     /// The peer's SSRC when signalled; otherwise the first one seen is used.
     public var remoteSSRC: UInt32?
@@ -48,9 +53,14 @@ public struct MediaSessionConfiguration: Sendable {
     public var dtmfVolume: UInt8
     /// Goertzel detection of DTMF sent as audio, for G.711 sessions.
     public var detectInBandDTMF: Bool
+    /// False for a call whose audio nobody hears (a load generator's): received packets still
+    /// count for every statistic (sequence, loss, jitter, late frames, concealment) but are not
+    /// decoded, nothing reaches the sink and no decoder is made.
+    public var decodesAudio = true
 
     public init(
-        codec: MediaCodec, ptimeMilliseconds: Int = 20, telephoneEventPayloadType: UInt8? = nil, localSSRC: UInt32 = UInt32.random(in: 1...UInt32.max),
+        codec: MediaCodec, ptimeMilliseconds: Int = 20, telephoneEventPayloadType: UInt8? = nil, receivedTelephoneEventPayloadTypes: [UInt8]? = nil,
+        localSSRC: UInt32 = UInt32.random(in: 1...UInt32.max),
         remoteSSRC: UInt32? = nil, cname: String = "parley", jitterBuffer: JitterBuffer.Configuration = .init(),
         disruptionTimeout: Duration = .seconds(2), rtcpInterval: Duration = .seconds(5), dtmfDurationMilliseconds: Int = 100,
         dtmfVolume: UInt8 = 10, detectInBandDTMF: Bool = true
@@ -58,6 +68,7 @@ public struct MediaSessionConfiguration: Sendable {
         self.codec = codec
         self.ptimeMilliseconds = ptimeMilliseconds
         self.telephoneEventPayloadType = telephoneEventPayloadType
+        self.receivedTelephoneEventPayloadTypes = receivedTelephoneEventPayloadTypes ?? telephoneEventPayloadType.map { [$0] } ?? []
         self.localSSRC = localSSRC
         self.remoteSSRC = remoteSSRC
         self.cname = cname
@@ -77,7 +88,8 @@ public struct MediaSessionConfiguration: Sendable {
 
     /// Configuration for sending to and receiving from the peer described by `remote` (its
     /// answer to our offer, or the offer we answered with the same formats): the first of its
-    /// formats we support, its telephone-event at the same clock rate, its ptime, its SSRC.
+    /// formats we support, its telephone-event at the same clock rate (to send on), all its
+    /// telephone-events (to receive on), its ptime, its SSRC.
     public static func negotiated(remote: MediaDescription, cname: String = "parley") throws(MediaSessionError) -> MediaSessionConfiguration {
         let codecs = remote.codecs
         let ptime = remote.attributes.first(PTime.self)?.milliseconds
@@ -95,9 +107,11 @@ public struct MediaSessionConfiguration: Sendable {
         }
         guard let (codec, rate) = chosen else { throw .noSupportedCodec(codecs.map(\.label)) }
         let telephoneEvent = codecs.first { $0.isTelephoneEvent && $0.clockRate == rate }.flatMap { UInt8(exactly: $0.payloadType) }
+        let receivedEvents = codecs.filter(\.isTelephoneEvent).compactMap { UInt8(exactly: $0.payloadType) }
         // a=ssrc:<id> <attribute>; the first one names the stream.
         let ssrc = remote.attributes.first { $0.name == "ssrc" }?.value?.split(separator: " ").first.flatMap { UInt32($0) }
-        var configuration = MediaSessionConfiguration(codec: codec, telephoneEventPayloadType: telephoneEvent, remoteSSRC: ssrc, cname: cname)
+        var configuration = MediaSessionConfiguration(
+            codec: codec, telephoneEventPayloadType: telephoneEvent, receivedTelephoneEventPayloadTypes: receivedEvents, remoteSSRC: ssrc, cname: cname)
         if let ptime, [10.0, 20, 30, 40, 60].contains(ptime), rate == 8000 { configuration.ptimeMilliseconds = Int(ptime) }
         configuration.jitterBuffer.frameMilliseconds = configuration.frameMilliseconds
         return configuration

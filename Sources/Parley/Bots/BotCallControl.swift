@@ -1,6 +1,8 @@
 /// What a bot needs from a call. `Call` implements it; `BotRunner` drives it.
 public protocol BotCallControl: AnyObject, Sendable {
     var callID: String { get }
+    /// The far end's number or name, for `{caller}` in spoken prompts.
+    var remoteParty: String { get }
     /// DTMF digits the caller presses, in order; finishes when the call ends.
     /// One `BotRunner` consumes it for the whole call.
     var digits: AsyncStream<Character> { get }
@@ -11,4 +13,8 @@ public protocol BotCallControl: AnyObject, Sendable {
     func stopRecording()
     /// Ends the call (normal clearing). Safe to call twice.
     func hangup() async
+}
+
+extension BotCallControl {
+    public var remoteParty: String { "" }
 }

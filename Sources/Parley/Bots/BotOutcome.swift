@@ -5,6 +5,8 @@ public enum BotRunError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Only for scripts built in code: a target that names no step.
     case unknownStep(String)
     case recordingFailed(path: String, reason: String)
+    /// A `say` prompt could not be spoken (espeak-ng failed).
+    case promptFailed(String)
     /// The task running the bot was cancelled.
     case cancelled
 
@@ -13,6 +15,7 @@ public enum BotRunError: Error, Sendable, Equatable, CustomStringConvertible {
         case .stepLimit(let limit): "the bot visited \(limit) steps without ending the call; the script loops (raise max_steps if that is meant)"
         case .unknownStep(let name): "the script goes to \"\(name)\", which is not a step"
         case .recordingFailed(let path, let reason): "cannot record to \(path): \(reason)"
+        case .promptFailed(let reason): "cannot play a prompt: \(reason)"
         case .cancelled: "the bot was stopped"
         }
     }

@@ -10,12 +10,16 @@ public indirect enum BotPrompt: Sendable, Hashable, CustomStringConvertible {
     case wav(path: String)
     /// The parts played one after the other, with no gap between them.
     case sequence([BotPrompt])
+    /// Text spoken by espeak-ng. Without call variables it is synthesised once per process.
+    case say(Speech)
+    /// Speech a bot rendered for one call (its text named call variables); never cached.
+    case spoken(SpokenAudio)
 
     /// The length in seconds, when it is known without reading a file.
     public var seconds: Double? {
         switch self {
         case .tone(_, let seconds), .silence(let seconds): seconds
-        case .wav: nil
+        case .wav, .say, .spoken: nil
         case .sequence(let parts):
             parts.reduce(0.0 as Double?) { total, part in
                 guard let total, let seconds = part.seconds else { return nil }
@@ -30,6 +34,9 @@ public indirect enum BotPrompt: Sendable, Hashable, CustomStringConvertible {
         case .silence(let seconds): "silence/\(Self.format(seconds))s"
         case .wav(let path): path
         case .sequence(let parts): "[" + parts.map(\.description).joined(separator: ", ") + "]"
+        case .say(let speech): "say:" + speech.text
+        // Its text may hold the caller's digits, which stay out of logs.
+        case .spoken: "say:(spoken for this call)"
         }
     }
 
@@ -39,7 +46,21 @@ public indirect enum BotPrompt: Sendable, Hashable, CustomStringConvertible {
     /// every call playing it shares them (`BotPromptCache`).
     public func makeSource(sampleRate: Int) throws(AudioError) -> any AudioSource {
         let cache = BotPromptCache.shared
+        guard !isPerCall else {
+            let samples = try render(sampleRate: sampleRate, maximumSamples: BotPromptCache.maximumSamples)
+            return CachedPrompt(samples: samples, sampleRate: sampleRate).makeSource(preEncoded: false)
+        }
         return try cache.prompt(self, sampleRate: sampleRate).makeSource(preEncoded: cache.preEncoded)
+    }
+
+    /// Whether some part is rendered for one call only, so no cache keeps it.
+    var isPerCall: Bool {
+        switch self {
+        case .spoken: true
+        case .say(let speech): speech.isPerCall
+        case .sequence(let parts): parts.contains { $0.isPerCall }
+        case .tone, .silence, .wav: false
+        }
     }
 
     /// The prompt's samples at `sampleRate`, start to end, exactly as long as the prompt.
@@ -76,7 +97,15 @@ public indirect enum BotPrompt: Sendable, Hashable, CustomStringConvertible {
             parts.append(BoundedSource(file, samples: file.duration))
         case .sequence(let prompts):
             for prompt in prompts { try prompt.appendSources(to: &parts, sampleRate: sampleRate) }
+        case .say(let speech):
+            parts.append(Self.samplesSource(try SpeechSynthesizer.shared.audio(speech, sampleRate: sampleRate), sampleRate))
+        case .spoken(let audio):
+            parts.append(Self.samplesSource(try AudioResampler.resample(audio.samples, from: audio.sampleRate, to: sampleRate), sampleRate))
         }
+    }
+
+    private static func samplesSource(_ samples: [Int16], _ sampleRate: Int) -> BoundedSource {
+        BoundedSource(CachedPrompt(samples: samples, sampleRate: sampleRate).makeSource(preEncoded: false), samples: samples.count)
     }
 
     private static func samples(_ seconds: Double, _ sampleRate: Int) -> Int {

@@ -60,6 +60,8 @@ private struct BotRun {
     let logger: Logger
     var steps: [String] = []
     var recordings: [BotRecordingResult] = []
+    /// The last menu entry, for `{digits}` in spoken prompts.
+    var lastEntry = ""
 
     init(script: BotScript, recordDirectory: String, call: any BotCallControl, inbox: DigitInbox, logger: Logger) {
         self.script = script
@@ -108,18 +110,27 @@ private struct BotRun {
 
     /// nil when the prompt played to the end; otherwise how the step ends.
     private func play(_ prompt: BotPrompt) async -> StepResult? {
-        let finished = await call.play(prompt)
+        var playable = prompt
+        if prompt.speaks {
+            do {
+                playable = try await prompt.prepared(values: ["caller": call.remoteParty, "digits": lastEntry])
+            } catch {
+                return .end(await fail(.promptFailed(error.description)))
+            }
+        }
+        let finished = await call.play(playable)
         // A cancelled bot may cut its prompt short; that is not the caller hanging up.
         guard !Task.isCancelled else { return .end(await fail(.cancelled)) }
         return finished ? nil : .end(.callerHungUp)
     }
 
-    private func runMenu(_ menu: BotMenu, named name: String) async -> StepResult {
+    private mutating func runMenu(_ menu: BotMenu, named name: String) async -> StepResult {
         var lastFailure = menu.onTimeout
         for attempt in 0...menu.retries {
             if let ended = await play(menu.prompt) { return ended }
             switch await collectEntry(menu) {
             case .digits(let entry):
+                lastEntry = entry
                 if let target = menu.options[entry] { return .go(target) }
                 logger.debug("bot invalid entry", metadata: ["call": .string(call.callID), "step": .string(name), "entry": .string(entry), "attempt": .stringConvertible(attempt + 1)])
                 lastFailure = menu.onInvalid

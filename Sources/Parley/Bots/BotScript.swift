@@ -129,15 +129,7 @@ public struct BotScript: Sendable, Equatable {
     /// Parses and validates script text. `fileName` only labels errors.
     public static func parse(text: String, format: BotScriptFormat, baseDirectory: String,
                              fileName: String = "script") throws(BotScriptError) -> BotScript {
-        let root: ScriptNode
-        do {
-            root = switch format {
-            case .yaml: try YAMLSubsetParser.parse(text)
-            case .json: try JSONScriptReader.parse(text)
-            }
-        } catch {
-            throw BotScriptError(error.kind, file: fileName, line: error.line, error.message)
-        }
+        let root = try ScriptDocument.read(text, format: format, file: fileName)
         var decoder = BotScriptDecoder(file: fileName, baseDirectory: baseDirectory)
         return try decoder.decode(root)
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Media
+import Yams
 
-/// Gives a parsed tree its meaning as a `BotScript`, checking every key, value, digit, target
+/// Gives a Yams node tree its meaning as a `BotScript`, checking every key, value, digit, target
 /// and prompt file; the first problem becomes a `BotScriptError` naming the line.
 struct BotScriptDecoder {
     static let digits: Set<Character> = Set("0123456789*#ABCD")
@@ -11,8 +12,10 @@ struct BotScriptDecoder {
         "play": ["type", "prompt", "next"],
         "record": ["type", "prompt", "path", "max_seconds", "stop_digit", "next"],
         "hangup": ["type", "prompt"],
+        "say": ["type", "text", "voice", "rate", "pitch", "next"],
     ]
-    static let stepTypes = ["menu", "play", "record", "hangup"]
+    static let stepTypes = ["menu", "play", "say", "record", "hangup"]
+    static let speechKeys = ["voice", "rate", "pitch"]
     /// The longest a timeout, recording or prompt part may be: one hour.
     static let longestSeconds = 3600.0
 
@@ -29,13 +32,17 @@ struct BotScriptDecoder {
         BotScriptError(kind, file: file, line: line, message)
     }
 
-    mutating func decode(_ root: ScriptNode) throws(BotScriptError) -> BotScript {
+    mutating func decode(_ root: Node?) throws(BotScriptError) -> BotScript {
+        guard let root else {
+            throw failure(.invalidValue, nil, "the script must be a mapping of keys to values, found nothing")
+        }
         let top = try fields(root, context: "the script")
         try top.rejectUnknown(allowed: Self.topKeys, decoder: self)
         guard let stepsEntry = top["steps"] else { throw failure(.missingKey, root.line, "the script has no \"steps\"") }
-        guard case .mapping(let stepEntries, _) = stepsEntry.value, !stepEntries.isEmpty else {
-            throw failure(.invalidValue, stepsEntry.line, "\"steps\" must be a mapping of step names to steps, with at least one step")
-        }
+        let notSteps = failure(.invalidValue, stepsEntry.line, "\"steps\" must be a mapping of step names to steps, with at least one step")
+        guard case .mapping = stepsEntry.value else { throw notSteps }
+        let stepEntries = try fields(stepsEntry.value, context: "\"steps\"").entries
+        guard !stepEntries.isEmpty else { throw notSteps }
         for entry in stepEntries {
             guard entry.key != "hangup" else {
                 throw failure(.invalidValue, entry.line, "\"hangup\" is reserved as a target; give the step another name")
@@ -63,7 +70,7 @@ struct BotScriptDecoder {
 
     // MARK: Steps
 
-    private func step(named name: String, _ entry: ScriptNode.Entry) throws(BotScriptError) -> BotStep {
+    private func step(named name: String, _ entry: ScriptEntry) throws(BotScriptError) -> BotStep {
         let context = "step \"\(name)\""
         let body = try fields(entry.value, context: context)
         guard let typeEntry = body["type"] else {
@@ -81,6 +88,10 @@ struct BotScriptDecoder {
             return .play(prompt: try prompt(required: body, context: context, line: entry.line),
                          next: try target(required: "next", body, context: context, line: entry.line))
         case "record": return .record(try recording(body, context: context, line: entry.line))
+        case "say":
+            guard let textEntry = body["text"] else { throw failure(.missingKey, entry.line, "\(context) has no \"text\"") }
+            let speech = try speech(textEntry, voiceFrom: body, context: context)
+            return .play(prompt: .say(speech), next: try target(required: "next", body, context: context, line: entry.line))
         default:
             guard let promptEntry = body["prompt"] else { return .hangup(prompt: nil) }
             return .hangup(prompt: try prompt(promptEntry, context: context))
@@ -97,10 +108,11 @@ struct BotScriptDecoder {
         if let entry = body["on_invalid"] { menu.onInvalid = try target(entry, context: "on_invalid of \(context)") }
 
         guard let optionsEntry = body["options"] else { throw failure(.emptyMenu, line, "\(context) is a menu with no options") }
-        guard case .mapping(let options, _) = optionsEntry.value else {
-            if case .null = optionsEntry.value { throw failure(.emptyMenu, optionsEntry.line, "\(context) is a menu with no options") }
+        guard case .mapping = optionsEntry.value else {
+            if optionsEntry.value.isNull { throw failure(.emptyMenu, optionsEntry.line, "\(context) is a menu with no options") }
             throw failure(.invalidValue, optionsEntry.line, "the options of \(context) must map digits to step names")
         }
+        let options = try fields(optionsEntry.value, context: "the options of \(context)").entries
         guard !options.isEmpty else { throw failure(.emptyMenu, optionsEntry.line, "\(context) is a menu with no options") }
         for option in options {
             let keys = option.key
@@ -127,7 +139,7 @@ struct BotScriptDecoder {
         return recording
     }
 
-    private func pathTemplate(_ entry: ScriptNode.Entry, context: String) throws(BotScriptError) -> String {
+    private func pathTemplate(_ entry: ScriptEntry, context: String) throws(BotScriptError) -> String {
         let template = try text(entry, context: "the path of \(context)")
         guard template.lowercased().hasSuffix(".wav"), template.count > 4 else {
             throw failure(.invalidValue, entry.line, "the path of \(context) must name a .wav file, found \"\(template)\"")
@@ -153,7 +165,7 @@ struct BotScriptDecoder {
         return try target(entry, context: "\(key) of \(context)")
     }
 
-    private func target(_ entry: ScriptNode.Entry, context: String) throws(BotScriptError) -> BotTarget {
+    private func target(_ entry: ScriptEntry, context: String) throws(BotScriptError) -> BotTarget {
         let name = try text(entry, context: context)
         if name == "hangup" { return .hangup }
         guard stepNames.contains(name) else {
@@ -170,11 +182,11 @@ struct BotScriptDecoder {
         return try prompt(entry, context: context)
     }
 
-    private func prompt(_ entry: ScriptNode.Entry, context: String) throws(BotScriptError) -> BotPrompt {
+    private func prompt(_ entry: ScriptEntry, context: String) throws(BotScriptError) -> BotPrompt {
         let where_ = "the prompt of \(context)"
         switch entry.value {
-        case .sequence(let items, let line):
-            guard !items.isEmpty else { throw failure(.invalidPrompt, line ?? entry.line, "\(where_) is an empty list") }
+        case .sequence(let items):
+            guard !items.isEmpty else { throw failure(.invalidPrompt, items.mark?.line ?? entry.line, "\(where_) is an empty list") }
             var parts: [BotPrompt] = []
             for item in items {
                 if case .sequence = item { throw failure(.invalidPrompt, item.line ?? entry.line, "\(where_) nests a list in a list") }
@@ -186,17 +198,24 @@ struct BotScriptDecoder {
         }
     }
 
-    private func promptPart(_ node: ScriptNode, fallbackLine: Int?, context: String) throws(BotScriptError) -> BotPrompt {
+    private func promptPart(_ node: Node, fallbackLine: Int?, context: String) throws(BotScriptError) -> BotPrompt {
         let line = node.line ?? fallbackLine
         switch node {
-        case .scalar(let text, _):
-            return try shortPrompt(text, line: line, context: context)
+        case .scalar(let scalar) where !node.isNull:
+            return try shortPrompt(scalar.string, line: line, context: context)
         case .mapping:
             let body = try fields(node, context: context)
-            try body.rejectUnknown(allowed: ["tone", "seconds", "silence", "wav"], decoder: self, what: context)
-            let kinds = ["tone", "silence", "wav"].filter { body[$0] != nil }
+            try body.rejectUnknown(allowed: ["tone", "seconds", "silence", "wav", "say"] + Self.speechKeys, decoder: self, what: context)
+            let kinds = ["tone", "silence", "wav", "say"].filter { body[$0] != nil }
             guard kinds.count == 1 else {
-                throw failure(.invalidPrompt, line, "\(context) needs exactly one of tone (with seconds), silence or wav")
+                throw failure(.invalidPrompt, line, "\(context) needs exactly one of tone (with seconds), silence, wav or say")
+            }
+            if let say = body["say"] {
+                guard body["seconds"] == nil else { throw failure(.invalidPrompt, line, "\(context): a say prompt takes no seconds") }
+                return .say(try speech(say, voiceFrom: body, context: context))
+            }
+            if let key = Self.speechKeys.first(where: { body[$0] != nil }) {
+                throw failure(.invalidPrompt, body[key]?.line ?? line, "\(context): \(key) goes with say")
             }
             if let wav = body["wav"] {
                 guard body["seconds"] == nil else { throw failure(.invalidPrompt, line, "\(context): a wav prompt takes no seconds") }
@@ -213,7 +232,7 @@ struct BotScriptDecoder {
             return .tone(frequency: try frequency(try text(tone, context: context), line: tone.line, context: context),
                          seconds: try promptSeconds(seconds, context: "the seconds of \(context)"))
         default:
-            throw failure(.invalidPrompt, line, "\(context) is \(node.kindName); use tone:<Hz>/<seconds>s, silence/<seconds>s, a .wav path or a list of them")
+            throw failure(.invalidPrompt, line, "\(context) is \(node.kindName); use tone:<Hz>/<seconds>s, silence/<seconds>s, say:<text>, a .wav path or a list of them")
         }
     }
 
@@ -231,8 +250,11 @@ struct BotScriptDecoder {
             return .silence(seconds: try shortDuration(text.dropFirst(8), whole: text, line: line, context: context))
         }
         if text.hasPrefix("wav:"), text.count > 4 { return try wavPrompt(String(text.dropFirst(4)), line: line) }
+        if text.hasPrefix("say:") {
+            return .say(try checkedSpeech(Speech(String(text.dropFirst(4)).trimmingCharacters(in: .whitespaces)), line: line, context: context))
+        }
         if text.lowercased().hasSuffix(".wav") { return try wavPrompt(text, line: line) }
-        throw failure(.invalidPrompt, line, "\(context): unknown prompt \"\(text)\"; use tone:<Hz>/<seconds>s, silence/<seconds>s or a .wav path")
+        throw failure(.invalidPrompt, line, "\(context): unknown prompt \"\(text)\"; use tone:<Hz>/<seconds>s, silence/<seconds>s, say:<text> or a .wav path")
     }
 
     private func shortDuration(_ text: Substring, whole: String, line: Int?, context: String) throws(BotScriptError) -> Double {
@@ -250,7 +272,7 @@ struct BotScriptDecoder {
         return try checkPromptSeconds(value * scale, line: line, context: context)
     }
 
-    private func promptSeconds(_ entry: ScriptNode.Entry, context: String) throws(BotScriptError) -> Double {
+    private func promptSeconds(_ entry: ScriptEntry, context: String) throws(BotScriptError) -> Double {
         let raw = try text(entry, context: context)
         guard let value = Double(raw), value.isFinite else {
             throw failure(.invalidPrompt, entry.line, "\(context) must be a number of seconds, found \"\(raw)\"")
@@ -272,6 +294,28 @@ struct BotScriptDecoder {
         return hertz
     }
 
+    /// The text of a say step or prompt, with `voice`, `rate` and `pitch` from `body`.
+    private func speech(_ textEntry: ScriptEntry, voiceFrom body: Fields, context: String) throws(BotScriptError) -> Speech {
+        var speech = Speech(try text(textEntry, context: "the text of \(context)"))
+        if let entry = body["voice"] { speech.voice = try text(entry, context: "the voice of \(context)") }
+        if let entry = body["rate"] { speech.rate = try integer(entry, context: "the rate of \(context) (words a minute)", in: Speech.rates) }
+        if let entry = body["pitch"] { speech.pitch = try integer(entry, context: "the pitch of \(context)", in: Speech.pitches) }
+        return try checkedSpeech(speech, line: textEntry.line, context: context)
+    }
+
+    private func checkedSpeech(_ speech: Speech, line: Int?, context: String) throws(BotScriptError) -> Speech {
+        guard !speech.text.isEmpty, speech.text.count <= Speech.maximumLength else {
+            throw failure(.invalidPrompt, line, "\(context): the text to say must be 1 to \(Speech.maximumLength) characters")
+        }
+        if let problem = Speech.problems(in: speech.text) { throw failure(.invalidPrompt, line, "\(context): \(problem)") }
+        do {
+            try SpeechSynthesizer.shared.checkVoice(speech.voice)
+        } catch {
+            throw failure(.invalidPrompt, line, "\(context): \(error.description)")
+        }
+        return speech
+    }
+
     private func wavPrompt(_ path: String, line: Int?) throws(BotScriptError) -> BotPrompt {
         let resolved = path.hasPrefix("/") ? path : URL(fileURLWithPath: baseDirectory).appendingPathComponent(path).standardizedFileURL.path
         var isDirectory: ObjCBool = false
@@ -289,21 +333,32 @@ struct BotScriptDecoder {
 
     // MARK: Scalars
 
-    private func fields(_ node: ScriptNode, context: String) throws(BotScriptError) -> Fields {
-        guard case .mapping(let entries, let line) = node else {
+    private func fields(_ node: Node, context: String) throws(BotScriptError) -> Fields {
+        guard case .mapping(let mapping) = node else {
             throw failure(.invalidValue, node.line, "\(context) must be a mapping of keys to values, found \(node.kindName)")
         }
-        return Fields(entries: entries, line: line)
+        var entries: [ScriptEntry] = []
+        for (key, value) in mapping {
+            guard case .scalar(let scalar) = key, !key.isNull else {
+                throw failure(.invalidValue, key.line, "a key in \(context) is \(key.kindName); keys are single values")
+            }
+            // Yams tells "1" from 1 when it checks for repeats; here both name the same key.
+            if entries.contains(where: { $0.key == scalar.string }) {
+                throw failure(.duplicateKey, key.line, "the key \"\(scalar.string)\" appears more than once in one mapping")
+            }
+            entries.append(ScriptEntry(key: scalar.string, line: key.line, value: value))
+        }
+        return Fields(entries: entries, line: node.line)
     }
 
-    private func text(_ entry: ScriptNode.Entry, context: String) throws(BotScriptError) -> String {
-        guard case .scalar(let value, _) = entry.value else {
+    private func text(_ entry: ScriptEntry, context: String) throws(BotScriptError) -> String {
+        guard case .scalar(let scalar) = entry.value, !entry.value.isNull else {
             throw failure(.invalidValue, entry.value.line ?? entry.line, "\(context) must be a single value, found \(entry.value.kindName)")
         }
-        return value
+        return scalar.string
     }
 
-    private func integer(_ entry: ScriptNode.Entry, context: String, in range: ClosedRange<Int>) throws(BotScriptError) -> Int {
+    private func integer(_ entry: ScriptEntry, context: String, in range: ClosedRange<Int>) throws(BotScriptError) -> Int {
         let raw = try text(entry, context: context)
         guard let value = Int(raw), range.contains(value) else {
             throw failure(.invalidValue, entry.line, "\(context) must be a whole number from \(range.lowerBound) to \(range.upperBound), found \"\(raw)\"")
@@ -311,7 +366,7 @@ struct BotScriptDecoder {
         return value
     }
 
-    private func duration(_ entry: ScriptNode.Entry, context: String, allowZero: Bool) throws(BotScriptError) -> Duration {
+    private func duration(_ entry: ScriptEntry, context: String, allowZero: Bool) throws(BotScriptError) -> Duration {
         let raw = try text(entry, context: context)
         guard let seconds = Double(raw), seconds.isFinite else {
             throw failure(.invalidValue, entry.line, "\(context) must be a number of seconds, found \"\(raw)\"")
@@ -323,7 +378,7 @@ struct BotScriptDecoder {
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 
-    private func digit(_ entry: ScriptNode.Entry, context: String) throws(BotScriptError) -> Character {
+    private func digit(_ entry: ScriptEntry, context: String) throws(BotScriptError) -> Character {
         let raw = try text(entry, context: context)
         guard raw.count == 1, let digit = raw.first, Self.digits.contains(digit) else {
             throw failure(.badDigit, entry.line, "bad digit \"\(raw)\" for \(context); use one of 0-9, *, #, A-D (quote # and *)")
@@ -334,10 +389,10 @@ struct BotScriptDecoder {
 
 /// A mapping's entries with lookup by key.
 struct Fields {
-    let entries: [ScriptNode.Entry]
+    let entries: [ScriptEntry]
     let line: Int?
 
-    subscript(key: String) -> ScriptNode.Entry? { entries.first { $0.key == key } }
+    subscript(key: String) -> ScriptEntry? { entries.first { $0.key == key } }
 
     func rejectUnknown(allowed: [String], decoder: BotScriptDecoder, what: String = "the script") throws(BotScriptError) {
         for entry in entries where !allowed.contains(entry.key) {

@@ -3,7 +3,7 @@ public struct BotScriptError: Error, Sendable, Equatable, CustomStringConvertibl
     public enum Kind: String, Sendable, CaseIterable {
         /// The file could not be read, or its extension is not .yaml, .yml or .json.
         case unreadable
-        /// Not valid JSON, or YAML outside the supported subset.
+        /// Not valid YAML or JSON.
         case syntax
         case unknownKey = "unknown-key"
         case missingKey = "missing-key"
@@ -21,7 +21,7 @@ public struct BotScriptError: Error, Sendable, Equatable, CustomStringConvertibl
     public let kind: Kind
     /// The script's path, or the name given to `parse`.
     public let file: String
-    /// 1-based; nil where the format keeps no lines (JSON after a successful parse).
+    /// 1-based; nil when the problem has no place in the text (an unreadable file, an empty script).
     public let line: Int?
     public let message: String
 

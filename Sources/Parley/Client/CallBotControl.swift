@@ -4,6 +4,7 @@ import Media
 /// The taps are thread-safe objects, so recording starts and stops at once, in order.
 final class CallBotControl: BotCallControl {
     let callID: String
+    var remoteParty: String { call.remoteParty }
     let digits: AsyncStream<Character>
     private let call: Call
     private let taps: AudioTaps

@@ -23,11 +23,7 @@ struct RecoveryState {
     var punted = false
     var serverAddress: String?
     var socketLocalAddress: String?
-    /// A change since the last evaluation touched an interface media may use.
-    var mediaMoved = false
-    var monitor: NetworkMonitor?
-    var monitorPump: Task<Void, Never>?
-    var evaluation: Task<Void, Never>?
+    var watch: NetworkWatch?
     var task: Task<Void, Never>?
     var pending: [RecoveryTrigger] = []
     var backoffSleeper: Task<Void, Never>?
@@ -45,24 +41,19 @@ extension VoiceClient {
 
     func startWatchingNetwork() {
         let policy = configuration.reconnection
-        guard policy.isEnabled, policy.watchesNetwork, recovery.monitor == nil else { return }
-        do {
-            let monitor = try NetworkMonitor()
-            recovery.monitor = monitor
-            let changes = monitor.events
-            recovery.monitorPump = Task { [weak self] in
-                for await change in changes { await self?.networkChanged(change) }
-            }
-        } catch {
-            logger.warning("not watching the network (\(error)); reconnection relies on the socket and ICE alone")
-        }
+        guard policy.isEnabled, policy.watchesNetwork, recovery.watch == nil else { return }
+        let media = configuration.media
+        recovery.watch = NetworkWatch.start(logger: logger, concerns: { [weak self] change in
+            let server = await self?.recovery.serverAddress
+            return (change.concerns(server: server, media: media), change.concernsMedia(media))
+        }, settled: { [weak self] changes in
+            await self?.evaluateNetwork(mediaChanges: changes)
+        })
     }
 
-    func stopRecovery() {
-        recovery.monitorPump?.cancel()
-        recovery.monitor?.close()
-        recovery.monitor = nil
-        recovery.evaluation?.cancel()
+    func stopRecovery() async {
+        await recovery.watch?.close()
+        recovery.watch = nil
         recovery.backoffSleeper?.cancel()
         recovery.retryTimer?.cancel()
         recovery.task?.cancel()
@@ -75,20 +66,7 @@ extension VoiceClient {
         recovery.socketLocalAddress = endpoints.localAddress
     }
 
-    private func networkChanged(_ change: NetworkChange) {
-        guard change.concerns(server: recovery.serverAddress, media: configuration.media) else { return }
-        logger.debug("network change: \(change)")
-        if change.concernsMedia(configuration.media) { recovery.mediaMoved = true }
-        // Changes come in bursts (an address and its routes); judge the result once.
-        guard recovery.evaluation == nil else { return }
-        recovery.evaluation = Task { [weak self] in
-            try? await Task.sleep(for: .milliseconds(50))
-            await self?.evaluateNetwork()
-        }
-    }
-
-    private func evaluateNetwork() async {
-        recovery.evaluation = nil
+    private func evaluateNetwork(mediaChanges: [NetworkChange]) async {
         guard !recovery.userDisconnected, let server = recovery.serverAddress else { return }
         let answered = await callsWithMedia()
         guard let source = RouteCheck.sourceAddress(toward: server) else {
@@ -98,15 +76,16 @@ extension VoiceClient {
             return
         }
         let stranded = recovery.socketLocalAddress.map { $0 != source } ?? true
-        let moved = recovery.mediaMoved
-        recovery.mediaMoved = false
-        if moved {
-            for call in answered { await call.reconnecting(moved: true) }
-        }
+        // Only calls whose path the changes touch restart ICE (a container's veth coming and
+        // going touches none).
+        var touched: [Call] = []
+        for call in answered where await call.mediaPathTouched(by: mediaChanges) { touched.append(call) }
+        logger.debug("network settled: \(touched.count) of \(answered.count) call(s) touched, the socket \(stranded ? "stranded" : "in place")")
+        for call in touched { await call.reconnecting(moved: true) }
         // A socket stranded on a vanished address is dead even if TCP has not noticed yet.
         if stranded {
             requestRecovery(.socketStranded)
-        } else if moved, !answered.isEmpty {
+        } else if !touched.isEmpty {
             requestRecovery(.networkChanged)
         } else {
             // Nothing of ours moved, but a call dropped for want of a route can come back now.
@@ -125,7 +104,7 @@ extension VoiceClient {
         recovery.socketLocalAddress = nil
         guard configuration.reconnection.isEnabled, !recovery.userDisconnected, !recovery.punted else { return }
         // With no route at all the calls stay dropped; the network's return moves them on.
-        let routeLeft = recovery.monitor == nil || recovery.serverAddress.map { RouteCheck.sourceAddress(toward: $0) != nil } ?? true
+        let routeLeft = recovery.watch == nil || recovery.serverAddress.map { RouteCheck.sourceAddress(toward: $0) != nil } ?? true
         if routeLeft {
             for call in await callsWithMedia() { await call.reconnecting(moved: false) }
         }
@@ -167,7 +146,7 @@ extension VoiceClient {
 
     /// The route to the server leaves from another address than the socket's (or none does).
     private func isStranded(_ endpoints: SocketEndpoints) -> Bool {
-        guard recovery.monitor != nil else { return false }
+        guard recovery.watch != nil else { return false }
         return RouteCheck.sourceAddress(toward: endpoints.remoteAddress) != endpoints.localAddress
     }
 
@@ -215,7 +194,7 @@ extension VoiceClient {
             }
             attempt += 1
             // With no route there is nothing to try; the network monitor wakes us when one returns.
-            if recovery.monitor != nil, let server = recovery.serverAddress, RouteCheck.sourceAddress(toward: server) == nil {
+            if recovery.watch != nil, let server = recovery.serverAddress, RouteCheck.sourceAddress(toward: server) == nil {
                 logger.info("no route to the server yet; waiting for the network")
                 continue
             }

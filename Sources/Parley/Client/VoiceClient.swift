@@ -9,6 +9,8 @@ public actor VoiceClient {
     public nonisolated let events: AsyncStream<VoiceClientEvent>
     let eventSink: AsyncStream<VoiceClientEvent>.Continuation
     let verto: VertoClient
+    /// Every call's signalling: the one socket, in the calls' words.
+    let signalling: VertoCallSignalling
     let logger: Logger
     var calls: [String: Call] = [:]
     private var pump: Task<Void, Never>?
@@ -19,6 +21,7 @@ public actor VoiceClient {
         self.configuration = configuration
         self.logger = logger
         verto = VertoClient(url: configuration.server, configuration: configuration.verto, socketOptions: configuration.socket)
+        signalling = VertoCallSignalling(client: verto)
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
     }
 
@@ -43,7 +46,7 @@ public actor VoiceClient {
     /// Hangs up every call and closes the socket.
     public func disconnect() async {
         recovery.userDisconnected = true
-        stopRecovery()
+        await stopRecovery()
         for call in calls.values { await call.hangup() }
         await verto.disconnect()
         pump?.cancel()
@@ -74,11 +77,11 @@ public actor VoiceClient {
 
     private func makeCall(id: String, direction: CallDirection, remoteParty: String, media: MediaOptions? = nil) -> Call {
         let policy = configuration.reconnection
-        var onPathLost: (@Sendable (String) async -> Void)?
+        var onPathLost: (@Sendable (Call) async -> Void)?
         if policy.isEnabled {
             onPathLost = { [weak self] _ in await self?.requestRecovery(.mediaPathLost) }
         }
-        return Call(id: id, direction: direction, remoteParty: remoteParty, signalling: VertoCallSignalling(client: verto),
+        return Call(id: id, direction: direction, remoteParty: remoteParty, signalling: signalling,
                     media: media ?? configuration.media, logger: logger, reconnectTimeout: policy.reconnectTimeout, onPathLost: onPathLost) { [weak self] id in
             await self?.forget(id)
         }
@@ -100,33 +103,23 @@ public actor VoiceClient {
             eventSink.yield(.ready)
         case .incomingCall(let offer):
             await offered(offer)
-        case .ringing(let progress), .earlyMedia(let progress), .answered(let progress):
-            await calls[progress.callID]?.handle(event)
-        case .remoteHangup(let callID, _), .remoteEndOfCandidates(let callID), .modify(let callID, _, _):
-            await calls[callID]?.handle(event)
-        case .remoteCandidate(let candidate):
-            await calls[candidate.callID]?.handle(event)
-        case .info(let callID, _):
-            if let callID { await calls[callID]?.handle(event) }
         case .punted:
             recovery.punted = true
             eventSink.yield(.error(ParleyError(kind: .socket, message: "the server closed this session because the same login connected elsewhere")))
         case .error(let error):
             eventSink.yield(.error(ParleyError(error)))
-        case .mediaUpdateRequest(let requestID, let callID, let offer, let reattach):
-            if let call = calls[callID] {
-                // Its own task: answering may wait for a fresh gathering, and other events must not.
-                Task { await call.answerMediaUpdate(requestID: requestID, offer: offer, reattach: reattach) }
-            } else {
-                await verto.answerMediaUpdate(requestID: requestID, callID: callID,
-                                              answer: .failure(JSONRPCErrorObject(code: -32002, message: "CALL DOES NOT EXIST")))
+        case .mediaUpdateRequest(let requestID, let callID, _, _):
+            guard let call = calls[callID], let (_, update) = signalling.callEvent(event) else {
+                return await signalling.mediaUpdateReply(requestID: requestID, callID: callID)(.failure(.noSuchCall))
             }
+            // Its own task: answering may wait for a fresh gathering, and other events must not.
+            Task { await call.handle(update) }
         case .attachOffer(let offer):
             reattachOffered(offer)
         case .clientReady(let reattached):
             await serverReattached(reattached)
         default:
-            break
+            if let (callID, callEvent) = signalling.callEvent(event) { await calls[callID]?.handle(callEvent) }
         }
     }
 

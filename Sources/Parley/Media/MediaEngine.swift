@@ -51,10 +51,11 @@ public final class MediaEngine: Sendable {
 
     /// Every shard clock's lateness summed: the process's figure for `--clock-interval`.
     public var lateness: MediaClock.Lateness {
-        shards.reduce(into: MediaClock.Lateness(sessionTicks: 0, lateSessionTicks: 0, overruns: 0)) { total, shard in
+        shards.reduce(into: MediaClock.Lateness()) { total, shard in
             let one = shard.clock.lateness
             total.sessionTicks += one.sessionTicks
             total.lateSessionTicks += one.lateSessionTicks
+            total.frameLateSessionTicks += one.frameLateSessionTicks
             total.overruns += one.overruns
         }
     }

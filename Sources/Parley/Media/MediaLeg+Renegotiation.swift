@@ -16,17 +16,13 @@ extension MediaLeg {
         var description = SessionDescription.audioOffer(OfferOptions(
             capabilities: options.capabilities, ice: ice, security: .dtls(identity.fingerprint),
             sessionId: sdpSessionID, sessionVersion: String(2 + sdpVersion), ssrc: localSSRC, cname: cname))
-        do {
-            _ = try options.munging.apply(to: &description)
-        } catch {
-            throw ParleyError(kind: .configuration, message: "SDP munging: \(error)")
-        }
-        return description.text
+        try munge(&description, direction: .sent, type: .offer)
+        return sent(description, as: .restartOffer)
     }
 
     /// Applies the far end's answer to our ICE-restart offer: its new credentials and candidates.
     public func applyRestartAnswer(_ text: String) throws(ParleyError) {
-        let remote = try RemoteMedia(Self.parse(text))
+        let remote = try RemoteMedia(received(text, as: .restartAnswer))
         adoptRemoteICE(remote)
     }
 
@@ -35,12 +31,13 @@ extension MediaLeg {
     /// repeats what we have. `keepingCredentials` restarts under the same ufrag and password,
     /// for a re-offer whose answer the far end will never see (a relaying server re-attaching
     /// the other party).
+    /// `attach` says the re-offer is the server's `verto.attach` after we logged in again.
     /// Returns the answer, and whether our ICE restarted for it.
-    public func answerReoffer(_ text: String, moved: Bool, keepingCredentials: Bool) async throws(ParleyError) -> (sdp: String, restarted: Bool) {
+    public func answerReoffer(_ text: String, moved: Bool, keepingCredentials: Bool, attach: Bool = false) async throws(ParleyError) -> (sdp: String, restarted: Bool) {
         guard session != nil, !stopped, let security = answerSecurity else {
             throw ParleyError(kind: .callState, message: "no media to renegotiate yet")
         }
-        let offer = try Self.parse(text)
+        let offer = try received(text, as: attach ? .attachOffer : .reoffer)
         let remote = try RemoteMedia(offer)
         let restarts = moved || remote.ufrag != remoteUfrag
         let ice = restarts ? try await restartICE(keepingCredentials: keepingCredentials) : currentICE()
@@ -56,8 +53,10 @@ extension MediaLeg {
         if let running = session?.configuration.codec.name, answer.audio.codecs.first?.name.lowercased() != running.lowercased() {
             logger.warning("a re-offer settled on \(answer.audio.codecs.first?.name ?? "no codec"); the call keeps \(running)")
         }
+        var description = answer.description
+        try munge(&description, direction: .sent, type: .answer)
         if restarts { adoptRemoteICE(remote) }
-        return (answer.description.text, restarts)
+        return (sent(description, as: attach ? .attachAnswer : .reanswer), restarts)
     }
 
     // MARK: Inside

@@ -36,6 +36,8 @@ public actor MediaLeg {
     /// The role and keys we answered with, reused when we answer a re-offer.
     var answerSecurity: AnswerSecurity?
     var sdpVersion = 1
+    /// The telephone-event payload types of our offer: the far end sends digits on any of them.
+    private var offeredTelephoneEvents: [UInt8] = []
     private var iceConnected = false
     private var selectedPair: ICESelectedPair?
     var session: MediaSession?
@@ -81,27 +83,28 @@ public actor MediaLeg {
         var description = SessionDescription.audioOffer(OfferOptions(
             capabilities: options.capabilities, ice: ice, security: .dtls(identity.fingerprint),
             sessionId: sdpSessionID, ssrc: localSSRC, cname: cname))
-        do {
-            for warning in try options.munging.apply(to: &description) {
-                logger.warning("SDP munging: \(warning)")
-            }
-        } catch {
-            throw ParleyError(kind: .configuration, message: "SDP munging: \(error)")
-        }
-        return description.text
+        try munge(&description, direction: .sent, type: .offer)
+        offeredTelephoneEvents = description.media.first { $0.kind == "audio" }?.codecs.filter(\.isTelephoneEvent).compactMap { UInt8(exactly: $0.payloadType) } ?? []
+        return sent(description, as: .offer)
     }
 
     /// Applies the peer's answer to our offer (also early media's SDP). A second identical
     /// answer (early media, then the answer) changes nothing.
     public func applyAnswer(_ text: String) throws(ParleyError) {
-        guard session == nil else { return }
-        let description = try Self.parse(text)
+        guard session == nil else {
+            options.sdpObserver?(SDPExchange(direction: .received, kind: .answer, sdp: text))
+            return
+        }
+        let description = try received(text, as: .answer)
         let remote = try RemoteMedia(description)
         var configuration: MediaSessionConfiguration
         do {
             configuration = try MediaSessionConfiguration.negotiated(remote: remote.section, cname: cname)
         } catch {
             throw ParleyError(error)
+        }
+        for payloadType in offeredTelephoneEvents where !configuration.receivedTelephoneEventPayloadTypes.contains(payloadType) {
+            configuration.receivedTelephoneEventPayloadTypes.append(payloadType)
         }
         guard let fingerprint = remote.fingerprint else {
             throw .negotiation("the answer has no a=fingerprint; Parley offers DTLS-SRTP only")
@@ -114,7 +117,7 @@ public actor MediaLeg {
 
     /// Answers the peer's offer and starts the media it describes.
     public func answer(_ offerText: String) async throws(ParleyError) -> String {
-        let offer = try Self.parse(offerText)
+        let offer = try received(offerText, as: .offer)
         try await prepare()
         let ice = await localICE()
         let usesDTLS = offer.media.contains { $0.attributes.contains(named: Fingerprint.attributeName) }
@@ -139,13 +142,15 @@ public actor MediaLeg {
         } catch {
             throw .negotiation(error.description)
         }
-        guard let index = answer.description.media.firstIndex(where: { !$0.isRejected }) else {
+        var description = answer.description
+        try munge(&description, direction: .sent, type: .answer)
+        guard let index = description.media.firstIndex(where: { !$0.isRejected }) else {
             throw .negotiation("no audio section was accepted")
         }
         let remote = try RemoteMedia(offer, index: index)
-        // The offer's attributes (fmtp, ssrc, ptime) in the order our answer chose.
+        // The offer's attributes (fmtp, ssrc, ptime) in the order our (munged) answer chose.
         var negotiatedSection = remote.section
-        negotiatedSection.formats = answer.description.media[index].formats
+        negotiatedSection.formats = description.media[index].formats
         var configuration: MediaSessionConfiguration
         do {
             configuration = try MediaSessionConfiguration.negotiated(remote: negotiatedSection, cname: cname)
@@ -160,7 +165,7 @@ public actor MediaLeg {
             mediaSecurity = .dtls(identity: identity, role: role, remoteFingerprint: fingerprint)
         } else {
             guard let accepted = answer.audio.acceptedCrypto,
-                let ours = answer.description.media[index].attributes.values(Crypto.self).first
+                let ours = description.media[index].attributes.values(Crypto.self).first
             else { throw .negotiation("the offer has neither a=fingerprint nor a usable a=crypto") }
             do {
                 mediaSecurity = try MediaSecurity.sdes(local: ours, remote: accepted)
@@ -169,7 +174,7 @@ public actor MediaLeg {
             }
         }
         try begin(configuration: &configuration, security: mediaSecurity, remote: remote)
-        return answer.description.text
+        return sent(description, as: .answer)
     }
 
     // MARK: Trickle
@@ -283,11 +288,13 @@ public actor MediaLeg {
             settings.complexity = options.opusComplexity
             configuration.codec = .opus(payloadType: payloadType, settings: settings)
         }
+        configuration.decodesAudio = options.decodesReceivedAudio
         let rate = configuration.codec.sampleRate
         let source: AudioSourceSwitch
         let sink: AudioSinkSwitch
         do {
-            source = AudioSourceSwitch(base: try options.source.makeSource(sampleRate: rate))
+            let base = options.sharesLoopedSource ? try options.source.makeSharedLoopSource(sampleRate: rate) : try options.source.makeSource(sampleRate: rate)
+            source = AudioSourceSwitch(base: base)
             sink = AudioSinkSwitch(base: try options.sink.makeSink(sampleRate: rate))
         } catch {
             throw ParleyError(error)
@@ -316,7 +323,7 @@ public actor MediaLeg {
         agent.setRemoteCredentials(ufrag: remote.ufrag, password: remote.password)
         for line in remote.candidates { addRemoteCandidate(line) }
         if remote.endOfCandidates { agent.remoteEndOfCandidates() }
-        logger.info("media negotiated: \(configuration.codec.name)/\(rate), telephone-event \(configuration.telephoneEventPayloadType.map(String.init) ?? "none")")
+        logger.info("media negotiated: \(configuration.codec.name)/\(rate), telephone-event \(configuration.telephoneEventPayloadType.map(String.init) ?? "none"), digits received on \(configuration.receivedTelephoneEventPayloadTypes.map(String.init).joined(separator: ","))")
         startSessionIfReady()
     }
 

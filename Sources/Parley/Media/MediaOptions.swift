@@ -18,8 +18,13 @@ public struct MediaOptions: Sendable {
     public var capabilities: AudioCapabilities = .standard
     /// Whose order decides the codec when we answer.
     public var codecOrder: CodecOrder = .offerer
-    /// Applied to every SDP we send (codec priority, payload numbers, bandwidth, Opus fmtp).
-    public var munging = MungeRequest()
+    /// Munging rules (docs/sdp.md, "Rules files"): each applies to the SDPs its scope names,
+    /// those we send (offers and answers) after we write them, those we receive before we read
+    /// them. `MungeRules(request)` turns a set of flag-style operations into one rule.
+    public var munging = MungeRules()
+    /// Called with every SDP the call sends or receives (`parley call --save-sdp`). It runs on
+    /// the media actor, so it must return quickly.
+    public var sdpObserver: (@Sendable (SDPExchange) -> Void)?
     /// What we send (`--play`) and where what we hear goes (`--record`).
     public var source: AudioSourceSpec = .silence
     public var sink: AudioSinkSpec = .null
@@ -30,6 +35,15 @@ public struct MediaOptions: Sendable {
     public var engine: MediaEngine = .shared
     /// libopus encoder complexity 0-10 for the frames this side encodes (`--opus-complexity`).
     public var opusComplexity = OpusSettings.defaultComplexity
+    /// Plays `source` over and over from frames encoded once per process and shared by every
+    /// call (`AudioSourceSpec.makeSharedLoopSource`), instead of a source of the call's own.
+    public var sharesLoopedSource = false
+    /// False when nobody hears what the call receives: packets are counted (loss, jitter, late
+    /// frames, concealment) but not decoded, and `sink` gets nothing.
+    public var decodesReceivedAudio = true
+    /// A call whose media has not connected (ICE, DTLS, RTP from the far end) this long after it
+    /// was answered ends `no-media`; zero waits for ever.
+    public var mediaTimeout: Duration = .seconds(10)
 
     public init() {}
 

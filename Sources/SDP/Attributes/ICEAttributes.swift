@@ -33,8 +33,10 @@ public struct Candidate: TypedAttribute, Equatable {
     public init(attributeValue: String?) throws(AttributeValueError) {
         let shape = "<foundation> <component> <transport> <priority> <address> <port> typ <type>"
         let fields = try Self.requireFields(attributeValue, atLeast: 8, shape)
-        guard Lexer.isToken(fields[0]), fields[0].utf8.count <= 32 else {
-            throw AttributeValueError("a=candidate foundation must be 1 to 32 token characters")
+        // RFC 8839 foundation is 1*32 ice-char (letters, digits, '+', '/'); older stacks use
+        // other token characters too, and neither changes what the foundation means.
+        guard fields[0].utf8.allSatisfy({ Lexer.isTokenByte($0) || $0 == 0x2F }), fields[0].utf8.count <= 32 else {
+            throw AttributeValueError("a=candidate foundation must be 1 to 32 letters, digits, '+', '/' or token characters")
         }
         guard let component = Lexer.integer(fields[1], in: 1...256) else {
             throw AttributeValueError("a=candidate component must be a number from 1 to 256")

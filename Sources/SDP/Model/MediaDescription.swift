@@ -16,6 +16,9 @@ public struct MediaDescription: Sendable, Equatable {
     /// `k=` (obsolete). A secret: never logged.
     public var encryptionKey: String?
     public var attributes: [Attribute]
+    /// The line types after `m=` (`i`, `c`, `b`, `k`, `a`) in written order, when that order is
+    /// not RFC 8866's; the serializer follows it so the section comes back as it was.
+    public var lineOrder: [UInt8]?
 
     public init(
         kind: String, port: Int, proto: String, formats: [String],

@@ -35,6 +35,14 @@ public struct SessionDescription: Sendable, Equatable {
     public var lineEnding: LineEnding
     /// Whether the last line carries a terminator (RFC 8866 says it must; some stacks omit it).
     public var endsWithLineEnding: Bool
+    /// The terminator of every line as written, when the document mixes CRLF and LF; the
+    /// serializer follows it while the line count is unchanged, and `lineEnding` otherwise.
+    public var mixedLineEndings: [LineEnding]?
+    /// Empty lines written after the last line (tolerated, kept for the round trip).
+    public var trailingEmptyLines: Int = 0
+    /// The session-level line types (`v`, `o`, `c`, `t`, `a`, ...) in written order, when that
+    /// order is not RFC 8866's; the serializer follows it so the document comes back as it was.
+    public var sessionLineOrder: [UInt8]?
 
     public init(
         version: String = "0",

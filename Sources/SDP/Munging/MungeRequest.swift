@@ -68,6 +68,20 @@ public struct MungeRequest: Sendable {
         return (kind, kbps)
     }
 
+    /// `webrtc` or `preferred`
+    public static func parsePreset(_ text: String) throws(MungeError) -> OpusParameters.Preset {
+        guard let preset = OpusParameters.Preset(rawValue: text) else {
+            throw MungeError("the Opus preset must be webrtc or preferred, not \"\(text)\"")
+        }
+        return preset
+    }
+
+    /// `on` or `off`
+    public static func parseTrickle(_ text: String) throws(MungeError) -> Bool {
+        guard text == "on" || text == "off" else { throw MungeError("trickle must be on or off, not \"\(text)\"") }
+        return text == "on"
+    }
+
     /// `KEY=VALUE`
     public static func parseKeyValue(_ text: String) throws(MungeError) -> (key: String, value: String) {
         let (key, value) = Lexer.splitFirst(text, at: 0x3D)

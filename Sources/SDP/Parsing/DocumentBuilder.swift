@@ -1,4 +1,6 @@
-/// Assembles a `SessionDescription` line by line, enforcing RFC 8866 order and grammar.
+/// Assembles a `SessionDescription` line by line, enforcing RFC 8866 grammar. Line order is
+/// checked where it carries meaning (`v o s` first, `r=` after its `t=`, no line above `m=` after
+/// it); elsewhere a line out of RFC order is kept where it was written, with a warning.
 struct DocumentBuilder {
     private let limits: SDPLimits
     private let lineEnding: LineEnding
@@ -18,10 +20,20 @@ struct DocumentBuilder {
     private var encryptionKey: String?
     private var attributes: [Attribute] = []
     private var media: [MediaDescription] = []
+    private var sessionLineOrder: [UInt8]?
 
-    /// Rank of the last line seen in the current part (session, or the current m= section).
+    /// Highest rank seen so far in the current part (session, or the current m= section).
     private var rank = -1
+    /// Rank of the line just before, to tie an `r=` to its `t=`.
+    private var previousRank = -1
+    /// The line type that holds `rank`, to name it in a warning.
+    private var highestType: UInt8 = 0
+    private var seenTypes: Set<UInt8> = []
+    /// Line types of the current part in written order, and whether that order is not RFC 8866's.
+    private var partOrder: [UInt8] = []
+    private var partOutOfOrder = false
     private var attributeCount = 0
+    private(set) var warnings: [SDPParseWarning] = []
 
     private static let sessionRanks: [UInt8: Int] = [
         v: 0, o: 1, s: 2, i: 3, u: 4, e: 5, p: 6, c: 7, b: 8, t: 9, r: 10, z: 11, k: 12, a: 13,
@@ -56,17 +68,35 @@ struct DocumentBuilder {
         }
     }
 
-    func finish(lineCount: Int) throws(SDPParseError) -> SessionDescription {
+    /// Ends the current part (session, or an m= section), keeping its written order if that
+    /// order is not RFC 8866's.
+    private mutating func closePart() {
+        if partOutOfOrder {
+            if media.isEmpty {
+                sessionLineOrder = partOrder
+            } else {
+                media[media.count - 1].lineOrder = partOrder
+            }
+        }
+        partOrder = []
+        partOutOfOrder = false
+        seenTypes = []
+    }
+
+    mutating func finish(lineCount: Int) throws(SDPParseError) -> SessionDescription {
+        closePart()
         let end = max(lineCount, 1)
         guard let version else { throw missing("v=", line: 1) }
         guard let origin else { throw missing("o=", line: end) }
         guard let sessionName else { throw missing("s=", line: end) }
         guard !timing.isEmpty else { throw missing("t=", line: end) }
-        return SessionDescription(
+        var description = SessionDescription(
             version: version, origin: origin, sessionName: sessionName, information: information, uri: uri,
             emails: emails, phones: phones, connection: connection, bandwidths: bandwidths, timing: timing,
             timeZones: timeZones, encryptionKey: encryptionKey, attributes: attributes, media: media,
             lineEnding: lineEnding, endsWithLineEnding: endsWithLineEnding)
+        description.sessionLineOrder = sessionLineOrder
+        return description
     }
 
     // MARK: - Session part
@@ -76,9 +106,8 @@ struct DocumentBuilder {
         if number == 1 && type != Self.v {
             throw SDPParseError(line: 1, kind: .missingLine, reason: "first line must be v=0")
         }
-        try checkOrder(type: type, lineRank: lineRank, number: number, repeatable: Self.sessionRepeatable, part: "session-level lines go v o s i u e p c b t r z k a")
+        try checkOrder(type: type, lineRank: lineRank, number: number, repeatable: Self.sessionRepeatable, part: "v o s i u e p c b t r z k a")
         try checkRequired(beforeRank: lineRank, number: number)
-        rank = lineRank
 
         switch type {
         case Self.v:
@@ -107,25 +136,39 @@ struct DocumentBuilder {
         }
     }
 
-    private func checkOrder(type: UInt8, lineRank: Int, number: Int, repeatable: Set<UInt8>, part: String) throws(SDPParseError) {
+    private mutating func checkOrder(type: UInt8, lineRank: Int, number: Int, repeatable: Set<UInt8>, part: String) throws(SDPParseError) {
         let name = "'\(Character(Unicode.Scalar(type)))='"
-        // A new t= may follow the r= lines of the previous one.
-        let restartsTiming = type == Self.t && rank == Self.sessionRanks[Self.r]
-        if lineRank < rank && !restartsTiming {
-            throw SDPParseError(line: number, kind: .lineOutOfOrder, reason: "\(name) line out of order: \(part)")
-        }
-        if lineRank == rank && !repeatable.contains(type) {
+        if seenTypes.contains(type) && !repeatable.contains(type) {
             throw SDPParseError(line: number, kind: .duplicateLine, reason: "\(name) may appear only once here")
         }
-        if type == Self.r && rank < Self.sessionRanks[Self.t]! {
+        if type == Self.r && previousRank != Self.sessionRanks[Self.t]! && previousRank != Self.sessionRanks[Self.r]! {
             throw SDPParseError(line: number, kind: .lineOutOfOrder, reason: "'r=' must follow a 't=' line")
         }
+        // v, o and s open the document; anything later out of place is only reported.
+        if media.isEmpty && lineRank <= 2 && lineRank < rank {
+            throw SDPParseError(line: number, kind: .lineOutOfOrder, reason: "\(name) line out of order: lines go \(part)")
+        }
+        // A new t= may follow the r= lines of the previous one.
+        let restartsTiming = type == Self.t && previousRank == Self.sessionRanks[Self.r]
+        if lineRank < rank && !restartsTiming && !partOutOfOrder {
+            partOutOfOrder = true
+            warnings.append(SDPParseWarning(
+                line: number, kind: .lineOutOfOrder,
+                message: "\(name) after '\(Character(Unicode.Scalar(highestType)))=', out of RFC 8866 order (\(part)); accepted, kept as written"))
+        }
+        seenTypes.insert(type)
+        partOrder.append(type)
+        if lineRank > rank {
+            rank = lineRank
+            highestType = type
+        }
+        previousRank = lineRank
     }
 
     private func checkRequired(beforeRank lineRank: Int, number: Int) throws(SDPParseError) {
         if lineRank > 1 && origin == nil { throw missing("o=", line: number) }
         if lineRank > 2 && sessionName == nil { throw missing("s=", line: number) }
-        if lineRank > 10 && timing.isEmpty { throw missing("t=", line: number) }
+        if lineRank > 13 && timing.isEmpty { throw missing("t=", line: number) }
     }
 
     // MARK: - Media part
@@ -136,8 +179,11 @@ struct DocumentBuilder {
             guard media.count < limits.maxMediaSections else {
                 throw SDPParseError(line: number, kind: .tooManyMediaSections, reason: "more than \(limits.maxMediaSections) m= sections")
             }
+            closePart()
             media.append(try parseMedia(value, number: number))
             rank = 0
+            previousRank = 0
+            highestType = Self.m
             return
         }
         guard let lineRank = Self.mediaRanks[type] else {
@@ -148,8 +194,7 @@ struct DocumentBuilder {
             }
             throw unknownType(type, number: number)
         }
-        try checkOrder(type: type, lineRank: lineRank, number: number, repeatable: Self.mediaRepeatable, part: "media-level lines go m i c b k a")
-        rank = lineRank
+        try checkOrder(type: type, lineRank: lineRank, number: number, repeatable: Self.mediaRepeatable, part: "m i c b k a")
         let index = media.count - 1
         switch type {
         case Self.i: media[index].information = value

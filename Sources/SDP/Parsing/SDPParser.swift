@@ -12,6 +12,11 @@ public struct SDPParser: Sendable {
     }
 
     public func parse(bytes: [UInt8]) throws(SDPParseError) -> SessionDescription {
+        try parseReportingWarnings(bytes: bytes).description
+    }
+
+    /// Parses, and says what was tolerated on the way (`SDPParseWarning`).
+    public func parseReportingWarnings(bytes: [UInt8]) throws(SDPParseError) -> (description: SessionDescription, warnings: [SDPParseWarning]) {
         guard bytes.count <= limits.maxDocumentBytes else {
             throw SDPParseError(line: 0, kind: .documentTooLarge, reason: "document is \(bytes.count) bytes; the limit is \(limits.maxDocumentBytes)")
         }
@@ -19,11 +24,27 @@ public struct SDPParser: Sendable {
             throw SDPParseError(line: 1, kind: .emptyDocument, reason: "document is empty")
         }
         let split = try LineSplitter.split(bytes, maxLineBytes: limits.maxLineBytes)
+        var warnings = split.warnings
+        var lines = split.lines[...]
+        // Empty lines at the very end carry no meaning; one in the middle still ends the parse.
+        var trailingEmptyLines = 0
+        while lines.count > 1, lines.last?.isEmpty == true {
+            lines.removeLast()
+            trailingEmptyLines += 1
+        }
+        if trailingEmptyLines > 0 {
+            warnings.append(SDPParseWarning(
+                line: lines.count + 1, kind: .trailingEmptyLines,
+                message: "\(trailingEmptyLines) empty line\(trailingEmptyLines == 1 ? "" : "s") after the last line; ignored, kept as written"))
+        }
         var builder = DocumentBuilder(limits: limits, lineEnding: split.lineEnding, endsWithLineEnding: split.endsWithLineEnding)
-        for (offset, line) in split.lines.enumerated() {
+        for (offset, line) in lines.enumerated() {
             try builder.add(line, number: offset + 1)
         }
-        return try builder.finish(lineCount: split.lines.count)
+        var description = try builder.finish(lineCount: lines.count)
+        description.mixedLineEndings = split.mixedLineEndings
+        description.trailingEmptyLines = trailingEmptyLines
+        return (description, warnings + builder.warnings)
     }
 }
 
@@ -31,13 +52,17 @@ public struct SDPParser: Sendable {
 enum LineSplitter {
     struct Result {
         var lines: [String]
+        /// The more common ending (CRLF on a tie): what a changed document is written with.
         var lineEnding: LineEnding
         var endsWithLineEnding: Bool
+        /// Every line's ending, only when CRLF and LF are both used.
+        var mixedLineEndings: [LineEnding]?
+        var warnings: [SDPParseWarning]
     }
 
     static func split(_ bytes: [UInt8], maxLineBytes: Int) throws(SDPParseError) -> Result {
         var lines: [String] = []
-        var ending: LineEnding?
+        var endings: [LineEnding] = []
         var start = 0
         var endsWithLineEnding = false
         while start < bytes.count {
@@ -46,13 +71,12 @@ enum LineSplitter {
             while end < bytes.count && bytes[end] != 0x0A { end += 1 }
             let hasNewline = end < bytes.count
             var contentEnd = end
-            var thisEnding: LineEnding?
             if hasNewline {
                 if contentEnd > start && bytes[contentEnd - 1] == 0x0D {
                     contentEnd -= 1
-                    thisEnding = .crlf
+                    endings.append(.crlf)
                 } else {
-                    thisEnding = .lf
+                    endings.append(.lf)
                 }
             }
             let content = bytes[start..<contentEnd]
@@ -63,14 +87,6 @@ enum LineSplitter {
                 let what = content[index] == 0 ? "a NUL byte" : "a carriage return not followed by a line feed"
                 throw SDPParseError(line: number, kind: .forbiddenCharacter, reason: "line holds \(what)")
             }
-            if let thisEnding {
-                if let ending, ending != thisEnding {
-                    throw SDPParseError(
-                        line: number, kind: .mixedLineEndings,
-                        reason: "line ends with \(thisEnding == .crlf ? "CRLF" : "LF") but earlier lines end with \(ending == .crlf ? "CRLF" : "LF")")
-                }
-                ending = thisEnding
-            }
             guard let line = String(validating: content, as: UTF8.self) else {
                 throw SDPParseError(line: number, kind: .invalidUTF8, reason: "line is not valid UTF-8")
             }
@@ -78,6 +94,15 @@ enum LineSplitter {
             start = end + 1
             endsWithLineEnding = hasNewline
         }
-        return Result(lines: lines, lineEnding: ending ?? .crlf, endsWithLineEnding: endsWithLineEnding)
+        let lfCount = endings.count(where: { $0 == .lf })
+        let crlfCount = endings.count - lfCount
+        let dominant: LineEnding = lfCount > crlfCount ? .lf : .crlf
+        guard lfCount > 0 && crlfCount > 0, let odd = endings.firstIndex(where: { $0 != dominant }) else {
+            return Result(lines: lines, lineEnding: dominant, endsWithLineEnding: endsWithLineEnding, mixedLineEndings: nil, warnings: [])
+        }
+        let warning = SDPParseWarning(
+            line: odd + 1, kind: .mixedLineEndings,
+            message: "\(crlfCount) lines end with CRLF and \(lfCount) with LF; accepted, kept as written")
+        return Result(lines: lines, lineEnding: dominant, endsWithLineEnding: endsWithLineEnding, mixedLineEndings: endings, warnings: [warning])
     }
 }

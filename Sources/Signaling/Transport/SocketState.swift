@@ -85,8 +85,13 @@ final class ListenerState {
     let id: Int
     let limits: SocketLimits
     let sink: @Sendable (WebSocketServerEvent) -> Void
-    var vhost: OpaquePointer?
+    /// One vhost per address listened on.
+    var vhosts: [OpaquePointer] = []
+    var addresses: [String] = []
     let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
+    let httpResources: [String: HTTPResource]
+    /// The "/" mount that sends HTTP requests to our callback; lws reads it for the vhost's life.
+    let mount: UnsafeMutablePointer<lws_http_mount>
     private var keptStrings: [UnsafeMutablePointer<CChar>] = []
 
     init(id: Int, options: WebSocketServerOptions, sink: @escaping @Sendable (WebSocketServerEvent) -> Void) {
@@ -98,6 +103,9 @@ final class ListenerState {
         policy.secs_since_valid_ping = options.pingAfterIdleSeconds
         policy.secs_since_valid_hangup = options.dropAfterIdleSeconds
         retryPolicy.initialize(to: policy)
+        httpResources = Dictionary(options.httpResources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        mount = .allocate(capacity: 1)
+        mount.initialize(to: lws_http_mount())
     }
 
     func keep(_ text: String?) -> UnsafePointer<CChar>? {
@@ -106,16 +114,10 @@ final class ListenerState {
         return UnsafePointer(copy)
     }
 
-    /// Frees what libwebsockets no longer points at once the vhost is gone.
-    func release() {
-        keptStrings.forEach { free($0) }
-        keptStrings.removeAll()
-        vhost = nil
-    }
-
     deinit {
         keptStrings.forEach { free($0) }
         retryPolicy.deallocate()
+        mount.deallocate()
     }
 }
 
@@ -128,11 +130,16 @@ struct ClientSocketRequest {
     let sink: @Sendable (WebSocketEvent) -> Void
 }
 
+struct ListeningInfo {
+    let port: Int
+    let addresses: [String]
+}
+
 struct ListenRequest {
     let id: Int
     let options: WebSocketServerOptions
     let sink: @Sendable (WebSocketServerEvent) -> Void
-    let reply: @Sendable (Result<Int, WebSocketError>) -> Void
+    let reply: @Sendable (Result<ListeningInfo, WebSocketError>) -> Void
 }
 
 /// The protocol table every vhost shares: one callback for all sockets.

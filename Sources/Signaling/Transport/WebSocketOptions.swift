@@ -9,7 +9,10 @@ public enum TLSVerification: Sendable, Equatable {
 }
 
 public struct WebSocketOptions: Sendable {
+    /// Seconds from the start of connecting to a completed WebSocket handshake (TCP, TLS and the
+    /// upgrade together), at most `maximumConnectTimeout`.
     public var connectTimeout: Double = 5
+    public static let maximumConnectTimeout: Double = 60
     /// Largest message accepted; a larger one is refused and the connection closed with 1009.
     public var maximumMessageSize: Int = 1 << 20
     /// Bytes allowed to wait in the outgoing queue before `send` refuses.
@@ -26,7 +29,8 @@ public struct WebSocketOptions: Sendable {
 }
 
 public struct WebSocketServerOptions: Sendable {
-    /// Address to bind, e.g. "127.0.0.1"; nil binds every interface.
+    /// Address or name to bind, e.g. "127.0.0.1", "::1", "localhost" (each address it resolves
+    /// to), "0.0.0.0" or "::" for every interface; nil is loopback.
     public var bindAddress: String?
     /// 0 picks a free port; `WebSocketServer.port` tells which.
     public var port: Int
@@ -37,6 +41,9 @@ public struct WebSocketServerOptions: Sendable {
     public var maximumQueuedBytes: Int = 8 << 20
     public var pingAfterIdleSeconds: UInt16 = 20
     public var dropAfterIdleSeconds: UInt16 = 45
+    /// Files served by HTTP GET on the same port (a libwebsockets mount on "/"); none: HTTP
+    /// requests other than the WebSocket upgrade get 404.
+    public var httpResources: [HTTPResource] = []
 
     public init(bindAddress: String?, port: Int, certificatePath: String? = nil, privateKeyPath: String? = nil) {
         self.bindAddress = bindAddress

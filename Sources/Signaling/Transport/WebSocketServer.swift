@@ -21,27 +21,32 @@ public enum WebSocketServerEvent: Sendable {
 /// A listening WebSocket server on the process's service thread.
 public final class WebSocketServer: Sendable {
     public let port: Int
+    /// The numeric addresses listened on (one for an address, each of a name's).
+    public let addresses: [String]
     public let events: AsyncStream<WebSocketServerEvent>
     private let id: Int
     private let maximumQueuedBytes: Int
 
-    private init(id: Int, port: Int, events: AsyncStream<WebSocketServerEvent>, maximumQueuedBytes: Int) {
+    private init(id: Int, listening: ListeningInfo, events: AsyncStream<WebSocketServerEvent>, maximumQueuedBytes: Int) {
         self.id = id
-        self.port = port
+        self.port = listening.port
+        self.addresses = listening.addresses
         self.events = events
         self.maximumQueuedBytes = maximumQueuedBytes
     }
 
+    /// Listens on every address `options.bindAddress` resolves to (loopback when nil), or
+    /// throws `listenFailed` saying which address cannot be bound and why.
     public static func listen(_ options: WebSocketServerOptions) async throws(WebSocketError) -> WebSocketServer {
         let service = WebSocketService.shared
         let id = service.makeIdentifier()
         let (stream, continuation) = AsyncStream.makeStream(of: WebSocketServerEvent.self)
-        let result: Result<Int, WebSocketError> = await withCheckedContinuation { reply in
+        let result: Result<ListeningInfo, WebSocketError> = await withCheckedContinuation { reply in
             service.submit(.listen(ListenRequest(id: id, options: options, sink: { continuation.yield($0) }, reply: { reply.resume(returning: $0) })))
         }
         switch result {
-        case .success(let port):
-            return WebSocketServer(id: id, port: port, events: stream, maximumQueuedBytes: options.maximumQueuedBytes)
+        case .success(let listening):
+            return WebSocketServer(id: id, listening: listening, events: stream, maximumQueuedBytes: options.maximumQueuedBytes)
         case .failure(let error):
             continuation.finish()
             throw error

@@ -31,6 +31,8 @@ final class WebSocketService: @unchecked Sendable {
     /// gave it. Freeing them at once crashed the service thread later (a few hundred bytes each).
     private var retiredListeners: [ListenerState] = []
     private var clientVhostsByCA: [String: OpaquePointer] = [:]
+    /// HTTP bodies waiting for their connection to become writable, by connection.
+    private var httpBodies: [OpaquePointer: [UInt8]] = [:]
 
     private init() {
         lws_set_log_level(0, nil)
@@ -40,6 +42,10 @@ final class WebSocketService: @unchecked Sendable {
         info.gid = -1
         info.uid = -1
         info.protocols = UnsafePointer(LibWebSocketsProtocols.table)
+        // Each client's own connect timeout (WebSocketOptions.connectTimeout) ends a handshake
+        // that never completes. The library's 5 s default raced it, freed the connection
+        // without a close callback, and the timeout then worked on the freed handle.
+        info.timeout_secs = Self.libraryTimeoutSeconds
         guard let context = lws_create_context(&info) else {
             fatalError("libwebsockets could not create its context; the library is unusable")
         }
@@ -84,7 +90,7 @@ final class WebSocketService: @unchecked Sendable {
         case .stopListening(let id):
             guard let listener = listeners.removeValue(forKey: id) else { return }
             for socket in sockets.values where socket.listener == id { requestClose(socket.id, code: WebSocketCloseCode.goingAway, reason: "server stopping") }
-            lws_vhost_destroy(listener.vhost)
+            listener.vhosts.forEach { lws_vhost_destroy($0) }
             retiredListeners.append(listener)
         }
     }
@@ -144,10 +150,14 @@ final class WebSocketService: @unchecked Sendable {
             return
         }
         socket.wsi = created
-        DispatchQueue.global().asyncAfter(deadline: .now() + request.options.connectTimeout) { [self] in
-            submit(.expireConnect(socket: request.id, seconds: request.options.connectTimeout))
+        let timeout = min(max(request.options.connectTimeout, 0), WebSocketOptions.maximumConnectTimeout)
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
+            submit(.expireConnect(socket: request.id, seconds: timeout))
         }
     }
+
+    /// Longer than any connect timeout a client asks for (at most `maximumConnectTimeout`).
+    private static let libraryTimeoutSeconds: UInt32 = 3 * UInt32(WebSocketOptions.maximumConnectTimeout)
 
     private static func makeClientVhost(context: OpaquePointer, caPath: String?) -> OpaquePointer? {
         var info = lws_context_creation_info()
@@ -166,34 +176,60 @@ final class WebSocketService: @unchecked Sendable {
 
     private func listen(_ request: ListenRequest) {
         let listener = ListenerState(id: request.id, options: request.options, sink: request.sink)
+        do throws(WebSocketError) {
+            let addresses = try ListenAddresses.resolve(request.options.bindAddress)
+            var port = request.options.port
+            for (index, address) in addresses.enumerated() {
+                try ListenAddresses.checkBindable(address, port: port)
+                let vhost = try makeListeningVhost(listener, address: address, port: port, name: "listener-\(request.id)-\(index)", options: request.options)
+                listener.vhosts.append(vhost)
+                listener.addresses.append(address.numeric)
+                // Every address of a name listens on the same port, the one port 0 picked first.
+                port = Int(lws_get_vhost_listen_port(vhost))
+                guard port > 0 else { throw .listenFailed("no listening port on \(address.numeric)") }
+            }
+            listeners[request.id] = listener
+            request.reply(.success(ListeningInfo(port: port, addresses: listener.addresses)))
+        } catch {
+            listener.vhosts.forEach { lws_vhost_destroy($0) }
+            if !listener.vhosts.isEmpty { retiredListeners.append(listener) }
+            request.reply(.failure(error))
+        }
+    }
+
+    private func makeListeningVhost(_ listener: ListenerState, address: ListenAddress, port: Int, name: String,
+                                    options: WebSocketServerOptions) throws(WebSocketError) -> OpaquePointer {
         var info = lws_context_creation_info()
-        info.port = Int32(request.options.port)
-        info.iface = listener.keep(request.options.bindAddress)
+        info.port = Int32(port)
+        info.iface = listener.keep(address.numeric)
         info.protocols = UnsafePointer(LibWebSocketsProtocols.table)
-        info.vhost_name = listener.keep("listener-\(request.id)")
+        info.vhost_name = listener.keep(name)
         info.gid = -1
         info.uid = -1
         info.retry_and_idle_policy = UnsafePointer(listener.retryPolicy)
-        if let certificate = request.options.certificatePath, let key = request.options.privateKeyPath {
-            info.options = parley_lws_option_ssl_global_init()
+        // An IPv4 address on the library's default IPv6 socket binds every interface instead.
+        if address.family == AF_INET { info.options |= parley_lws_option_disable_ipv6() }
+        if !listener.httpResources.isEmpty {
+            // A callback mount: lws hands every HTTP request under "/" to the "parley" protocol,
+            // and the WebSocket upgrade on the same port goes on as before.
+            listener.mount.pointee.mountpoint = listener.keep("/")
+            listener.mount.pointee.mountpoint_len = 1
+            listener.mount.pointee.origin = listener.keep("parley")
+            listener.mount.pointee.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+            info.mounts = UnsafePointer(listener.mount)
+        }
+        if let certificate = options.certificatePath, let key = options.privateKeyPath {
+            info.options |= parley_lws_option_ssl_global_init()
             info.ssl_cert_filepath = listener.keep(certificate)
             info.ssl_private_key_filepath = listener.keep(key)
+            // HTTP/1.1 only: over h2, lws would carry the page in frames our one-shot body
+            // write overruns, and WebSockets over h2 (RFC 8441) is a path no client here needs.
+            info.alpn = listener.keep("http/1.1")
         }
         guard let vhost = lws_create_vhost(context, &info) else {
-            listener.release()
-            request.reply(.failure(.listenFailed("libwebsockets could not listen on \(request.options.bindAddress ?? "*"):\(request.options.port) (address in use, or a bad certificate/key)")))
-            return
+            throw .listenFailed("libwebsockets could not listen on \(address.numeric):\(port) (a bad certificate or key?)")
         }
-        let port = Int(lws_get_vhost_listen_port(vhost))
-        guard port > 0 else {
-            lws_vhost_destroy(vhost)
-            listener.release()
-            request.reply(.failure(.listenFailed("no listening port on \(request.options.bindAddress ?? "*"):\(request.options.port)")))
-            return
-        }
-        listener.vhost = vhost
-        listeners[request.id] = listener
-        request.reply(.success(port))
+        return vhost
     }
 
     // MARK: Sending and closing
@@ -220,6 +256,7 @@ final class WebSocketService: @unchecked Sendable {
         LWS_CALLBACK_CLIENT_ESTABLISHED, LWS_CALLBACK_ESTABLISHED, LWS_CALLBACK_CLIENT_RECEIVE, LWS_CALLBACK_RECEIVE,
         LWS_CALLBACK_CLIENT_WRITEABLE, LWS_CALLBACK_SERVER_WRITEABLE, LWS_CALLBACK_WS_PEER_INITIATED_CLOSE,
         LWS_CALLBACK_CLIENT_CONNECTION_ERROR, LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED,
+        LWS_CALLBACK_CLOSED_CLIENT_HTTP, LWS_CALLBACK_WSI_DESTROY, LWS_CALLBACK_HTTP, LWS_CALLBACK_HTTP_WRITEABLE, LWS_CALLBACK_CLOSED_HTTP,
     ].reduce(into: []) { $0.insert($1.rawValue) }
 
     /// Entry from C. Reasons raised while the context is still being built (protocol init and
@@ -243,6 +280,13 @@ final class WebSocketService: @unchecked Sendable {
             if !socket.outgoing.isEmpty { lws_callback_on_writable(wsi) }
         case LWS_CALLBACK_ESTABLISHED:
             return accept(wsi)
+        case LWS_CALLBACK_HTTP:
+            return serveHTTP(wsi, path: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "/")
+        case LWS_CALLBACK_HTTP_WRITEABLE:
+            return writeHTTPBody(wsi)
+        case LWS_CALLBACK_CLOSED_HTTP:
+            httpBodies[wsi] = nil
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
         case LWS_CALLBACK_CLIENT_RECEIVE, LWS_CALLBACK_RECEIVE:
             guard let socket = socket(for: wsi) else { return -1 }
             return receive(socket, wsi: wsi, input, length)
@@ -257,7 +301,10 @@ final class WebSocketService: @unchecked Sendable {
             let error = socket.failure ?? Self.classifyConnectError(text)
             sockets[socket.id] = nil
             socket.finish(WebSocketClosure(code: nil, reason: "", initiatedByPeer: false, error: error))
-        case LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED:
+        case LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED, LWS_CALLBACK_CLOSED_CLIENT_HTTP, LWS_CALLBACK_WSI_DESTROY:
+            // A client closed before its upgrade ends as an HTTP client (CLOSED_CLIENT_HTTP), and
+            // some ends raise no close at all; WSI_DESTROY is the last word on every wsi, so no
+            // socket outlives its wsi and nothing later touches the freed pointer.
             guard let socket = socket(for: wsi) else { return 0 }
             sockets[socket.id] = nil
             let peer = socket.peerClose
@@ -286,7 +333,7 @@ final class WebSocketService: @unchecked Sendable {
 
     private func accept(_ wsi: OpaquePointer) -> Int32 {
         guard let vhost = lws_get_vhost(wsi),
-            let listener = listeners.values.first(where: { $0.vhost == vhost })
+            let listener = listeners.values.first(where: { $0.vhosts.contains(vhost) })
         else { return -1 }
         let id = makeIdentifier()
         var address = [CChar](repeating: 0, count: 64)
@@ -301,6 +348,52 @@ final class WebSocketService: @unchecked Sendable {
         lws_set_opaque_user_data(wsi, UnsafeMutableRawPointer(bitPattern: id))
         listenerSink(.accepted(WebSocketPeer(id: id, address: peer, budget: budget)))
         return 0
+    }
+
+    // MARK: HTTP (service thread)
+
+    /// Answers a GET under the "/" mount from the listener's resources: headers now, the body
+    /// when the connection is writable. lws passes the path after the mount point.
+    private func serveHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
+        guard let vhost = lws_get_vhost(wsi), let listener = listeners.values.first(where: { $0.vhosts.contains(vhost) }) else { return -1 }
+        let normalised = "/" + path.drop { $0 == "/" }.prefix { $0 != "?" }
+        guard let resource = listener.httpResources[normalised] ?? (normalised == "/index.html" ? listener.httpResources["/"] : nil) else {
+            if lws_return_http_status(wsi, UInt32(HTTP_STATUS_NOT_FOUND.rawValue), nil) != 0 { return -1 }
+            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+        }
+        let pre = Int(parley_lws_pre())
+        var headers = [UInt8](repeating: 0, count: pre + 2048)
+        let written = headers.withUnsafeMutableBufferPointer { buffer -> Bool in
+            let start = buffer.baseAddress! + pre
+            let end = buffer.baseAddress! + buffer.count - 1
+            var cursor: UnsafeMutablePointer<UInt8>? = start
+            guard lws_add_http_common_headers(wsi, UInt32(HTTP_STATUS_OK.rawValue), resource.contentType, lws_filepos_t(resource.body.count), &cursor, end) == 0
+            else { return false }
+            for header in HTTPResource.fixedHeaders {
+                let added = header.value.withCString { value in
+                    lws_add_http_header_by_name(wsi, header.name, UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), Int32(header.value.utf8.count), &cursor, end)
+                }
+                guard added == 0 else { return false }
+            }
+            return lws_finalize_write_http_header(wsi, start, &cursor, end) == 0
+        }
+        guard written else { return -1 }
+        var body = [UInt8](repeating: 0, count: pre)
+        body.append(contentsOf: resource.body)
+        httpBodies[wsi] = body
+        lws_callback_on_writable(wsi)
+        return 0
+    }
+
+    private func writeHTTPBody(_ wsi: OpaquePointer) -> Int32 {
+        guard var body = httpBodies.removeValue(forKey: wsi) else { return 0 }
+        let pre = Int(parley_lws_pre())
+        let count = body.count - pre
+        let written = body.withUnsafeMutableBufferPointer { buffer in
+            lws_write(wsi, buffer.baseAddress! + pre, count, LWS_WRITE_HTTP_FINAL)
+        }
+        guard written >= 0 else { return -1 }
+        return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
     }
 
     private func receive(_ socket: SocketState, wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {

@@ -3,7 +3,7 @@ import Parley
 import Testing
 
 @Suite struct BotScriptParsingTests {
-    @Test(arguments: ["ivr.yaml", "ivr.json", "echo-prompt.yaml"])
+    @Test(arguments: ["ivr.yaml", "ivr.json", "echo-prompt.yaml", "spoken.yaml"])
     func everyExampleLoads(name: String) throws {
         let script = try BotScript.load(path: BotFiles.examples.appendingPathComponent(name).path)
         #expect(script.steps[script.start] != nil)

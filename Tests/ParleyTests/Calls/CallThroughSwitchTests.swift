@@ -52,7 +52,7 @@ import Testing
         let call = try await alice.dial("bob")
         let aliceEvents = EventRecorder(call.events)
         let offered = try await bobClientEvents.next("an incoming call") { if case .incomingCall = $0 { true } else { false } }
-        guard case .incomingCall(let incoming) = offered else { return }
+        let incoming = try #require(offered.incomingCall)
         #expect(incoming.callerName != nil || incoming.callerNumber != nil || incoming.call.remoteParty == "unknown")
         _ = try await aliceEvents.next("ringing") { $0 == .state(.ringing) }
         let bobEvents = EventRecorder(incoming.call.events)
@@ -86,7 +86,7 @@ import Testing
 
         await call.hangup()
         let ended = try await bobEvents.next("the hangup") { if case .state(.done) = $0 { true } else { false } }
-        guard case .state(.done(let reason)) = ended else { return }
+        let reason = try #require(ended.endReason)
         #expect(reason.cause == "NORMAL_CLEARING")
         #expect(reason.localStatus == nil)
         #expect(await call.terminationReason?.localStatus == .endedByLocalUser)
@@ -109,7 +109,7 @@ import Testing
         try await bob.connect()
         let call = try await alice.dial("bob")
         let offered = try await bobClientEvents.next("an incoming call") { if case .incomingCall = $0 { true } else { false } }
-        guard case .incomingCall(let incoming) = offered else { return }
+        let incoming = try #require(offered.incomingCall)
         try await incoming.reject()
         let reason = try await withTimeout(seconds: 10) { await call.waitUntilDone() }
         #expect(reason.cause == "USER_BUSY")

@@ -40,7 +40,7 @@ import Testing
         let call = try await alice.dial("bob")
         let aliceEvents = EventRecorder(call.events)
         let offered = try await bobClientEvents.next("an incoming call") { if case .incomingCall = $0 { true } else { false } }
-        guard case .incomingCall(let incoming) = offered else { throw WaitTimedOut(what: "an incoming call", seconds: 10, seen: "\(offered)") }
+        let incoming = try #require(offered.incomingCall)
         let bobEvents = EventRecorder(incoming.call.events)
         try await incoming.answer()
         _ = try await aliceEvents.next("active") { $0 == .state(.active) }
@@ -68,7 +68,7 @@ import Testing
 
         try await bed.call.restartMedia()
         let pair = try await bed.aliceEvents.next("a new selected pair") { if case .selectedPair = $0 { true } else { false } }
-        guard case .selectedPair(let after) = pair else { return }
+        let after = try #require(pair.selectedPair)
         // A restart gathers on fresh sockets: the same loopback address, another port.
         #expect(after.localPort != before.localPort)
         try await Self.expectAudioBothWays(bed.call, bed.bobCall, "after the restart")

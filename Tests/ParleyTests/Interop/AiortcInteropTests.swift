@@ -127,7 +127,7 @@ import Testing
             let answer = try await peer.answer(try await leg.makeOffer())
             try await leg.applyAnswer(answer)
             let failed = try await events.next("the DTLS failure", within: 15) { if case .failed = $0 { true } else { false } }
-            guard case .failed(let error) = failed else { return }
+            let error = try #require(matching(failed) { if case .failed(let error) = $0 { error } else { nil } })
             #expect(error.kind == .dtlsFailed, "\(error)")
             print("[interop] fingerprint mismatch: \(error.code): \(error.message)")
             let result = try await peer.event("result", within: 15)

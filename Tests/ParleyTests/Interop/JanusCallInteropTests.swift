@@ -5,7 +5,7 @@ import Signaling
 import TestSupport
 import Testing
 
-/// JanusCall against the real Janus in a network namespace: EchoTest returns our tone with no
+/// A Janus `Call` against the real Janus in a network namespace: EchoTest returns our tone with no
 /// loss, AudioBridge lets two participants hear each other, Janus' errors arrive typed.
 @Suite(.serialized) struct JanusCallInteropTests {
     private func withJanus(_ body: (JanusServer) async throws -> Void) async throws {
@@ -23,7 +23,7 @@ import Testing
         try await withJanus { janus in
             let recording = InteropMedia.temporaryFile("echo.wav")
             defer { try? FileManager.default.removeItem(atPath: recording) }
-            let call = try await JanusCall.echoTest(url: janus.url, media: InteropMedia.options(interface: janus.hostInterface, tone: 440, record: recording),
+            let call = try await Call.janus(url: janus.url, destination: .echoTest, media: InteropMedia.options(interface: janus.hostInterface, tone: 440, record: recording),
                                                     logger: InteropMedia.logger)
             let events = EventRecorder(call.events)
             _ = try await events.next("active", within: 15) { $0 == .state(.active) }
@@ -50,7 +50,7 @@ import Testing
 
     @Test func anICERestartOnTheSameHandleMovesTheEchoToANewPair() async throws {
         try await withJanus { janus in
-            let call = try await JanusCall.echoTest(url: janus.url, media: InteropMedia.options(interface: janus.hostInterface, tone: 440, record: nil),
+            let call = try await Call.janus(url: janus.url, destination: .echoTest, media: InteropMedia.options(interface: janus.hostInterface, tone: 440, record: nil),
                                                     logger: InteropMedia.logger)
             let events = EventRecorder(call.events)
             _ = try await events.next("active", within: 15) { $0 == .state(.active) }
@@ -81,10 +81,10 @@ import Testing
             }
             // Room 4321 is not configured: the first participant creates it.
             let room = 4321
-            let alice = try await JanusCall.audioBridge(url: janus.url, room: room, display: "alice",
+            let alice = try await Call.janus(url: janus.url, destination: .audioBridge(room: room), display: "alice",
                                                         media: InteropMedia.options(interface: janus.hostInterface, tone: 440, record: aliceRecording),
                                                         logger: InteropMedia.logger)
-            let bob = try await JanusCall.audioBridge(url: janus.url, room: room, display: "bob",
+            let bob = try await Call.janus(url: janus.url, destination: .audioBridge(room: room), display: "bob",
                                                       media: InteropMedia.options(interface: janus.hostInterface, tone: 880, record: bobRecording),
                                                       logger: InteropMedia.logger)
             let aliceEvents = EventRecorder(alice.events)
@@ -117,7 +117,7 @@ import Testing
             // Room 5678 (scripts/interop/janus-netns) has a PIN we do not give: AudioBridge's
             // "missing mandatory element" (483).
             do {
-                _ = try await JanusCall.dial(url: janus.url, destination: .audioBridge(room: 5678), media: options, logger: InteropMedia.logger)
+                _ = try await Call.janus(url: janus.url, destination: .audioBridge(room: 5678), media: options, logger: InteropMedia.logger)
                 Issue.record("joining a room with a PIN, without the PIN, succeeded")
             } catch let error as ParleyError {
                 #expect(error.kind == .janus)
@@ -128,7 +128,7 @@ import Testing
         }
         // Nothing listens there: a socket error, not a hang.
         let nowhere = try WebSocketURL(parsing: "ws://127.0.0.1:9")
-        await #expect { _ = try await JanusCall.echoTest(url: nowhere, media: InteropMedia.options(interface: "lo", tone: nil, record: nil)) }
+        await #expect { _ = try await Call.janus(url: nowhere, destination: .echoTest, media: InteropMedia.options(interface: "lo", tone: nil, record: nil)) }
             throws: { ($0 as? ParleyError)?.kind == .socket }
     }
 

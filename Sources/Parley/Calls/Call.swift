@@ -3,8 +3,9 @@ import Logging
 import Media
 import Signaling
 
-/// One call, outgoing or incoming: its state machine, its media, its signalling. Every
-/// operation checks the state first (docs/calls.md); a refused one throws and changes nothing.
+/// One call, outgoing or incoming, in any dialect: its state machine, its media, and its
+/// signalling (`CallSignalling`: Verto through a `VoiceClient`, or Janus through `Call.janus`).
+/// Every operation checks the state first (docs/calls.md); a refused one throws and changes nothing.
 public actor Call {
     public nonisolated let id: String
     public nonisolated let direction: CallDirection
@@ -18,7 +19,7 @@ public actor Call {
     private let digitSink: AsyncStream<Character>.Continuation
     let signalling: any CallSignalling
     let logger: Logger
-    private var mediaOptions: MediaOptions
+    private(set) var mediaOptions: MediaOptions
     var machine: CallStateMachine
     private var publishedState: CallState
     private var finished = false
@@ -30,22 +31,38 @@ public actor Call {
     /// Ends the call if it is still dropped or reconnecting when it fires.
     var recoveryDeadline: Task<Void, Never>?
     let reconnectTimeout: Duration
+    /// What the media leg has shown of the path (Call+Media.swift).
+    var mediaPath = MediaPath()
+    /// Started when the call is answered; ends it `no-media` if media has not connected by then.
+    var mediaTimer: Task<Void, Never>?
+    /// The call was answered at some point: from then on it should have media.
+    var answered = false
+    /// A recovery whose signalling is done, reported once media is back (Call+Recovery.swift).
+    var pendingRecovery: RecoveryPath?
+    /// Watches the host's network for a call that has no client to do it (Call+Recovery.swift).
+    var networkWatch: NetworkWatch?
     private var legPump: Task<Void, Never>?
     /// Candidates wait until the server knows the call (our invite or answer is through).
     private var trickleGate = TrickleGate()
     private var remoteCandidates: [String] = []
     private var remoteCandidatesEnded = false
+    /// The far end's answer came in the reply to our invite (Janus): that is a negotiation, not
+    /// the far end picking up, so the call is active once DTLS has secured its media.
+    private var activeWhenSecured = false
     private var doneWaiters: [CheckedContinuation<TerminationReason, Never>] = []
     /// The error that ended the call, when one did.
     public private(set) var failure: ParleyError?
-    private let onEnd: @Sendable (String) async -> Void
+    /// The other members of a conference the call joined (a Janus AudioBridge room), by the
+    /// server's id: their display names.
+    public private(set) var participants: [Int: String] = [:]
+    private let onEnd: (@Sendable (String) async -> Void)?
     /// Asked to recover the call when its media path fails after it was answered; nil ends the
     /// call instead.
-    let onPathLost: (@Sendable (String) async -> Void)?
+    let onPathLost: (@Sendable (Call) async -> Void)?
 
     init(id: String, direction: CallDirection, remoteParty: String, signalling: any CallSignalling, media: MediaOptions,
-         logger: Logger, reconnectTimeout: Duration = .seconds(60), onPathLost: (@Sendable (String) async -> Void)? = nil,
-         onEnd: @escaping @Sendable (String) async -> Void) {
+         logger: Logger, reconnectTimeout: Duration = .seconds(60), onPathLost: (@Sendable (Call) async -> Void)? = nil,
+         onEnd: (@Sendable (String) async -> Void)? = nil) {
         self.id = id
         self.direction = direction
         self.remoteParty = remoteParty
@@ -100,6 +117,7 @@ public actor Call {
         try await holdRequest(.unhold)
     }
 
+    /// Sends silence instead of the source while muted; the stream stays alive.
     public func mute() async throws(ParleyError) {
         try begin(.mute)
         await leg?.setMuted(true)
@@ -110,8 +128,8 @@ public actor Call {
         await leg?.setMuted(false)
     }
 
-    /// Sends digits as RFC 4733 events, or as a Verto info message when the far end did not
-    /// negotiate telephone-event.
+    /// Sends digits as RFC 4733 events, or out of band (a Verto info message) when the far end
+    /// did not negotiate telephone-event.
     public func sendDTMF(_ digits: String) async throws(ParleyError) {
         guard !digits.isEmpty, digits.allSatisfy({ DTMFDigit($0) != nil }) else {
             throw ParleyError(kind: .configuration, message: "\"\(digits)\" is not a DTMF digit string (0-9 * # A-D)")
@@ -141,13 +159,20 @@ public actor Call {
 
     // MARK: Driven by the client
 
-    /// Outgoing: gathers, offers and sends the invite. The call is dialing when this returns.
+    /// Outgoing: gathers, offers and sends the invite. The call is dialing when this returns
+    /// (active at once when the dialect answers in its reply and media is secured).
     func dial(destination: String, options: DialOptions) async throws(ParleyError) {
         try begin(.dial)
-        let leg = try startLeg(role: .controlling)
+        let leg = try await prepare(role: .controlling)
         do {
             let offer = try await leg.makeOffer()
-            try await signalling.invite(callID: id, destination: destination, options: options, sdp: offer, trickle: trickle)
+            try ensureLive(sending: "invite")
+            let answer = try await signalling.invite(callID: id, destination: destination, options: options, sdp: offer, trickle: trickle)
+            if let answer {
+                try ensureLive(sending: "candidates")
+                try await leg.applyAnswer(answer)
+                activeWhenSecured = true
+            }
         } catch {
             await end(TerminationReason(localStatus: .endedByError), failure: error, notifyServer: false)
             throw error
@@ -159,12 +184,13 @@ public actor Call {
     func answer(offer: String, media: MediaOptions?) async throws(ParleyError) {
         try begin(.answer)
         if let media { mediaOptions = media }
-        let leg = try startLeg(role: .controlled)
+        let leg = try await prepare(role: .controlled)
         do {
             for line in remoteCandidates { await leg.addRemoteCandidate(line) }
             if remoteCandidatesEnded { await leg.remoteEndOfCandidates() }
             remoteCandidates = []
             let answer = try await leg.answer(offer)
+            try ensureLive(sending: "answer")
             try await signalling.answer(callID: id, sdp: answer, trickle: trickle)
         } catch {
             machine.finish(.answer, succeeded: false)
@@ -192,33 +218,40 @@ public actor Call {
         await signalling.ringing(callID: id)
     }
 
-    func handle(_ event: VertoEvent) async {
+    /// What the far end or the server did, as the dialect reports it.
+    func handle(_ event: CallSignallingEvent) async {
+        if case .mediaUpdate(let offer, let reattach, let reply) = event {
+            return await answerMediaUpdate(offer: offer, reattach: reattach, reply: reply)
+        }
+        guard !machine.state.isDone else { return }
         switch event {
         case .ringing:
             await apply(.ringing)
-        case .earlyMedia(let progress):
-            if let sdp = progress.sdp, await applyRemote(sdp) { await apply(.earlyMedia) }
-        case .answered(let progress):
-            if let sdp = progress.sdp, !(await applyRemote(sdp)) { return }
+        case .earlyMedia(let sdp):
+            if let sdp, await applyRemote(sdp) { await apply(.earlyMedia) }
+        case .answered(let sdp):
+            if let sdp, !(await applyRemote(sdp)) { return }
             await apply(.answered)
-        case .remoteHangup(_, let cause):
-            await end(TerminationReason(cause: cause.cause, causeCode: cause.causeCode, sipCode: cause.sipCode, sipReason: cause.sipReason, sipCallID: cause.sipCallID),
-                      failure: nil, notifyServer: false)
-        case .remoteCandidate(let candidate):
-            if let leg { await leg.addRemoteCandidate(candidate.candidate) } else { remoteCandidates.append(candidate.candidate) }
+        case .remoteHangup(let reason):
+            await end(reason, failure: nil, notifyServer: false)
+        case .remoteCandidate(let line):
+            if let leg { await leg.addRemoteCandidate(line) } else { remoteCandidates.append(line) }
         case .remoteEndOfCandidates:
             if let leg { await leg.remoteEndOfCandidates() } else { remoteCandidatesEnded = true }
-        case .modify(_, let action, _):
-            switch action {
-            case "hold": await apply(.remoteHold)
-            case "unhold": await apply(.remoteUnhold)
-            default: logger.debug("ignored modify \(action)")
-            }
-        case .info(_, let params):
-            for character in params["dtmf"]?.stringValue ?? "" where DTMFDigit(character) != nil {
-                report(digit: character)
-            }
-        default:
+        case .remoteHold:
+            await apply(.remoteHold)
+        case .remoteUnhold:
+            await apply(.remoteUnhold)
+        case .dtmf(let digits):
+            for character in digits where DTMFDigit(character) != nil { report(digit: character) }
+        case .participants(let joined, let left):
+            participants.merge(joined) { _, new in new }
+            if let left { participants[left] = nil }
+        case .sessionLost(let error):
+            await end(TerminationReason(localStatus: .networkLost), failure: error, notifyServer: false)
+        case .error(let error):
+            eventSink.yield(.error(error))
+        case .mediaUpdate:
             break
         }
     }
@@ -234,6 +267,13 @@ public actor Call {
         publishState()
     }
 
+    /// The call may have ended while we awaited (a hangup, the far end, the network): nothing
+    /// more goes out for it.
+    private func ensureLive(sending what: String) throws(ParleyError) {
+        guard machine.state.isDone else { return }
+        throw ParleyError(kind: .callState, message: "the call ended before its \(what) went out")
+    }
+
     private func holdRequest(_ operation: CallOperation) async throws(ParleyError) {
         try begin(operation)
         do {
@@ -247,24 +287,22 @@ public actor Call {
         await updateHold()
     }
 
-    private func startLeg(role: ICEAgentConfiguration.Role) throws(ParleyError) -> MediaLeg {
-        let leg: MediaLeg
+    /// The dialect's side of the call, then our media; a failure ends the call (nothing was sent).
+    private func prepare(role: ICEAgentConfiguration.Role) async throws(ParleyError) -> MediaLeg {
         do {
-            leg = try MediaLeg(role: role, options: mediaOptions, logger: logger)
+            try await signalling.open(callID: id)
+            try ensureLive(sending: role == .controlling ? "invite" : "answer")
+            let leg = try MediaLeg(role: role, options: mediaOptions, logger: logger)
+            self.leg = leg
+            let events = leg.events
+            legPump = Task { [weak self] in
+                for await event in events { await self?.handle(event) }
+            }
+            return leg
         } catch {
-            machine.finish(role == .controlling ? .dial : .answer, succeeded: false)
-            let reason = TerminationReason(localStatus: .endedByError)
-            machine.handle(.ended(reason))
-            failure = error
-            publishState()
+            await end(TerminationReason(localStatus: .endedByError), failure: error, notifyServer: false)
             throw error
         }
-        self.leg = leg
-        let events = leg.events
-        legPump = Task { [weak self] in
-            for await event in events { await self?.handle(event) }
-        }
-        return leg
     }
 
     private func applyRemote(_ sdp: String) async -> Bool {
@@ -292,11 +330,16 @@ public actor Call {
     private func handle(_ event: MediaLegEvent) async {
         guard !machine.state.isDone else { return }
         if let reported = event.callEvent { eventSink.yield(reported) }
+        mediaPath.note(event)
+        if pendingRecovery != nil { await completeRecoveryIfMediaIsBack() }
         switch event {
         case .localCandidate(let line):
             await send(trickleGate.pass(line))
         case .gatheringComplete where trickle:
             await send(trickleGate.pass(nil))
+        case .secured where activeWhenSecured:
+            activeWhenSecured = false
+            await apply(.answered)
         case .dtmf(let digit, _):
             report(digit: digit)
         case .iceState, .selectedPair, .secured, .disrupted, .restored, .gatheringComplete:
@@ -306,7 +349,7 @@ public actor Call {
         case .failed(let error) where error.kind == .iceFailed && isPastAnswer && onPathLost != nil:
             logger.warning("call \(id) lost its media path: \(error); recovering")
             await reconnecting(moved: false)
-            await onPathLost?(id)
+            await onPathLost?(self)
         case .failed(let error):
             logger.error("call \(id) media failed: \(error)")
             await end(TerminationReason(cause: HangupCause.normalTemporaryFailure.cause, causeCode: HangupCause.normalTemporaryFailure.causeCode, localStatus: .endedByError),
@@ -321,6 +364,10 @@ public actor Call {
 
     func apply(_ signal: CallSignal) async {
         guard machine.handle(signal) else { return }
+        if signal == .answered {
+            answered = true
+            startMediaTimer()
+        }
         publishState()
         await updateHold()
     }
@@ -348,19 +395,25 @@ public actor Call {
         await finish()
     }
 
-    /// The call is done: media stops, streams end, waiters learn why.
+    /// The call is done: media stops, the dialect lets go, streams end, waiters learn why.
     private func finish() async {
-        guard case .done(let reason) = machine.state, !finished else { return }
+        guard case .done = machine.state, !finished else { return }
         finished = true
         legPump?.cancel()
         recoveryDeadline?.cancel()
+        await amendEndingWithoutMedia()
+        mediaTimer?.cancel()
+        await networkWatch?.close()
+        networkWatch = nil
         await leg?.stop()
+        await signalling.close()
         eventSink.yield(.state(machine.state))
         eventSink.finish()
         digitSink.finish()
         // The client forgets the call first: whoever waited for the end sees it gone from
         // `activeCalls`.
-        await onEnd(id)
+        await onEnd?(id)
+        let reason = terminationReason ?? TerminationReason()
         for waiter in doneWaiters { waiter.resume(returning: reason) }
         doneWaiters = []
     }

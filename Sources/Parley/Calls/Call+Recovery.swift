@@ -1,8 +1,11 @@
-import Signaling
+import ICE
 
-/// Keeping a call through a network change (docs/calls.md, "Reconnection"): the client moves the
-/// call to dropped or reconnecting, then recovers its media path by an ICE restart while
-/// signalling works, or by answering the server's re-offer after logging in again.
+/// Keeping a call through a network change (docs/calls.md, "Reconnection"), one path for every
+/// dialect: the call moves to dropped or reconnecting, its media path comes back by an ICE
+/// restart through the signalling (or, for Verto, by answering the server's re-offer after
+/// logging in again), and it reports `recovered` — or ends when the reconnect timeout passes.
+/// Who sets a recovery going is the call's owner: a `VoiceClient` for Verto calls, the call itself
+/// for Janus calls (`restartMediaOrEnd`, `watchNetwork`).
 extension Call {
     /// States in which the call has media worth keeping.
     var isPastAnswer: Bool {
@@ -15,9 +18,16 @@ extension Call {
     /// Its path is disrupted, or our addresses moved since it was set up.
     var needsMediaRecovery: Bool { isPastAnswer && (isRecovering || networkMoved) }
 
-    /// Restarts ICE through the server (`updateMedia`): new credentials and candidates, the
-    /// same media. The client does this after a network change; a program may ask for it too.
+    /// Restarts ICE through the signalling (Verto `updateMedia`, a Janus re-offer on the same
+    /// handle): new credentials and candidates, the same media. The call is reconnecting until
+    /// the far end's answer is applied, then reports `recovered(.iceRestart)`. Owners do this
+    /// after a network change; a program may ask for it too.
     public func restartMedia() async throws(ParleyError) {
+        guard isPastAnswer, leg != nil else {
+            throw ParleyError(kind: .callState, message: "cannot restart the media of a call that is \(machine.state)")
+        }
+        guard !renegotiating else { throw ParleyError(kind: .callState, message: "the call's media is already being renegotiated") }
+        if !isRecovering { await reconnecting(moved: false) }
         try await restartICE(reporting: .iceRestart)
     }
 
@@ -36,6 +46,36 @@ extension Call {
         await recovered(by: path)
     }
 
+    /// Recovery for a dialect with no re-login (Janus): restart ICE on the same session, or end
+    /// the call when the server will not take the offer.
+    func restartMediaOrEnd() async {
+        guard !renegotiating, isPastAnswer else { return }
+        do {
+            try await restartMedia()
+        } catch {
+            logger.error("call \(id): ICE restart failed: \(error)")
+            await end(TerminationReason(localStatus: .networkLost), failure: error, notifyServer: true)
+        }
+    }
+
+    /// A call with no client watches the host's network itself: a change media may use restarts
+    /// ICE.
+    func watchNetwork() {
+        guard networkWatch == nil, !machine.state.isDone else { return }
+        let media = mediaOptions
+        networkWatch = NetworkWatch.start(logger: logger, concerns: { change in
+            (change.concerns(server: nil, media: media), change.concernsMedia(media))
+        }, settled: { [weak self] changes in
+            await self?.networkSettled(changes)
+        })
+    }
+
+    private func networkSettled(_ changes: [NetworkChange]) async {
+        guard machine.state == .active, !renegotiating, mediaPathTouched(by: changes) else { return }
+        await reconnecting(moved: true)
+        await onPathLost?(self)
+    }
+
     /// The network went away under the call.
     func networkLost() async {
         guard isPastAnswer else { return }
@@ -43,7 +83,7 @@ extension Call {
         startRecoveryDeadline()
     }
 
-    /// The client is bringing the call's path back; `moved` when our addresses changed.
+    /// The owner is bringing the call's path back; `moved` when our addresses changed.
     func reconnecting(moved: Bool) async {
         guard isPastAnswer else { return }
         if moved { networkMoved = true }
@@ -51,7 +91,7 @@ extension Call {
         startRecoveryDeadline()
     }
 
-    /// Answers the server's re-offer after we logged in again (`attach` with attach:true).
+    /// Answers the server's re-offer after we logged in again (Verto `attach` with attach:true).
     ///
     /// A relaying server re-offers the far end's last description and hands our answer to it
     /// as a media update whose answer comes back to no one. So our ICE restarts here only when
@@ -59,20 +99,20 @@ extension Call {
     /// (offer and answer both ways) follows the attach.
     func reattach(offer: String) async throws(ParleyError) {
         guard isPastAnswer, let leg else { throw ParleyError(kind: .callState, message: "the call has no media to re-attach") }
-        let answer = try await leg.answerReoffer(offer, moved: false, keepingCredentials: false)
+        let answer = try await leg.answerReoffer(offer, moved: false, keepingCredentials: false, attach: true)
         try await signalling.reattach(callID: id, sdp: answer.sdp)
         logger.info("call \(id): re-attached after reconnecting")
         if networkMoved, !answer.restarted {
             // The server takes call requests once the new session is ready (after clientReady).
             // The call is attached either way; a failed restart is retried like any other.
             do {
-                guard await signalling.waitUntilReady(within: 10) else {
+                guard await signalling.waitUntilReady(within: .seconds(10)) else {
                     throw ParleyError(kind: .reconnectFailed, message: "the session did not become ready after re-attaching")
                 }
                 try await restartICE(reporting: .reattach)
             } catch {
                 logger.warning("call \(id): ICE restart after re-attaching failed: \(error); will retry")
-                await onPathLost?(id)
+                await onPathLost?(self)
             }
         } else {
             networkMoved = false
@@ -81,23 +121,17 @@ extension Call {
     }
 
     /// The far end renegotiates: its ICE restart, or its re-attach relayed by the server.
-    func answerMediaUpdate(requestID: JSONRPCID, offer: String, reattach: Bool) async {
-        guard isPastAnswer, let leg else {
-            await signalling.answerMediaUpdate(requestID: requestID, callID: id, answer: .failure(
-                JSONRPCErrorObject(code: -32002, message: "Cannot update a call that has not been answered.")))
-            return
-        }
+    func answerMediaUpdate(offer: String, reattach: Bool, reply: MediaUpdateReply) async {
+        guard isPastAnswer, let leg else { return await reply(.failure(.notAnswered)) }
         let answer: (sdp: String, restarted: Bool)
         do {
             // A relayed re-attach's answer reaches no one: if we moved too, our own restart follows.
             answer = try await leg.answerReoffer(offer, moved: reattach ? false : networkMoved, keepingCredentials: reattach)
         } catch {
             logger.warning("call \(id): could not answer a media update: \(error)")
-            await signalling.answerMediaUpdate(requestID: requestID, callID: id, answer: .failure(
-                JSONRPCErrorObject(code: -32002, message: "MEDIA ERROR: \(error.message)")))
-            return
+            return await reply(.failure(.media(error.message)))
         }
-        await signalling.answerMediaUpdate(requestID: requestID, callID: id, answer: .success(answer.sdp))
+        await reply(.success(answer.sdp))
         if answer.restarted || !networkMoved {
             networkMoved = false
             await recovered(by: .remote)
@@ -110,12 +144,21 @@ extension Call {
         }
     }
 
+    /// The signalling side of a recovery is done; it counts once media is back. Until then the
+    /// call stays dropped or reconnecting and the reconnect timeout runs on.
     private func recovered(by path: RecoveryPath) async {
-        let wasRecovering = isRecovering
+        guard isRecovering else { return }
+        pendingRecovery = path
+        await completeRecoveryIfMediaIsBack()
+    }
+
+    func completeRecoveryIfMediaIsBack() async {
+        guard let path = pendingRecovery, isRecovering, await mediaIsUp(), pendingRecovery == path else { return }
+        pendingRecovery = nil
         recoveryDeadline?.cancel()
         recoveryDeadline = nil
         await apply(.recovered)
-        if wasRecovering { eventSink.yield(.recovered(path)) }
+        eventSink.yield(.recovered(path))
     }
 
     private func startRecoveryDeadline() {

@@ -1,0 +1,104 @@
+import Foundation
+import Media
+import Parley
+
+/// What became of one call of a load run.
+struct LoadCallResult: Sendable {
+    /// The order in which the call was attempted, from 1.
+    let index: Int
+    let callID: String?
+    /// Active at some point.
+    let answered: Bool
+    /// Answered and kept up for the whole hold, then hung up by us.
+    let held: Bool
+    /// Why the call counts as failed (nil: it did not): an error code, the far end's cause, or
+    /// `ended-early` / `interrupted` for an answered call that did not last the hold.
+    let failure: String?
+    /// From dialing to active, and to the first RTP packet received from the far end.
+    let setupMs: Int?
+    let firstAudioMs: Int?
+    let reason: TerminationReason?
+    let audio: MediaStatistics?
+}
+
+/// One call of `parley load`: dial, wait for the answer, send the digits, hold, hang up, and
+/// report the timings and the call's statistics. Written against the public `VoiceClient` and
+/// `Call` API only: dial, events, statistics, hangup.
+struct LoadCall {
+    let index: Int
+    let destination: String
+    let options: DialOptions
+    let hold: Duration
+    let dtmf: String?
+    let presenter: CallPresenter
+
+    func run(on client: VoiceClient, run: LoadRun) async -> LoadCallResult {
+        let dialed = ContinuousClock.now
+        let call: Call
+        do {
+            call = try await client.dial(destination, options: options)
+        } catch {
+            presenter.error(error)
+            return LoadCallResult(index: index, callID: nil, answered: false, held: false, failure: error.code, setupMs: nil, firstAudioMs: nil,
+                                  reason: nil, audio: nil)
+        }
+        await run.track(index, call)
+        let firstAudio = Task { await Self.firstPacket(of: call, since: dialed) }
+        var setupMs: Int?
+        var holding: Task<Bool, Never>?
+        for await event in call.events {
+            guard case .state(let state) = event else {
+                if case .error(let error) = event { presenter.error(error, call: call.id) }
+                continue
+            }
+            if state == .active, setupMs == nil {
+                setupMs = Self.milliseconds(ContinuousClock.now - dialed)
+                holding = Task { [dtmf, hold, presenter] in
+                    if let dtmf {
+                        do throws(ParleyError) { try await call.sendDTMF(dtmf) } catch { presenter.error(error, call: call.id) }
+                    }
+                    do { try await Task.sleep(for: hold) } catch { return false }
+                    await call.hangup()
+                    return true
+                }
+            }
+            if state.isDone { break }
+        }
+        let reason = await call.waitUntilDone()
+        holding?.cancel()
+        firstAudio.cancel()
+        let held = await holding?.value ?? false
+        let firstAudioMs = await firstAudio.value
+        await run.untrack(index)
+        let audio = await call.statistics().audio
+        var failure: String?
+        if !held {
+            if let error = await call.failure {
+                failure = error.code
+            } else if setupMs == nil {
+                failure = reason.cause ?? reason.localStatus?.rawValue ?? "NOT_ANSWERED"
+            } else {
+                failure = await run.isStopping ? "interrupted" : "ended-early"
+            }
+        }
+        return LoadCallResult(index: index, callID: call.id, answered: setupMs != nil, held: held, failure: failure, setupMs: setupMs,
+                              firstAudioMs: firstAudioMs, reason: reason, audio: audio)
+    }
+
+    /// Milliseconds from dialing to the first RTP packet from the far end: polled every 5 ms for
+    /// 2 s, then every 50 ms, until the call ends or 30 s have passed.
+    private static func firstPacket(of call: Call, since dialed: ContinuousClock.Instant) async -> Int? {
+        let deadline = dialed + .seconds(30)
+        while !Task.isCancelled, ContinuousClock.now < deadline {
+            if let audio = await call.statistics().audio, audio.packetsReceived > 0 { return milliseconds(ContinuousClock.now - dialed) }
+            if await call.state.isDone { return nil }
+            let pause = ContinuousClock.now - dialed < .seconds(2) ? 5 : 50
+            try? await Task.sleep(for: .milliseconds(pause))
+        }
+        return nil
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,186 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Media
+import Parley
+
+struct LoadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "load",
+        abstract: "Place many calls from one process: a load test of an IVR, a bot fleet or a switch.",
+        discussion: """
+            One login, one socket, every call on it. Starts --calls calls in all, at most --rate a second and at most
+            --concurrency at once; each is held --hold seconds after it is answered, then hung up. --play is sent from frames
+            encoded once per process and loops for the hold. Without --record-dir received audio is counted (loss, jitter,
+            concealment) but not decoded. On a terminal a live line shows the run; --json prints each call's ended event and
+            then one summary event. Exit status: 0 every call answered and held (failures up to --max-failures allowed) and
+            setup p95 within --max-setup-ms; 1 otherwise, with the reason; 3 no session; 64 bad usage. Ctrl-C hangs up every
+            call and still prints the summary.
+            Example: parley load ivr --server ws://127.0.0.1:8080 --login alice --calls 100 --concurrency 50 --rate 10 --hold 20 --play loop:prompt.wav
+            """
+    )
+
+    @Argument(help: "Who to call: a number, a SIP URI, or a login on the switch.")
+    var destination: String
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var media: MediaFlags
+    @OptionGroup var engine: EngineFlags
+    @OptionGroup var logging: LoggingFlags
+
+    @Option(help: "Calls to place in all.")
+    var calls = 1
+
+    @Option(help: "Calls up at once at most (default: --calls).")
+    var concurrency: Int?
+
+    @Option(help: "New calls per second at most.")
+    var rate: Double = 10
+
+    @Option(help: "Seconds to hold each call after it is answered.")
+    var hold: Double = 30
+
+    @Option(help: "Digits to send on each call once it is active (0-9 * # A-D).")
+    var dtmf: String?
+
+    @Option(help: "Record (and so decode) each call to DIR/load-<n>.wav.")
+    var recordDir: String?
+
+    @Option(help: "Failed calls the run may have and still pass.")
+    var maxFailures = 0
+
+    @Option(help: "Fail the run when the 95th percentile of setup time (dial to answer) is over this many milliseconds.")
+    var maxSetupMs: Int?
+
+    @Option(help: "Seconds between --json clock events: calls up, media clock lateness, RSS, CPU time (0: none).")
+    var clockInterval: Double = 0
+
+    func validate() throws {
+        guard (1...1_000_000).contains(calls) else { throw ValidationError("--calls must be between 1 and 1000000") }
+        if let concurrency, !(1...10_000).contains(concurrency) { throw ValidationError("--concurrency must be between 1 and 10000") }
+        guard rate.isFinite, rate >= 0.01, rate <= 1000 else { throw ValidationError("--rate must be between 0.01 and 1000 calls a second") }
+        guard hold.isFinite, hold >= 0, hold <= 86_400 else { throw ValidationError("--hold must be between 0 and 86400 seconds") }
+        if let dtmf, dtmf.isEmpty || !dtmf.allSatisfy({ DTMFDigit($0) != nil }) {
+            throw ValidationError("--dtmf must be digits 0-9 * # A-D")
+        }
+        guard maxFailures >= 0 else { throw ValidationError("--max-failures must not be negative") }
+        if let maxSetupMs, maxSetupMs < 1 { throw ValidationError("--max-setup-ms must be at least 1") }
+        guard clockInterval == 0 || (0.1...3600).contains(clockInterval) else { throw ValidationError("--clock-interval must be 0 or 0.1-3600 seconds") }
+        guard connection.dialect == .verto else { throw ValidationError("parley load speaks Verto only (--dialect verto)") }
+        guard media.record == "null" else { throw ValidationError("--record would be shared by every call: use --record-dir DIR") }
+        guard media.play != "stdin", media.play != "-" else { throw ValidationError("--play stdin cannot feed many calls: use tone:HZ, silence or a WAV file") }
+        if let recordDir {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: recordDir, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--record-dir \(recordDir) is not a directory")
+            }
+        }
+    }
+
+    func run() async throws {
+        let presenter = CallPresenter(json: logging.json)
+        let logger: Logger
+        let configuration: VoiceClientConfiguration
+        var callMedia: MediaOptions
+        do {
+            logger = try logging.bootstrap()
+            callMedia = try media.mediaOptions()
+            callMedia.engine = engine.engine()
+            configuration = try connection.clientConfiguration(media: callMedia)
+            // Loads the WAV file now: a bad one is a usage error before anything connects.
+            _ = try callMedia.source.makeSharedLoopSource(sampleRate: 48000)
+        } catch let error as ParleyError {
+            presenter.error(error)
+            throw ExitCode(ExitStatus.forSetup(error))
+        } catch let error as AudioError {
+            presenter.error(ParleyError(error))
+            throw ExitCode(ExitStatus.usage)
+        }
+        callMedia.sharesLoopedSource = true
+        callMedia.decodesReceivedAudio = recordDir != nil
+
+        let client = VoiceClient(configuration: configuration, logger: logger)
+        let clientEvents = client.events
+        let clientNews = Task {
+            for await event in clientEvents { presenter.client(event) }
+        }
+        defer { clientNews.cancel() }
+        presenter.note("connecting to \(configuration.server)")
+        do {
+            try await client.connect()
+        } catch {
+            presenter.error(error)
+            throw ExitCode(ExitStatus.forSetup(error))
+        }
+        let total = calls
+        presenter.note("logged in; placing \(total) calls to \(destination)")
+        let status = await place(on: client, media: callMedia, presenter: presenter)
+        await client.disconnect()
+        throw ExitCode(status)
+    }
+
+    private func place(on client: VoiceClient, media callMedia: MediaOptions, presenter: CallPresenter) async -> Int32 {
+        let run = LoadRun(plan: LoadRun.Plan(total: calls, concurrency: concurrency ?? calls, rate: rate))
+        let engine = callMedia.engine
+        let clockAtStart = engine.lateness
+        let interruption = Interruption()
+        let signals = Task {
+            for await _ in interruption.signals { await run.stop() }
+        }
+        let progress = Task { [presenter] in
+            guard presenter.statusLine else { return }
+            await LoadProgress(run: run, presenter: presenter).show()
+        }
+        let clockReporter = Task { [clockInterval, json = logging.json, engine] in
+            guard json, clockInterval > 0 else { return }
+            JSONEvents.emit("clock", ClockPayload(calls: 0, engine: engine))
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(Int(clockInterval * 1000)))
+                JSONEvents.emit("clock", ClockPayload(calls: await run.counts.up, engine: engine))
+            }
+        }
+        let started = ContinuousClock.now
+        let template = LoadCallTemplate(destination: destination, media: callMedia, recordDirectory: recordDir, hold: hold, dtmf: dtmf,
+                                        presenter: presenter)
+        let results = await run.run { index in
+            let result = await template.call(index).run(on: client, run: run)
+            if presenter.json { JSONEvents.emit("ended", LoadEndedPayload(result)) }
+            return result
+        }
+        progress.cancel()
+        clockReporter.cancel()
+        signals.cancel()
+        presenter.clearStatus()
+        let clock = engine.lateness
+        let summary = LoadSummary(
+            results: results, attempted: await run.attempted, seconds: LoadRun.seconds(ContinuousClock.now - started),
+            startingSeconds: await run.startingSeconds,
+            clock: (clockAtStart, clock),
+            interrupted: await run.isStopping, thresholds: LoadSummary.Thresholds(maxFailures: maxFailures, maxSetupMs: maxSetupMs))
+        if presenter.json {
+            JSONEvents.emit("summary", summary)
+        } else {
+            FileHandle.standardError.write(Data(summary.lines.map { $0 + "\n" }.joined().utf8))
+        }
+        return summary.problems.isEmpty ? ExitStatus.normal : ExitStatus.callFailed
+    }
+}
+
+/// What every call of a run shares; `call(_:)` makes the n-th.
+struct LoadCallTemplate: Sendable {
+    let destination: String
+    let media: MediaOptions
+    let recordDirectory: String?
+    let hold: Double
+    let dtmf: String?
+    let presenter: CallPresenter
+
+    func call(_ index: Int) -> LoadCall {
+        var options = DialOptions()
+        var media = media
+        if let recordDirectory { media.sink = .wav(path: "\(recordDirectory)/load-\(index).wav", stereo: false) }
+        options.media = media
+        return LoadCall(index: index, destination: destination, options: options, hold: .milliseconds(Int(hold * 1000)), dtmf: dtmf,
+                        presenter: presenter)
+    }
+}

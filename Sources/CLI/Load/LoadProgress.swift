@@ -1,0 +1,36 @@
+import Foundation
+import Parley
+
+/// The live line of `parley load` on a terminal: calls up, done and failed, the attempt rate,
+/// setup p50/p95 so far, and the loss and jitter of the calls up now (read once a second).
+struct LoadProgress {
+    let run: LoadRun
+    let presenter: CallPresenter
+
+    func show() async {
+        var lastAttempted = 0
+        var lastTime = ContinuousClock.now
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(1))
+            let counts = await run.counts
+            let setup = await run.setupSoFar
+            var lost = 0
+            var jitter = 0.0
+            var measured = 0
+            for call in await run.liveCalls {
+                guard let audio = await call.statistics().audio, audio.packetsReceived > 0 else { continue }
+                lost += audio.packetsLost
+                jitter += audio.jitterMs
+                measured += 1
+            }
+            let now = ContinuousClock.now
+            let rate = Double(counts.attempted - lastAttempted) / LoadRun.seconds(now - lastTime)
+            lastAttempted = counts.attempted
+            lastTime = now
+            var text = String(format: "up %d, done %d, failed %d, %.1f attempts/s", counts.up, counts.done, counts.failed, rate)
+            text += setup.count > 0 ? ", setup p50 \(setup.percentile(50)) ms p95 \(setup.percentile(95)) ms" : ", setup -"
+            text += String(format: ", lost %d, jitter %.1f ms", lost, measured > 0 ? jitter / Double(measured) : 0)
+            presenter.showStatus(text)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Parley
+
+/// The schedule of `parley load`: starts calls at most `rate` a second and at most
+/// `concurrency` at once until `total` have been attempted or the run is stopped (Ctrl-C), and
+/// collects what became of each. On stop, no call starts and every live call is hung up.
+actor LoadRun {
+    struct Plan: Sendable {
+        let total: Int
+        let concurrency: Int
+        let rate: Double
+    }
+
+    private let plan: Plan
+    private var inFlight = 0
+    private var slotWaiter: CheckedContinuation<Void, Never>?
+    private var live: [Int: Call] = [:]
+    private(set) var isStopping = false
+    private(set) var results: [LoadCallResult] = []
+    private(set) var attempted = 0
+    /// From the first call started to the last.
+    private(set) var startingSeconds: Double?
+    private let started = ContinuousClock.now
+    /// Answered calls' setup times so far, for the progress line.
+    private(set) var setupSoFar = LatencyHistogram()
+
+    init(plan: Plan) {
+        self.plan = plan
+    }
+
+    /// Runs every call `start` makes and returns their results in the order they ended.
+    func run(_ start: @escaping @Sendable (Int) async -> LoadCallResult) async -> [LoadCallResult] {
+        let interval = Duration.nanoseconds(Int64(1e9 / plan.rate))
+        var next = ContinuousClock.now
+        await withTaskGroup(of: Void.self) { group in
+            for index in 1...plan.total {
+                while inFlight >= plan.concurrency, !isStopping {
+                    await withCheckedContinuation { slotWaiter = $0 }
+                }
+                // Short sleeps, so that a stop is not kept waiting by a slow rate.
+                while !isStopping, ContinuousClock.now < next {
+                    try? await Task.sleep(until: min(next, ContinuousClock.now + .milliseconds(100)), clock: .continuous)
+                }
+                guard !isStopping else { break }
+                next = max(next, ContinuousClock.now - interval) + interval
+                inFlight += 1
+                attempted += 1
+                startingSeconds = Self.seconds(ContinuousClock.now - started)
+                group.addTask {
+                    let result = await start(index)
+                    await self.ended(result)
+                }
+            }
+        }
+        return results
+    }
+
+    var counts: (up: Int, done: Int, failed: Int, attempted: Int, seconds: Double) {
+        (live.count, results.count, results.count(where: { $0.failure != nil }), attempted, Self.seconds(ContinuousClock.now - started))
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    var liveCalls: [Call] { Array(live.values) }
+
+    func track(_ index: Int, _ call: Call) async {
+        live[index] = call
+        if isStopping { await call.hangup() }
+    }
+
+    func untrack(_ index: Int) {
+        live[index] = nil
+    }
+
+    /// Ctrl-C: start nothing more and hang up every live call.
+    func stop() {
+        guard !isStopping else { return }
+        isStopping = true
+        slotWaiter?.resume()
+        slotWaiter = nil
+        for call in live.values { Task { await call.hangup() } }
+    }
+
+    private func ended(_ result: LoadCallResult) {
+        results.append(result)
+        if let setup = result.setupMs { setupSoFar.record(setup) }
+        inFlight -= 1
+        slotWaiter?.resume()
+        slotWaiter = nil
+    }
+}

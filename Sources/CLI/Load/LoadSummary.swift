@@ -1,0 +1,160 @@
+import Foundation
+import Histogram
+import Media
+
+/// Whole milliseconds recorded in an HdrHistogram: exact below 2048 ms (three significant
+/// digits), within 0.1 % above.
+struct LatencyHistogram: Sendable {
+    private var histogram = Histogram<UInt64>(highestTrackableValue: 3_600_000, numberOfSignificantValueDigits: .three)
+
+    mutating func record(_ milliseconds: Int) {
+        histogram.record(UInt64(min(max(0, milliseconds), 3_600_000)))
+    }
+
+    var count: Int { Int(histogram.totalCount) }
+
+    /// The nearest-rank percentile: the smallest recorded value at or above `percent` of them.
+    func percentile(_ percent: Double) -> Int { Int(histogram.valueAtPercentile(percent)) }
+
+    var payload: LatencyPayload? {
+        guard count > 0 else { return nil }
+        return LatencyPayload(count: count, p50: percentile(50), p95: percentile(95), p99: percentile(99), max: Int(histogram.max))
+    }
+}
+
+struct LatencyPayload: Encodable {
+    let count: Int
+    let p50: Int
+    let p95: Int
+    let p99: Int
+    let max: Int
+}
+
+/// The `summary` event of `parley load --json`, and the verdict behind its exit status.
+struct LoadSummary: Encodable {
+    let attempted: Int
+    let answered: Int
+    let held: Int
+    /// Failed calls by reason.
+    let failed: [String: Int]
+    let setupMs: LatencyPayload?
+    let firstAudioMs: LatencyPayload?
+    /// Summed over the calls: RTP packets received and lost (RFC 3550 cumulative loss).
+    let packetsReceived: Int
+    let packetsLost: Int
+    /// Interarrival jitter of the calls at their end: mean and worst.
+    let jitterMs: JitterPayload?
+    /// Frames this process sent more than a whole frame (20 ms) after they were due, more than
+    /// 10 ms after, and all frames it sent: from its media clock, over the run.
+    let lateFrames: Int
+    let lateFramesOver10Ms: Int
+    let frames: Int
+    /// Received audio that was concealed (lost or late) over all audio played, summed over calls.
+    let concealedRatio: Double?
+    let seconds: Double
+    /// Calls attempted per second over the time calls were being started.
+    let attemptRate: Double?
+    let interrupted: Bool
+    /// Why the run failed, empty when it passed (exit status 0).
+    let problems: [String]
+
+    struct JitterPayload: Encodable {
+        let mean: Double
+        let max: Double
+    }
+
+    struct Thresholds {
+        var maxFailures = 0
+        var maxSetupMs: Int?
+    }
+
+    init(results: [LoadCallResult], attempted: Int, seconds: Double, startingSeconds: Double?, clock: (start: MediaClock.Lateness, end: MediaClock.Lateness),
+         interrupted: Bool, thresholds: Thresholds) {
+        self.attempted = attempted
+        answered = results.count(where: \.answered)
+        held = results.count(where: \.held)
+        var failed: [String: Int] = [:]
+        for result in results { if let failure = result.failure { failed[failure, default: 0] += 1 } }
+        self.failed = failed
+        var setup = LatencyHistogram()
+        var firstAudio = LatencyHistogram()
+        for result in results {
+            if let value = result.setupMs { setup.record(value) }
+            if let value = result.firstAudioMs { firstAudio.record(value) }
+        }
+        setupMs = setup.payload
+        firstAudioMs = firstAudio.payload
+        let audio = results.compactMap(\.audio)
+        packetsReceived = audio.reduce(0) { $0 + $1.packetsReceived }
+        packetsLost = audio.reduce(0) { $0 + $1.packetsLost }
+        let jitters = audio.filter { $0.packetsReceived > 0 }.map(\.jitterMs)
+        jitterMs = jitters.isEmpty ? nil : JitterPayload(mean: jitters.reduce(0, +) / Double(jitters.count), max: jitters.max() ?? 0)
+        let played = audio.reduce(0) { $0 + $1.totalSamplesPlayed }
+        concealedRatio = played > 0 ? Double(audio.reduce(0) { $0 + $1.concealedSamples }) / Double(played) : nil
+        lateFrames = clock.end.frameLateSessionTicks - clock.start.frameLateSessionTicks
+        lateFramesOver10Ms = clock.end.lateSessionTicks - clock.start.lateSessionTicks
+        frames = clock.end.sessionTicks - clock.start.sessionTicks
+        self.seconds = seconds
+        attemptRate = startingSeconds.flatMap { $0 > 0 && attempted > 1 ? Double(attempted - 1) / $0 : nil }
+        self.interrupted = interrupted
+
+        var problems: [String] = []
+        if interrupted { problems.append("interrupted: \(results.count(where: { $0.failure == "interrupted" })) calls cut short") }
+        let failures = failed.filter { $0.key != "interrupted" }.values.reduce(0, +)
+        if failures > thresholds.maxFailures {
+            let reasons = failed.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }.map { "\($0.key) \($0.value)" }
+            problems.append("\(failures) of \(attempted) calls failed (\(reasons.joined(separator: ", "))), more than --max-failures \(thresholds.maxFailures)")
+        }
+        if let limit = thresholds.maxSetupMs {
+            if let p95 = setupMs?.p95, p95 > limit {
+                problems.append("setup p95 \(p95) ms is over --max-setup-ms \(limit)")
+            } else if setupMs == nil {
+                problems.append("no call was answered, so setup p95 cannot be within --max-setup-ms \(limit)")
+            }
+        }
+        self.problems = problems
+    }
+
+    /// The summary for a person, on standard error.
+    var lines: [String] {
+        func latency(_ name: String, _ value: LatencyPayload?) -> String {
+            guard let value else { return "\(name): none" }
+            return "\(name): p50 \(value.p50) ms, p95 \(value.p95) ms, p99 \(value.p99) ms, max \(value.max) ms"
+        }
+        var lines = ["load: \(attempted) attempted, \(answered) answered, \(held) held, \(failed.values.reduce(0, +)) failed in \(String(format: "%.1f", seconds)) s"
+                     + (attemptRate.map { String(format: " (%.1f attempts/s)", $0) } ?? "")]
+        for (reason, count) in failed.sorted(by: { $0.key < $1.key }) { lines.append("  failed \(reason): \(count)") }
+        lines.append("  " + latency("setup", setupMs))
+        lines.append("  " + latency("first audio", firstAudioMs))
+        lines.append(String(format: "  received %d packets, lost %d, jitter mean %.1f ms max %.1f ms, concealed %.2f%%", packetsReceived, packetsLost,
+                            jitterMs?.mean ?? 0, jitterMs?.max ?? 0, (concealedRatio ?? 0) * 100))
+        lines.append(String(format: "  frames sent late: %d of %d over 20 ms, %d over 10 ms", lateFrames, frames, lateFramesOver10Ms))
+        lines += problems.map { "FAILED: \($0)" }
+        return lines
+    }
+}
+
+/// A `parley load --json` per-call `ended` event.
+struct LoadEndedPayload: Encodable {
+    let call: String?
+    let index: Int
+    let answered: Bool
+    let held: Bool
+    let failure: String?
+    let setupMs: Int?
+    let firstAudioMs: Int?
+    let reason: ReasonPayload?
+    let audio: MediaStatistics?
+
+    init(_ result: LoadCallResult) {
+        call = result.callID
+        index = result.index
+        answered = result.answered
+        held = result.held
+        failure = result.failure
+        setupMs = result.setupMs
+        firstAudioMs = result.firstAudioMs
+        reason = result.reason.map(ReasonPayload.init)
+        audio = result.audio
+    }
+}

@@ -1,0 +1,106 @@
+import CEspeakNG
+import Dispatch
+import Foundation
+import Media
+
+/// espeak-ng for the whole process. The library keeps global state and is not thread-safe, so
+/// every call into it runs on one serial queue; synthesis never runs on a media clock, only
+/// where a bot prepares a prompt. Speech whose text has no call variables is kept at espeak's
+/// own rate, so a hundred calls saying the same greeting cost one synthesis.
+public final class SpeechSynthesizer: @unchecked Sendable {
+    public static let shared = SpeechSynthesizer()
+
+    private let queue = DispatchQueue(label: "parley.speech")
+    // Confined to `queue`.
+    private var nativeRate = 0
+    private var voice: String?
+    private var kept: [Speech: [Int16]] = [:]
+    private var counts: [Speech: Int] = [:]
+
+    init() {}
+
+    /// How many times `speech` has been synthesised in this process (at most 1 for speech
+    /// without call variables).
+    public func syntheses(of speech: Speech) -> Int { queue.sync { counts[speech, default: 0] } }
+
+    /// Checks that espeak-ng knows `voice` (a language such as "en-us", or a voice file name).
+    public func checkVoice(_ voice: String) throws(AudioError) {
+        try queue.sync { Result { () throws(AudioError) in try select(Speech("", voice: voice)) } }.get()
+    }
+
+    /// `speech` as mono samples at `sampleRate`, synthesised now unless it was before. Blocks
+    /// the caller while espeak-ng speaks; bots call `prepare` first, which does not.
+    public func audio(_ speech: Speech, sampleRate: Int) throws(AudioError) -> [Int16] {
+        let spoken = try queue.sync { Result { () throws(AudioError) in try synthesise(speech, values: [:]) } }.get()
+        return try AudioResampler.resample(spoken.samples, from: spoken.sampleRate, to: sampleRate)
+    }
+
+    /// Synthesises `speech` on the speech queue without blocking the caller's thread. Speech
+    /// with call variables is filled in from `values` and spoken for this call only; other
+    /// speech is kept for every later call.
+    func prepare(_ speech: Speech, values: [String: String]) async throws(AudioError) -> SpokenAudio {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<SpokenAudio, AudioError>, Never>) in
+            queue.async {
+                continuation.resume(returning: Result { () throws(AudioError) in try self.synthesise(speech, values: values) })
+            }
+        }
+        return try result.get()
+    }
+
+    // MARK: On the queue
+
+    /// Counted and kept under the script's text, so the digits a caller pressed stay in no table.
+    private func synthesise(_ speech: Speech, values: [String: String]) throws(AudioError) -> SpokenAudio {
+        dispatchPrecondition(condition: .onQueue(queue))
+        if let samples = kept[speech] { return SpokenAudio(samples: samples, sampleRate: nativeRate) }
+        let spoken = speech.isPerCall ? speech.filled(values) : speech
+        try select(spoken)
+        Self.collected = []
+        let status = spoken.text.withCString { text in
+            espeak_Synth(text, strlen(text) + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, nil)
+        }
+        let samples = Self.collected
+        Self.collected = []
+        guard status == EE_OK else { throw .speech("espeak_Synth error \(status.rawValue)") }
+        guard !samples.isEmpty else { throw .speech("espeak-ng produced no audio") }
+        counts[speech, default: 0] += 1
+        if !speech.isPerCall { kept[speech] = samples }
+        return SpokenAudio(samples: samples, sampleRate: nativeRate)
+    }
+
+    private func select(_ speech: Speech) throws(AudioError) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        if nativeRate == 0 {
+            let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
+            guard rate > 0 else { throw .speech("espeak-ng did not start (is espeak-ng-data installed?)") }
+            espeak_SetSynthCallback { samples, count, _ in
+                if let samples, count > 0 {
+                    SpeechSynthesizer.collected.append(contentsOf: UnsafeBufferPointer(start: samples, count: Int(count)))
+                }
+                return 0
+            }
+            nativeRate = Int(rate)
+        }
+        if voice != speech.voice {
+            guard espeak_SetVoiceByName(speech.voice) == EE_OK || Self.selectLanguage(speech.voice) else {
+                voice = nil
+                throw .speech("espeak-ng has no voice \"\(speech.voice)\" (espeak-ng --voices lists them)")
+            }
+            voice = speech.voice
+        }
+        espeak_SetParameter(espeakRATE, Int32(speech.rate), 0)
+        espeak_SetParameter(espeakPITCH, Int32(speech.pitch), 0)
+    }
+
+    /// A language tag such as "en-gb" names no voice file; espeak-ng picks the best voice for it.
+    private static func selectLanguage(_ language: String) -> Bool {
+        language.withCString { tag in
+            var spec = espeak_VOICE()
+            spec.languages = tag
+            return espeak_SetVoiceByProperties(&spec) == EE_OK
+        }
+    }
+
+    /// Where espeak-ng's callback puts samples; it runs inside `espeak_Synth`, on the queue.
+    nonisolated(unsafe) private static var collected: [Int16] = []
+}

@@ -1,0 +1,67 @@
+import Signaling
+
+/// What a call asks of its signalling dialect (Verto, Janus), in words neither dialect owns: the
+/// call never knows which one carries it (docs/architecture-calls.md). A request the dialect cannot
+/// make (Janus: hold, incoming calls, re-attach) throws a `call-state` error.
+protocol CallSignalling: Sendable {
+    /// Readies the dialect's side of the call before any media is set up (Janus: its session,
+    /// plugin handle and room); Verto has nothing to do.
+    func open(callID: String) async throws(ParleyError)
+    /// Sends our offer. Returns the far end's answer when the dialect returns it in the reply
+    /// (Janus); nil when it follows as `CallSignallingEvent.answered` (Verto).
+    func invite(callID: String, destination: String, options: DialOptions, sdp: String, trickle: Bool) async throws(ParleyError) -> String?
+    func answer(callID: String, sdp: String, trickle: Bool) async throws(ParleyError)
+    func ringing(callID: String) async
+    func hangup(callID: String, cause: HangupCause) async
+    func hold(callID: String, _ held: Bool) async throws(ParleyError)
+    /// Digits out of band, for a far end that did not negotiate telephone-event.
+    func sendDTMF(callID: String, digits: String) async throws(ParleyError)
+    func candidate(callID: String, line: String) async
+    func endOfCandidates(callID: String) async
+    /// Our ICE-restart offer; returns the far end's answer.
+    func updateMedia(callID: String, offer: String) async throws(ParleyError) -> String
+    /// Our answer to the server's re-offer of a call after we logged in again.
+    func reattach(callID: String, sdp: String) async throws(ParleyError)
+    /// Waits until call requests may be made again after a re-login; false after `timeout`.
+    func waitUntilReady(within timeout: Duration) async -> Bool
+    /// The call is over: the dialect releases what it holds for it (Janus: its session).
+    func close() async
+}
+
+/// What the far end or the server did to a call, as its dialect reports it to `Call.handle(_:)`.
+enum CallSignallingEvent: Sendable {
+    case ringing
+    case earlyMedia(sdp: String?)
+    case answered(sdp: String?)
+    case remoteHangup(TerminationReason)
+    case remoteCandidate(String)
+    case remoteEndOfCandidates
+    case remoteHold
+    case remoteUnhold
+    /// Digits the far end sent out of band.
+    case dtmf(String)
+    /// The far end renegotiates (its ICE restart, or its re-attach relayed by the server).
+    case mediaUpdate(offer: String, reattach: Bool, reply: MediaUpdateReply)
+    /// Conference members joined (by the dialect's id) or one left.
+    case participants(joined: [Int: String], left: Int?)
+    /// The dialect's session is gone and cannot come back (Janus: session timeout, socket closed).
+    case sessionLost(ParleyError)
+    /// A failure worth reporting that does not end the call.
+    case error(ParleyError)
+}
+
+/// Completes the far end's renegotiation request, whatever the dialect's reply looks like.
+struct MediaUpdateReply: Sendable {
+    let send: @Sendable (Result<String, MediaUpdateRefusal>) async -> Void
+
+    func callAsFunction(_ result: Result<String, MediaUpdateRefusal>) async {
+        await send(result)
+    }
+}
+
+/// Why we could not take the far end's renegotiation.
+enum MediaUpdateRefusal: Error, Sendable {
+    case notAnswered
+    case noSuchCall
+    case media(String)
+}

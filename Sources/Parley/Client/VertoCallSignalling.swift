@@ -1,0 +1,121 @@
+import Signaling
+
+/// The Verto/Telnyx dialect of `CallSignalling`. The client owns the one socket; it routes each
+/// call's events here to be put in the call's words (`callEvent(_:)`).
+struct VertoCallSignalling: CallSignalling {
+    let client: VertoClient
+
+    func open(callID: String) async throws(ParleyError) {}
+
+    func invite(callID: String, destination: String, options: DialOptions, sdp: String, trickle: Bool) async throws(ParleyError) -> String? {
+        var dial = VertoDialParameters(callID: callID, destination: destination)
+        dial.callerName = options.callerName
+        dial.callerNumber = options.callerNumber
+        dial.customHeaders = options.headers
+        dial.clientState = options.clientState
+        dial.trickle = trickle
+        do {
+            _ = try await client.invite(dial, sdp: sdp)
+        } catch {
+            throw ParleyError(error)
+        }
+        return nil
+    }
+
+    func answer(callID: String, sdp: String, trickle: Bool) async throws(ParleyError) {
+        do {
+            _ = try await client.answer(callID: callID, sdp: sdp, trickle: trickle)
+        } catch {
+            throw ParleyError(error)
+        }
+    }
+
+    func ringing(callID: String) async {
+        _ = try? await client.perform { session, now throws(SignalingError) in try session.ringingAck(callID: callID, now: now) }
+    }
+
+    func hangup(callID: String, cause: HangupCause) async {
+        _ = try? await client.bye(callID: callID, cause: cause)
+    }
+
+    func hold(callID: String, _ held: Bool) async throws(ParleyError) {
+        do {
+            _ = try await client.modify(callID: callID, action: held ? .hold : .unhold)
+        } catch {
+            throw ParleyError(error)
+        }
+    }
+
+    func sendDTMF(callID: String, digits: String) async throws(ParleyError) {
+        do {
+            _ = try await client.info(callID: callID, dtmf: digits)
+        } catch {
+            throw ParleyError(error)
+        }
+    }
+
+    func candidate(callID: String, line: String) async {
+        _ = try? await client.candidate(VertoCandidate(callID: callID, candidate: line, sdpMid: "0", sdpMLineIndex: 0))
+    }
+
+    func endOfCandidates(callID: String) async {
+        _ = try? await client.endOfCandidates(callID: callID)
+    }
+
+    func updateMedia(callID: String, offer: String) async throws(ParleyError) -> String {
+        do {
+            return try await client.updateMedia(callID: callID, offer: offer)
+        } catch {
+            throw ParleyError(error)
+        }
+    }
+
+    func reattach(callID: String, sdp: String) async throws(ParleyError) {
+        do {
+            _ = try await client.answer(callID: callID, sdp: sdp, attach: true)
+        } catch {
+            throw ParleyError(error)
+        }
+    }
+
+    func waitUntilReady(within timeout: Duration) async -> Bool {
+        await client.waitUntilReady(within: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+    }
+
+    func close() async {}
+
+    /// The call's id and the event in the call's words, for the events that belong to one call.
+    func callEvent(_ event: VertoEvent) -> (callID: String, event: CallSignallingEvent)? {
+        switch event {
+        case .ringing(let progress): (progress.callID, .ringing)
+        case .earlyMedia(let progress): (progress.callID, .earlyMedia(sdp: progress.sdp))
+        case .answered(let progress): (progress.callID, .answered(sdp: progress.sdp))
+        case .remoteHangup(let callID, let cause):
+            (callID, .remoteHangup(TerminationReason(cause: cause.cause, causeCode: cause.causeCode, sipCode: cause.sipCode, sipReason: cause.sipReason,
+                                                     sipCallID: cause.sipCallID)))
+        case .remoteCandidate(let candidate): (candidate.callID, .remoteCandidate(candidate.candidate))
+        case .remoteEndOfCandidates(let callID): (callID, .remoteEndOfCandidates)
+        case .modify(let callID, "hold", _): (callID, .remoteHold)
+        case .modify(let callID, "unhold", _): (callID, .remoteUnhold)
+        case .info(let callID?, let params): (callID, .dtmf(params["dtmf"]?.stringValue ?? ""))
+        case .mediaUpdateRequest(let requestID, let callID, let offer, let reattach):
+            (callID, .mediaUpdate(offer: offer, reattach: reattach, reply: mediaUpdateReply(requestID: requestID, callID: callID)))
+        default: nil
+        }
+    }
+
+    /// Completes a `verto.modify` renegotiation with our answer or a JSON-RPC error.
+    func mediaUpdateReply(requestID: JSONRPCID, callID: String) -> MediaUpdateReply {
+        let client = client
+        return MediaUpdateReply { result in
+            let answer: Result<String, JSONRPCErrorObject> = result.mapError { refusal in
+                switch refusal {
+                case .notAnswered: JSONRPCErrorObject(code: -32002, message: "Cannot update a call that has not been answered.")
+                case .noSuchCall: JSONRPCErrorObject(code: -32002, message: "CALL DOES NOT EXIST")
+                case .media(let message): JSONRPCErrorObject(code: -32002, message: "MEDIA ERROR: \(message)")
+                }
+            }
+            await client.answerMediaUpdate(requestID: requestID, callID: callID, answer: answer)
+        }
+    }
+}

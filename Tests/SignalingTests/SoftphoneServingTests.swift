@@ -1,0 +1,58 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Signaling
+import Switch
+import Testing
+
+/// `parley switch --web`: the softphone's files by HTTP GET on the switch's own port, the
+/// WebSocket beside them. The page itself is driven in Chromium by scripts/test-browser.
+@Suite struct SoftphoneServingTests {
+    private func get(_ path: String, from embedded: EmbeddedSwitch) async throws -> (status: Int, headers: [String: String], body: Data) {
+        let url = try #require(URL(string: "http://127.0.0.1:\(embedded.url.port)\(path)"))
+        let (body, response) = try await URLSession.shared.data(from: url)
+        let http = try #require(response as? HTTPURLResponse)
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+        }
+        return (http.statusCode, headers, body)
+    }
+
+    @Test func theSwitchServesThePageItsScriptAndStyleBesideTheWebSocket() async throws {
+        let harness = try await SwitchHarness.start { $0.servesSoftphone = true }
+        defer { Task { await harness.embedded.stop() } }
+        for resource in SoftphoneSite.resources {
+            let (status, headers, body) = try await get(resource.path, from: harness.embedded)
+            #expect(status == 200, "\(resource.path)")
+            #expect(headers["content-type"] == resource.contentType)
+            #expect(Array(body) == resource.body, "\(resource.path) comes back byte for byte")
+            #expect(headers["content-security-policy"]?.hasPrefix("default-src 'self'") == true)
+            #expect(headers["cache-control"] == "no-store")
+        }
+        let page = try await get("/index.html", from: harness.embedded)
+        #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("<title>Parley softphone</title>"))
+        #expect(try await get("/../etc/passwd", from: harness.embedded).status == 404)
+        #expect(try await get("/softphone.js.map", from: harness.embedded).status == 404)
+        // The same port still speaks Verto.
+        let (client, _) = try await harness.readyClient("alice", "alice-secret")
+        await client.disconnect()
+    }
+
+    @Test func withoutWebTheSwitchServesNoPage() async throws {
+        let harness = try await SwitchHarness.start()
+        defer { Task { await harness.embedded.stop() } }
+        #expect(try await get("/", from: harness.embedded).status == 404)
+        let (client, _) = try await harness.readyClient("alice", "alice-secret")
+        await client.disconnect()
+    }
+
+    @Test func thePageLoadsNothingFromAnotherOrigin() throws {
+        for resource in SoftphoneSite.resources {
+            let text = String(decoding: resource.body, as: UTF8.self)
+            // A URL with a host in it; the page's own help text says "https://" alone.
+            #expect(text.firstMatch(of: /(https?|wss?):\/\/[A-Za-z0-9]/) == nil, "\(resource.path) names another origin")
+        }
+    }
+}

@@ -1,0 +1,376 @@
+#!/usr/bin/env python3
+"""Parley against Chromium's libwebrtc, through the softphone `parley switch --web` serves.
+
+Run by scripts/test-browser inside namespace ID-a of a flat test bed; the switch and every
+`parley` run in ID-b. Chromium is Debian's, driven by Playwright with `executable_path` (no
+browser download); its fake microphone plays a tone WAV. Prints one line per check, the
+figures it measured, and "browser: N passed, N failed".
+
+Usage: softphone_interop.py PARLEY ID WORKDIR
+"""
+import json
+import math
+import os
+import re
+import statistics
+import struct
+import subprocess
+import sys
+import time
+import wave
+
+from playwright.sync_api import sync_playwright
+
+PARLEY, BED, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SWITCH_ADDRESS = "10.0.1.2"
+PORT = 8443
+SERVER = f"wss://{SWITCH_ADDRESS}:{PORT}"
+PAGE = f"https://{SWITCH_ADDRESS}:{PORT}/"
+BROWSER_TONE = 1250  # what the browser's fake microphone plays
+PARLEY_TONE = 880    # what `parley call` plays to the browser
+PASSWORD = {name: f"{name}-Pw-{os.getpid()}{int(time.time()) % 100000}" for name in ("alice", "bob", "carol", "ivrt", "ivrv", "parley")}
+
+passed = failed = 0
+figures = []
+processes = []
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok: {name}" + (f" ({detail})" if detail else ""), flush=True)
+    else:
+        failed += 1
+        print(f"FAIL: {name}" + (f" ({detail})" if detail else ""), file=sys.stderr, flush=True)
+    return ok
+
+
+def figure(text):
+    figures.append(text)
+    print(f"measured: {text}", flush=True)
+
+
+def in_b(args, **kwargs):
+    process = subprocess.Popen(["ip", "netns", "exec", f"{BED}-b", *args], **kwargs)
+    processes.append(process)
+    return process
+
+
+def wait_until(predicate, seconds, step=0.1):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(step)
+    return predicate()
+
+
+def json_lines(path):
+    try:
+        with open(path) as handle:
+            return [json.loads(line) for line in handle if line.startswith("{")]
+    except FileNotFoundError:
+        return []
+
+
+def events(path, name):
+    return [event for event in json_lines(path) if event.get("event") == name]
+
+
+def exit_status(process, seconds):
+    try:
+        return process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        return None
+
+
+def parley_received(path):
+    """Packets Parley had received at its latest --json stats event."""
+    return next((e["audio"]["packetsReceived"] for e in reversed(events(path, "stats")) if "audio" in e), 0)
+
+
+def pairs(path):
+    return [e["pair"] for e in events(path, "ice") if "pair" in e]
+
+
+def tone_wav(path, frequency, seconds=10, rate=48000):
+    with wave.open(path, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(rate)
+        frames = bytearray()
+        for index in range(seconds * rate):
+            frames += struct.pack("<h", int(8000 * math.sin(2 * math.pi * frequency * index / rate)))
+        out.writeframes(bytes(frames))
+
+
+def wav_tone_seconds(path, frequency, candidates):
+    """Seconds of `frequency` in a recording, by scripts/wav-tones."""
+    output = subprocess.run([os.path.join(ROOT, "scripts", "wav-tones"), path, *map(str, candidates)], capture_output=True, text=True).stdout
+    return sum(float(seconds) for name, seconds in (line.split() for line in output.splitlines()) if name == str(frequency))
+
+
+def certificate():
+    key, cert = os.path.join(WORK, "switch.key"), os.path.join(WORK, "switch.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
+                    "-subj", "/CN=parley-test", "-addext", f"subjectAltName=IP:{SWITCH_ADDRESS}", "-keyout", key, "-out", cert],
+                   check=True, capture_output=True)
+    return cert, key
+
+
+class Softphone:
+    """One page of the softphone, logged in as one user."""
+
+    def __init__(self, context, login):
+        self.login = login
+        self.page = context.new_page()
+        self.page.goto(PAGE)
+        self.page.fill("#login", login)
+        self.page.fill("#password", PASSWORD[login])
+        self.page.click("#login-button")
+        self.page.wait_for_selector("#phone-panel:not([hidden])", timeout=10000)
+
+    def value(self, expression):
+        return self.page.evaluate(expression)
+
+    def state(self):
+        return self.page.text_content("#call-state")
+
+    def wait_state(self, wanted, seconds=10):
+        return wait_until(lambda: self.state() == wanted, seconds)
+
+    def stats(self):
+        """getStats now, not the page's last once-a-second reading."""
+        return self.value("window.softphone.refreshStats()") or {}
+
+    def set_trickle(self, on):
+        self.page.set_checked("#trickle", on)
+
+    def hears(self, frequency, seconds=8, hold=0.3):
+        """The frequency measured by WebAudio once it has stayed within 2% of `frequency` for
+        `hold` seconds (returns the median of those readings), or None."""
+        deadline = time.monotonic() + seconds
+        readings = []
+        while time.monotonic() < deadline:
+            reading = self.value("window.softphone.heardFrequency")
+            if reading and abs(reading - frequency) <= frequency * 0.02:
+                readings.append(reading)
+                if len(readings) * 0.1 >= hold:
+                    return statistics.median(readings)
+            else:
+                readings = []
+            time.sleep(0.1)
+        return None
+
+    def packets_received_over(self, seconds):
+        before = self.stats().get("packetsReceived", 0)
+        time.sleep(seconds)
+        return self.stats().get("packetsReceived", 0) - before
+
+    def screenshot(self, name):
+        path = os.path.join(WORK, name)
+        self.page.screenshot(path=path, full_page=True)
+        return path
+
+
+def ocr(path):
+    result = subprocess.run(["tesseract", path, "-", "--psm", "3"], capture_output=True, text=True)
+    return result.stdout
+
+
+def bot_scenario(context, caller, bot, parley_ice, browser_trickle, full):
+    """The browser calls `parley answer --bot` (examples/bots/ivr.yaml)."""
+    label = f"browser {'trickle' if browser_trickle else 'vanilla'} -> bot {parley_ice}"
+    record_dir = os.path.join(WORK, bot)
+    os.makedirs(record_dir, exist_ok=True)
+    output = os.path.join(WORK, f"{bot}.json")
+    with open(output, "w") as out, open(os.path.join(WORK, f"{bot}.err"), "w") as err:
+        process = in_b([PARLEY, "answer", "--server", SERVER, "--insecure", "--login", bot, "--interface", f"{BED}b0", "--no-ipv6",
+                        "--ice", parley_ice, "--bot", os.path.join(ROOT, "examples/bots/ivr.yaml"), "--calls", "1",
+                        "--record-dir", record_dir, "--json", "--log-level", "debug", "--log-file", os.path.join(WORK, f"{bot}.log")],
+                       env={**os.environ, "PARLEY_PASSWORD": PASSWORD[bot]}, stdout=out, stderr=err)
+    wait_until(lambda: any(e.get("kind") == "login" and e.get("login") == bot for e in events(os.path.join(WORK, "switch.json"), "switch")), 10)
+    caller.set_trickle(browser_trickle)
+    started = time.monotonic()
+    caller.page.fill("#destination", bot)
+    caller.page.click("#dial")
+    check(f"{label}: the call is active", caller.wait_state("active", 15))
+    welcome = caller.hears(440)
+    check(f"{label}: the browser hears the bot's 440 Hz welcome", welcome is not None, f"{welcome and round(welcome, 1)} Hz")
+    if welcome:
+        figure(f"{label}: welcome prompt heard at {welcome:.1f} Hz, {time.monotonic() - started:.1f} s after dialling")
+    digits = "12" if full else "2"
+    if full:
+        caller.page.click("#keypad >> text=1")
+        sales = caller.hears(660)
+        check(f"{label}: browser DTMF 1 (RTCDTMFSender) takes the bot to sales, 660 Hz", sales is not None, f"{sales and round(sales, 1)} Hz")
+        if sales:
+            figure(f"{label}: sales prompt heard at {sales:.1f} Hz after the browser pressed 1")
+        check(f"{label}: the menu comes back (440 Hz)", caller.hears(440) is not None)
+    caller.page.click("#keypad >> text=2")
+    message = caller.hears(550)
+    check(f"{label}: browser DTMF 2 takes the bot to the message box, 550 Hz", message is not None, f"{message and round(message, 1)} Hz")
+    if message:
+        figure(f"{label}: message prompt heard at {message:.1f} Hz after the browser pressed 2")
+    sent = caller.value("window.softphone.sentDigits")
+    check(f"{label}: RTCDTMFSender reports the tones it sent (tonechange)", sent == digits, f"sent {sent!r}")
+    beep = caller.hears(1000, seconds=4, hold=0.1)
+    check(f"{label}: the beep before recording (1000 Hz)", beep is not None)
+    time.sleep(2.5)  # the bot records the browser's tone
+    caller.page.click("#hangup")
+    check(f"{label}: the browser's call ends", caller.wait_state("ended", 5))
+    status = exit_status(process, 15)
+    check(f"{label}: the bot exits 0 after the browser hangs up", status == 0, f"exit {status}")
+    ended = events(output, "ended")
+    cause = ended[0]["reason"].get("cause") if ended else None
+    check(f"{label}: Parley ends the call with NORMAL_CLEARING", cause == "NORMAL_CLEARING", f"cause {cause}")
+    dtmf = [e.get("digit") for e in events(output, "dtmf")]
+    bot_events = events(output, "bot")
+    steps = bot_events[0].get("steps") if bot_events else None
+    check(f"{label}: the bot received the browser's digits as RFC 4733 events", len(dtmf) == len(digits), f"{len(dtmf)} digit events, steps {steps}")
+    figure(f"{label}: bot steps {steps}")
+    recordings = [os.path.join(record_dir, name) for name in os.listdir(record_dir) if name.startswith("message-")]
+    seconds = wav_tone_seconds(recordings[0], BROWSER_TONE, [440, 550, 660, 1000, BROWSER_TONE]) if recordings else 0
+    check(f"{label}: the bot's recording holds the browser's {BROWSER_TONE} Hz tone", seconds >= 1.0, f"{seconds:.1f} s of {BROWSER_TONE} Hz")
+    figure(f"{label}: bot recording {os.path.basename(recordings[0]) if recordings else None}: {seconds:.1f} s of the browser's {BROWSER_TONE} Hz")
+
+
+def call_scenario(context, callee, parley_ice, browser_trickle, full):
+    """`parley call` calls a browser user who answers."""
+    label = f"parley call {parley_ice} -> browser {'trickle' if browser_trickle else 'vanilla'}"
+    tag = f"call-{parley_ice}"
+    output = os.path.join(WORK, f"{tag}.json")
+    recording = os.path.join(WORK, f"{tag}.wav")
+    callee.set_trickle(browser_trickle)
+    with open(output, "w") as out, open(os.path.join(WORK, f"{tag}.err"), "w") as err:
+        process = in_b([PARLEY, "call", callee.login, "--server", SERVER, "--insecure", "--login", "parley", "--interface", f"{BED}b0",
+                        "--no-ipv6", "--ice", parley_ice, "--play", f"tone:{PARLEY_TONE}", "--record", recording, "--json",
+                        "--stats-interval", "0.5", "--log-level", "debug", "--log-file", os.path.join(WORK, f"{tag}.log")],
+                       env={**os.environ, "PARLEY_PASSWORD": PASSWORD["parley"]}, stdin=subprocess.PIPE, stdout=out, stderr=err, text=True)
+
+    def command(line):
+        process.stdin.write(line + "\n")
+        process.stdin.flush()
+
+    check(f"{label}: the browser shows the incoming call", callee.wait_state("incoming", 15))
+    started = time.monotonic()
+    callee.page.click("#answer")
+    check(f"{label}: the browser answers and the call is active", callee.wait_state("active", 10))
+    check(f"{label}: Parley sees the call active and secured",
+          wait_until(lambda: events(output, "secured") and any(e.get("state") == "active" for e in events(output, "state")), 10))
+    heard = callee.hears(PARLEY_TONE)
+    check(f"{label}: the browser hears Parley's {PARLEY_TONE} Hz", heard is not None, f"{heard and round(heard, 1)} Hz")
+    if heard:
+        figure(f"{label}: Parley's tone heard in the browser at {heard:.1f} Hz, {time.monotonic() - started:.1f} s after answering")
+    if full:
+        shot = callee.screenshot("softphone-active.png")
+        text = ocr(shot)
+        check(f"{label}: the screenshot of the page shows the call state ACTIVE", re.search(r"Call state:?\s*ACTIVE", text) is not None,
+              f"kept as {shot}")
+    digits = "159#"
+    command(f"dtmf {digits}")
+    got = wait_until(lambda: callee.value("window.softphone.heardDigits") == digits and digits, 8)
+    heard_digits = callee.value("window.softphone.heardDigits")
+    check(f"{label}: Parley's RFC 4733 digits arrive in the browser", got, f"heard {heard_digits!r}")
+    figure(f"{label}: digits sent by Parley {digits!r}, detected in the browser's audio {heard_digits!r}")
+    if full:
+        received = callee.packets_received_over(1)
+        command("hold")
+        check(f"{label}: the browser sees the hold (media inactive)", callee.wait_state("held by far end", 5))
+        time.sleep(0.5)
+        during = callee.packets_received_over(1.5)
+        silent = wait_until(lambda: callee.value("window.softphone.outputLevel") < 0.002, 3)
+        check(f"{label}: audio stops while held", during <= 2 and silent, f"{received} packets/s before, {during} in 1.5 s held")
+        command("unhold")
+        check(f"{label}: unhold brings the call back to active", callee.wait_state("active", 5))
+        resumed = callee.hears(PARLEY_TONE)
+        after = callee.packets_received_over(1)
+        check(f"{label}: audio resumes after unhold", resumed is not None and after >= 30, f"{after} packets/s, {resumed and round(resumed, 1)} Hz")
+        figure(f"{label}: packets received by the browser: {received}/s before hold, {during} in 1.5 s held, {after}/s after unhold")
+        pair_before = callee.stats().get("candidatePair")
+        restart_started = time.monotonic()
+        command("ice-restart")
+        pairs_before = len(pairs(output))
+        # Parley's side: a new selected pair in its --json (an explicit restart is no recovery,
+        # so no `recovered` event); the browser's side: it answered the re-offer.
+        restarted = wait_until(lambda: callee.value("window.softphone.restarts") >= 1 and len(pairs(output)) > pairs_before, 10)
+        elapsed = time.monotonic() - restart_started
+        new_pair = pairs(output)[-1] if pairs(output) else None
+        check(f"{label}: an ICE restart from Parley is followed by the browser", restarted, f"new pair {new_pair}")
+        figure(f"{label}: ICE restart from Parley: browser answered and Parley selected a new pair {new_pair} within {elapsed:.2f} s")
+        continued = callee.hears(PARLEY_TONE)
+        after_restart = callee.packets_received_over(1)
+        check(f"{label}: audio continues after the ICE restart", continued is not None and after_restart >= 30,
+              f"{after_restart} packets/s, pair {pair_before} -> {callee.stats().get('candidatePair')}")
+        received_before = parley_received(output)
+        grew = wait_until(lambda: parley_received(output) > received_before + 25, 3)
+        check(f"{label}: Parley keeps receiving the browser's audio after the restart", grew)
+    if not full:
+        time.sleep(1.5)  # enough of the browser's tone in Parley's recording
+    command("hangup")
+    status = exit_status(process, 10)
+    check(f"{label}: Parley hangs up and exits 0", status == 0, f"exit {status}")
+    ended = callee.wait_state("ended", 5)
+    detail = callee.page.text_content("#call-detail")
+    check(f"{label}: the browser sees the hangup as NORMAL_CLEARING", ended and "NORMAL_CLEARING" in detail, detail)
+    seconds = wav_tone_seconds(recording, BROWSER_TONE, [PARLEY_TONE, BROWSER_TONE, 440])
+    check(f"{label}: Parley's recording holds the browser's {BROWSER_TONE} Hz", seconds >= 1.0, f"{seconds:.1f} s")
+    figure(f"{label}: Parley's recording holds {seconds:.1f} s of the browser's {BROWSER_TONE} Hz")
+
+
+def main():
+    cert, key = certificate()
+    tone = os.path.join(WORK, "browser-tone.wav")
+    tone_wav(tone, BROWSER_TONE)
+    users = [arg for name in PASSWORD for arg in ("--user", f"{name}:{PASSWORD[name]}")]
+    with open(os.path.join(WORK, "switch.json"), "w") as out, open(os.path.join(WORK, "switch.err"), "w") as err:
+        in_b([PARLEY, "switch", "--listen", SERVER, "--cert", cert, "--key", key, "--web", *users, "--json"], stdout=out, stderr=err)
+    check("the switch listens with the softphone", wait_until(lambda: events(os.path.join(WORK, "switch.json"), "listening"), 10))
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=os.environ.get("PARLEY_CHROMIUM", "/usr/bin/chromium"), args=[
+            "--no-sandbox", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+            f"--use-file-for-fake-audio-capture={tone}", "--autoplay-policy=no-user-gesture-required",
+            "--ignore-certificate-errors", "--disable-features=WebRtcHideLocalIpsWithMdns",
+        ])
+        figure(f"browser: Chromium {browser.version}")
+        context = browser.new_context(ignore_https_errors=True, viewport={"width": 900, "height": 1000})
+        try:
+            alice = Softphone(context, "alice")
+            check("the page loads over HTTPS and logs in over WSS", alice.page.inner_text("#me") == "alice")
+            bob = Softphone(context, "bob")
+            bot_scenario(context, alice, "ivrt", "trickle", True, True)
+            call_scenario(context, bob, "trickle", False, True)
+            bot_scenario(context, alice, "ivrv", "vanilla", False, False)
+            call_scenario(context, bob, "vanilla", True, False)
+            outputs = [os.path.join(WORK, name) for name in os.listdir(WORK) if name.endswith((".json", ".err", ".log"))]
+            leaks = [os.path.basename(path) for path in outputs if any(secret in open(path, errors="replace").read() for secret in PASSWORD.values())]
+            check("no password in any output or log of the switch or the Parley clients", not leaks and len(outputs) >= 8, f"leaks in {leaks}")
+        finally:
+            for page in context.pages:
+                log = page.evaluate("window.softphone ? window.softphone.log : []")
+                with open(os.path.join(WORK, f"page-{context.pages.index(page)}.log"), "w") as handle:
+                    handle.write("\n".join(log))
+            browser.close()
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Exception as error:  # a crash of the driver is a failure, not a pass
+        check("the browser test ran to its end", False, repr(error))
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        print(f"browser: {passed} passed, {failed} failed")
+        sys.exit(0 if failed == 0 and passed > 0 else 1)
