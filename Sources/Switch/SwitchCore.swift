@@ -4,7 +4,7 @@ import Signaling
 
 /// The server side of the Verto/Telnyx dialect as a state machine without I/O: logins,
 /// readiness, call routing between clients, keepalive pings, and detach /
-/// re-attach of calls when a client's socket drops (reference §3, §4, §5, §10.1).
+/// re-attach of calls when a client's socket drops (docs/verto-protocol.md §3, §4, §5, §10.1).
 public struct SwitchCore: Sendable {
     public let configuration: SwitchConfiguration
     let prefix = "telnyx_rtc."
@@ -233,7 +233,7 @@ public struct SwitchCore: Sendable {
         send(JSONRPCMessage.errorFrame(id: id, error: JSONRPCErrorObject(code: code, message: message, details: .object(details))), to: peer)
     }
 
-    /// Server requests carry numeric ids (reference §1.2).
+    /// Server requests carry numeric ids (docs/verto-protocol.md §1.2).
     @discardableResult
     mutating func sendRequest(_ name: String, params: JSONValue, to peer: Int) -> JSONRPCID {
         let id = JSONRPCID.number(nextRequestID)

@@ -6,7 +6,7 @@ import Parley
 import Signaling
 
 /// Shows a call to a person (lines on standard error, a live status line on a terminal) or to a
-/// program (`--json` lines on standard output, DESIGN.md's event shapes).
+/// program (`--json` lines on standard output, docs/cli.md's event shapes).
 final class CallPresenter: @unchecked Sendable {
     let json: Bool
     let statusLine: Bool

@@ -1,5 +1,5 @@
 /// A snapshot of one call's audio, in the shape of the `--json` stats event's `audio` object
-/// (DESIGN.md): `packetsSent`, `packetsReceived`, `packetsLost`, `jitterMs`, `rttMs`, and more.
+/// (docs/cli.md): `packetsSent`, `packetsReceived`, `packetsLost`, `jitterMs`, `rttMs`, and more.
 public struct MediaStatistics: Sendable, Equatable, Codable {
     public var codec: String
     public var payloadType: Int

@@ -2,7 +2,7 @@ import CWebSockets
 import Foundation
 import Synchronization
 
-/// The one libwebsockets context of the process and the thread that services it (DESIGN.md).
+/// The one libwebsockets context of the process and the thread that services it (docs/architecture.md).
 ///
 /// Only this thread touches libwebsockets; every other thread queues a `Command` and wakes it
 /// with `lws_cancel_service`, the one call libwebsockets allows from any thread.

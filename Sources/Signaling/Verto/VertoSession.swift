@@ -46,7 +46,7 @@ public struct VertoSession: Sendable {
 
     // MARK: Inputs
 
-    /// The socket opened: log in at once (reference §2.1).
+    /// The socket opened: log in at once (docs/verto-protocol.md §2.1).
     public mutating func connected(now: Double) {
         phase = .loggingIn
         lastReceived = now
