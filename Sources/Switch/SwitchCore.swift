@@ -167,7 +167,7 @@ public struct SwitchCore: Sendable {
         sendResult(id: id, ["message": "logged in", "sessid": .string(sessid)], to: peer)
         actions.append(.activity(.loggedIn(login: account.login, peer: links[peer]?.address ?? "")))
 
-        // Re-offer every call this session left behind, then report which were re-attached (§5.11).
+        // Re-offer every call this session left behind, then report which were re-attached (docs/verto-protocol.md §5.11).
         let party = SwitchParty.client(sessid: sessid)
         var reattached: [JSONValue] = []
         for call in calls.values.sorted(by: { $0.callID < $1.callID }) where call.phase == .active {
