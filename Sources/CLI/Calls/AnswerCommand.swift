@@ -95,6 +95,7 @@ struct AnswerCommand: AsyncParsableCommand {
             presenter.error(error)
             throw ExitCode(ExitStatus.forSetup(error))
         }
+        media.chooseTerminalAudio(&configuration.media, json: logging.json, person: botScript == nil && maxCalls == 1 && recordDir == nil, presenter: presenter)
         do {
             try media.checkLocalFiles()
         } catch {

@@ -67,6 +67,7 @@ struct CallCommand: AsyncParsableCommand {
         } catch {
             fail(error, presenter: presenter)
         }
+        media.chooseTerminalAudio(&mediaOptions, json: logging.json, person: true, presenter: presenter)
         do {
             try media.checkLocalFiles()
         } catch {
@@ -122,7 +123,7 @@ struct CallCommand: AsyncParsableCommand {
         }
         recorder?.name(call.id)
         let session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval, interactive: !logging.json,
-                                  commandsFromStandardInput: media.play != "stdin" && media.play != "-")
+                                  commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-")
         let status = await session.run()
         await client.disconnect()
         throw ExitCode(status)
@@ -140,7 +141,7 @@ struct CallCommand: AsyncParsableCommand {
             fail(error, presenter: presenter)
         }
         let session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval,
-                                  interactive: !logging.json, commandsFromStandardInput: media.play != "stdin" && media.play != "-")
+                                  interactive: !logging.json, commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-")
         return await session.run()
     }
 

@@ -10,6 +10,8 @@ final class CallPresenter: @unchecked Sendable {
     let statusLine: Bool
     private let lock = NSLock()
     private var statusShown = false
+    /// Which devices the call talks and listens through, shown on the status line.
+    var audioLabel: String?
 
     init(json: Bool) {
         self.json = json
@@ -121,6 +123,7 @@ final class CallPresenter: @unchecked Sendable {
             text += String(format: " %@ loss %d jitter %.0fms rtt %@ in %@ out %@", audio.codec, audio.packetsLost, audio.jitterMs,
                            audio.rttMs.map { String(format: "%.0fms", $0) } ?? "-", Self.meter(audio.audioLevel), Self.meter(audio.localAudioLevel))
         }
+        if let audioLabel { text += " " + audioLabel }
         if muted { text += " MUTED" }
         text += "  [0-9*# dtmf, m mute, h hold, q quit]"
         showStatus(text)
