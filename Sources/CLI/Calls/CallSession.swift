@@ -79,6 +79,7 @@ struct CallSession {
         commands.stop()
         let statistics = await call.statistics()
         presenter.stats(call.id, statistics)
+        presenter.deviceDelays(call.id, statistics: statistics)
         presenter.ended(call.id, reason, statistics: statistics)
         return ExitStatus.forEnd(reason, failure: await call.failure)
     }

@@ -53,6 +53,7 @@ public final class MicrophoneSource: AudioSource {
     deinit { stream.close() }
 
     public func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
+        DeviceDelays.shared.addCapture(milliseconds: captureDelayMilliseconds)
         drift.pull(from: stream.ring, into: frame)
         processor?.processCapture(frame)
         return true
@@ -93,6 +94,7 @@ public final class SpeakerSink: AudioSink {
             processor.echoDelayMilliseconds = Int(playbackDelayMilliseconds + microphone.captureDelayMilliseconds)
             processor.analyzeRender(remote)
         }
+        DeviceDelays.shared.addPlayback(milliseconds: playbackDelayMilliseconds)
         drift.push(remote, onto: stream.ring)
     }
 
