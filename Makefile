@@ -26,6 +26,7 @@ test: build
 	scripts/test-load $(PARLEY)
 	scripts/test-reconnect $(PARLEY)
 	scripts/test-browser $(PARLEY)
+	scripts/test-audio $(PARLEY)
 
 demo: build
 	@scripts/demo $(PARLEY)

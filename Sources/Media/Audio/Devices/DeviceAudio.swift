@@ -22,11 +22,11 @@ enum DeviceBuffering {
     /// Captured audio waiting for the media clock, at the moment it takes a tick's worth.
     static let captureTargetMilliseconds = 30
     /// The server's own playback buffer.
-    static let playbackBufferMilliseconds = 30
+    static let playbackBufferMilliseconds = 20
     /// Audio for the speaker waiting for the server, at the moment the media clock adds a tick.
-    static let playbackTargetMilliseconds = 20
+    static let playbackTargetMilliseconds = 10
     /// A ring this far above its target is cut back at once.
-    static let resetExcessMilliseconds = 60
+    static let resetExcessMilliseconds = 20
     static let ringMilliseconds = 500
 }
 

@@ -17,7 +17,7 @@ final class DriftCompensator {
     private let resampler: OpaquePointer
     private let rate: UInt32
     private var smoothedError = 0.0
-    private var appliedPermille = 0
+    private var appliedSteps = 0
     /// Input taken from a ring before resampling (capture) or output of a resampling (playback).
     private let scratch: UnsafeMutableBufferPointer<Int16>
     private(set) var resets = 0
@@ -46,17 +46,18 @@ final class DriftCompensator {
         scratch.deallocate()
     }
 
-    /// Steers the ratio from the fill seen now. `consumerSide` is true when this side reads the
-    /// ring (a fill above target means read faster).
-    private func steer(fill: Int, consumerSide: Bool) {
+    /// Steers the ratio (input samples per output sample) from the fill seen now. A fill above
+    /// target raises it on either side: capture then takes more from the ring per frame,
+    /// playback puts fewer on it.
+    private func steer(fill: Int) {
         let error = Double(fill - targetFill) / Double(max(targetFill, 1))
         smoothedError += (error - smoothedError) * Self.smoothing
         let adjustment = max(-Self.maximumAdjustment, min(Self.maximumAdjustment, smoothedError * 0.01))
-        ratio = consumerSide ? 1 + adjustment : 1 - adjustment
+        ratio = 1 + adjustment
         // Work in parts per 100 000 so the resampler's filter is not rebuilt for noise.
         let steps = Int((ratio - 1) * 100_000)
-        guard steps != appliedPermille else { return }
-        appliedPermille = steps
+        guard steps != appliedSteps else { return }
+        appliedSteps = steps
         speex_resampler_set_rate_frac(resampler, UInt32(100_000 + steps), 100_000, rate, rate)
     }
 
@@ -69,7 +70,7 @@ final class DriftCompensator {
             smoothedError = 0
             resets += 1
         }
-        steer(fill: fill, consumerSide: true)
+        steer(fill: fill)
         let available = ring.peek(into: scratch)
         var inputLength = UInt32(available)
         var outputLength = UInt32(frame.count)
@@ -92,7 +93,7 @@ final class DriftCompensator {
             smoothedError = 0
             return
         }
-        steer(fill: fill, consumerSide: false)
+        steer(fill: fill)
         var inputLength = UInt32(frame.count)
         var outputLength = UInt32(scratch.count)
         speex_resampler_process_int(resampler, 0, frame.baseAddress, &inputLength, scratch.baseAddress, &outputLength)
