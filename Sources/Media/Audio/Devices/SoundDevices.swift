@@ -11,6 +11,15 @@ public struct SoundDevice: Sendable, Equatable, Codable {
     public var isMonitor: Bool
 }
 
+extension SoundDevice {
+    /// From the fields libpulse's source and sink records share; the defaults are marked later.
+    init(_ name: UnsafePointer<CChar>, _ description: UnsafePointer<CChar>?, _ spec: pa_sample_spec, isMonitor: Bool) {
+        self.init(
+            name: String(cString: name), description: description.map { String(cString: $0) } ?? "",
+            sampleRate: Int(spec.rate), channels: Int(spec.channels), isDefault: false, isMonitor: isMonitor)
+    }
+}
+
 /// What `parley devices` shows.
 public struct SoundDevices: Sendable, Equatable, Codable {
     public var server: String
@@ -38,10 +47,7 @@ extension SoundServer {
                 guard eol == 0, let info, let userdata else { return }
                 let collector = Unmanaged<DeviceCollector>.fromOpaque(userdata).takeUnretainedValue()
                 let i = info.pointee
-                collector.sources.append(SoundDevice(
-                    name: String(cString: i.name), description: i.description.map { String(cString: $0) } ?? "",
-                    sampleRate: Int(i.sample_spec.rate), channels: Int(i.sample_spec.channels), isDefault: false,
-                    isMonitor: i.monitor_of_sink != UInt32.max))
+                collector.sources.append(SoundDevice(i.name, i.description, i.sample_spec, isMonitor: i.monitor_of_sink != UInt32.max))
             }, me)
         }
         try wait(for: sourceQuery)
@@ -50,9 +56,7 @@ extension SoundServer {
                 guard eol == 0, let info, let userdata else { return }
                 let collector = Unmanaged<DeviceCollector>.fromOpaque(userdata).takeUnretainedValue()
                 let i = info.pointee
-                collector.sinks.append(SoundDevice(
-                    name: String(cString: i.name), description: i.description.map { String(cString: $0) } ?? "",
-                    sampleRate: Int(i.sample_spec.rate), channels: Int(i.sample_spec.channels), isDefault: false, isMonitor: false))
+                collector.sinks.append(SoundDevice(i.name, i.description, i.sample_spec, isMonitor: false))
             }, me)
         }
         try wait(for: sinkQuery)
