@@ -26,6 +26,6 @@ PA
 private_pulse_stop() {
     [ -n "${XDG_RUNTIME_DIR:-}" ] || return 0
     pactl exit 2>/dev/null
-    [ -f "$XDG_RUNTIME_DIR/pulse/pid" ] && kill "$(cat "$XDG_RUNTIME_DIR/pulse/pid")" 2>/dev/null
+    [ -f "$XDG_RUNTIME_DIR/pulse/pid" ] && kill "$(cat "$XDG_RUNTIME_DIR/pulse/pid" 2>/dev/null)" 2>/dev/null
     return 0
 }

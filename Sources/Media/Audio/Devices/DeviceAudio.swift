@@ -115,8 +115,12 @@ public final class SpeakerSink: AudioSink {
 /// Either may be another kind of source or sink, in which case there is nothing to join.
 public enum DeviceAudioLink {
     public static func link(source: any AudioSource, sink: any AudioSink) {
-        guard let microphone = source as? MicrophoneSource, let speaker = sink as? SpeakerSink else { return }
-        speaker.microphone = microphone
+        guard let microphone = source as? MicrophoneSource else { return }
+        if let speaker = sink as? SpeakerSink {
+            speaker.microphone = microphone
+        } else if let tee = sink as? TeeSink {
+            for member in tee.sinks { link(source: microphone, sink: member) }
+        }
     }
 }
 
