@@ -99,9 +99,11 @@ start_bob() { # [FLAGS...] for parley answer
     wait_for "$work/switch.json" '"kind":"login","login":"bob"' 10
 }
 # start_alice [FLAGS...]: the call, driven through the fifo on fd 7; returns once audio flows both ways.
+# Alice gathers on every interface but loopback (ID-a's link is the only one), so a link that
+# appears in her namespace is one media could use.
 start_alice() {
     mkfifo "$work/alice.commands"
-    in_a env PARLEY_PASSWORD="$alice_pw" "$parley" call bob --server "$server" --login alice --interface "${id}a0" --no-ipv6 \
+    in_a env PARLEY_PASSWORD="$alice_pw" "$parley" call bob --server "$server" --login alice --no-ipv6 \
         --play tone:440 --record "$work/alice.wav" --json --log-level debug --log-file "$work/alice.log" \
         --disruption-timeout 0.1 --stats-interval 0.25 "$@" \
         < "$work/alice.commands" > "$work/alice.json" 2> "$work/alice.err" &

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Signaling
 
@@ -64,8 +65,8 @@ public struct SwitchCore: Sendable {
         switch message {
         case .request(let id, let method, let params, _):
             handleRequest(id: id, method: method, params: params, from: peer, now: now)
-        case .notification:
-            break  // Verto clients send no notifications the switch acts on, and none is answered.
+        case .notification, .errorWithoutID:
+            break  // Verto clients send no notifications the switch acts on; neither is answered.
         case .response(let id, let outcome, _):
             handleResponse(id: id, outcome: outcome, from: peer)
         }
@@ -238,6 +239,8 @@ public struct SwitchCore: Sendable {
         let id = JSONRPCID.number(nextRequestID)
         nextRequestID += 1
         send(JSONRPCMessage.requestFrame(id: id, method: prefix + name, params: params), to: peer)
+        // A no-op unless a process bootstrapped swift-metrics (`parley switch --metrics`).
+        Counter(label: "parley_switch_messages_relayed_total", dimensions: [("method", prefix + name)]).increment()
         return id
     }
 

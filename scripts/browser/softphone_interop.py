@@ -145,7 +145,8 @@ class Softphone:
         return wait_until(lambda: self.state() == wanted, seconds)
 
     def stats(self):
-        return self.value("window.softphone.stats")
+        """getStats now, not the page's last once-a-second reading."""
+        return self.value("window.softphone.refreshStats()") or {}
 
     def set_trickle(self, on):
         self.page.set_checked("#trickle", on)

@@ -25,8 +25,6 @@ extension CallPresenter {
             note("  audio delay: " + [mouth, ear].compactMap { $0 }.joined(separator: ", "))
         }
     }
-
-    private static func rounded(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 }
 
 private struct DeviceDelayPayload: Encodable {

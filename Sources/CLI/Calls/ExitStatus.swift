@@ -23,12 +23,15 @@ enum ExitStatus {
             default: return callFailed
             }
         }
+        // A call answered without media ended `no-media`, whoever cleared it.
+        if reason.localStatus == .noMedia { return mediaFailed }
         return reason.isNormal ? normal : callFailed
     }
 
     static func forSetup(_ error: ParleyError) -> Int32 {
         switch error.kind {
         case .configuration, .audio: usage
+        case .reconnectTimeout, .reconnectFailed: networkLost
         case .iceFailed, .turnAuthentication, .dtlsFailed, .noSupportedCodec, .negotiation: mediaFailed
         default: notConnected
         }

@@ -46,6 +46,9 @@ struct MediaFlags: ParsableArguments {
     @Option(help: "TURN credential (or PARLEY_TURN_PASSWORD).")
     var turnPassword: String?
 
+    @Option(help: "Read the TURN credential from the first line of this file.")
+    var turnPasswordFile: String?
+
     @Option(help: "trickle: candidates follow the SDP; vanilla: all candidates inside it.")
     var ice: ICEMode = .trickle
 
@@ -70,6 +73,9 @@ struct MediaFlags: ParsableArguments {
     @Option(help: "Opus encoder complexity, 0 (least CPU) to 10 (best quality); 9 as libwebrtc on desktops.")
     var opusComplexity = OpusSettings.defaultComplexity
 
+    @Option(help: "Seconds after the answer for media to connect (ICE, DTLS, RTP from the far end) before the call ends no-media (exit 4); 0 waits for ever.")
+    var mediaTimeout: Double = 10
+
     @Option(help: ArgumentHelp("Munging rules for the SDPs the call sends and receives (docs/sdp.md, \"Rules files\").", valueName: "RULES.yaml"))
     var munge: String?
 
@@ -78,7 +84,7 @@ struct MediaFlags: ParsableArguments {
 
     /// Checks every local file the flags name before anything connects: the WAV to play is
     /// there and playable, the recording can be written.
-    func checkLocalFiles() throws(LocalInputError) {
+    func checkLocalFiles(profile: ConfigProfile?) throws(LocalInputError) {
         do {
             try AudioSourceSpec(playSpec).check()
         } catch {
@@ -91,6 +97,12 @@ struct MediaFlags: ParsableArguments {
         } catch {
             throw Self.localError(error, flag: "--record")
         }
+        _ = try turnCredential(profile)
+    }
+
+    private func turnCredential(_ profile: ConfigProfile?) throws(LocalInputError) -> String? {
+        try SecretFile.choose(value: turnPassword, file: turnPasswordFile, environment: "PARLEY_TURN_PASSWORD", flags: ("--turn-password", "--turn-password-file"),
+                              profileFile: profile?.turnPasswordFile)
     }
 
     /// No sound server is its own kind (`audio-unavailable`, exit status 3 as for any server
@@ -146,7 +158,8 @@ struct MediaFlags: ParsableArguments {
         }
     }
 
-    func mediaOptions() throws(ParleyError) -> MediaOptions {
+    /// `profile` fills in the ICE servers and TURN login the flags and environment leave out.
+    func mediaOptions(profile: ConfigProfile? = nil) throws(ParleyError) -> MediaOptions {
         var options = MediaOptions()
         do {
             options.source = try AudioSourceSpec(playSpec)
@@ -157,10 +170,13 @@ struct MediaFlags: ParsableArguments {
             throw ParleyError(error)
         }
         let environment = ProcessInfo.processInfo.environment
-        let username = turnUser ?? environment["PARLEY_TURN_USER"]
-        let credential = turnPassword ?? environment["PARLEY_TURN_PASSWORD"]
+        let username = turnUser ?? environment["PARLEY_TURN_USER"] ?? profile?.turnUser
+        let credential: String?
+        do { credential = try turnCredential(profile) } catch { throw error.error }
+        let stunURLs = stun.isEmpty ? profile?.stun ?? [] : stun
+        let turnURLs = turn.isEmpty ? profile?.turn ?? [] : turn
         do {
-            options.iceServers = try stun.map { try ICEServer(url: $0) } + turn.map { try ICEServer(url: $0, username: username, credential: credential) }
+            options.iceServers = try stunURLs.map { try ICEServer(url: $0) } + turnURLs.map { try ICEServer(url: $0, username: username, credential: credential) }
         } catch {
             throw ParleyError(kind: .configuration, message: "\(error)")
         }
@@ -170,11 +186,13 @@ struct MediaFlags: ParsableArguments {
             throw ParleyError(kind: .configuration, message: "--opus-complexity must be between 0 and 10")
         }
         options.opusComplexity = opusComplexity
+        guard mediaTimeout >= 0, mediaTimeout <= 3600 else { throw ParleyError(kind: .configuration, message: "--media-timeout must be between 0 and 3600 seconds") }
         options.iceMode = ice == .trickle ? .trickle : .vanilla(collectionTimeout: .milliseconds(Int(iceTimeout * 1000)))
         options.relayOnly = relayOnly
         options.allowedInterfaces = interfaces
         options.ipv6 = !noIPv6
         options.disruptionTimeout = .milliseconds(Int(disruptionTimeout * 1000))
+        options.mediaTimeout = .milliseconds(Int(mediaTimeout * 1000))
         if let codecs { options.capabilities = try Self.capabilities(codecs) }
         if let munge {
             do {

@@ -23,6 +23,7 @@ public final class NetworkLoop: @unchecked Sendable {
         let identity = thread
         let thread = Thread {
             g_main_context_push_thread_default(handles.context)
+            CoalescingPoll.install(on: handles.context)
             identity.adoptCurrentThread()
             started.signal()
             g_main_loop_run(handles.loop)

@@ -65,14 +65,13 @@ extension Call {
         let media = mediaOptions
         networkWatch = NetworkWatch.start(logger: logger, concerns: { change in
             (change.concerns(server: nil, media: media), change.concernsMedia(media))
-        }, settled: { [weak self] mediaMoved in
-            guard mediaMoved else { return }
-            await self?.networkSettled()
+        }, settled: { [weak self] changes in
+            await self?.networkSettled(changes)
         })
     }
 
-    private func networkSettled() async {
-        guard machine.state == .active, !renegotiating else { return }
+    private func networkSettled(_ changes: [NetworkChange]) async {
+        guard machine.state == .active, !renegotiating, mediaPathTouched(by: changes) else { return }
         await reconnecting(moved: true)
         await onPathLost?(self)
     }
@@ -145,12 +144,21 @@ extension Call {
         }
     }
 
+    /// The signalling side of a recovery is done; it counts once media is back. Until then the
+    /// call stays dropped or reconnecting and the reconnect timeout runs on.
     private func recovered(by path: RecoveryPath) async {
-        let wasRecovering = isRecovering
+        guard isRecovering else { return }
+        pendingRecovery = path
+        await completeRecoveryIfMediaIsBack()
+    }
+
+    func completeRecoveryIfMediaIsBack() async {
+        guard let path = pendingRecovery, isRecovering, await mediaIsUp(), pendingRecovery == path else { return }
+        pendingRecovery = nil
         recoveryDeadline?.cancel()
         recoveryDeadline = nil
         await apply(.recovered)
-        if wasRecovering { eventSink.yield(.recovered(path)) }
+        eventSink.yield(.recovered(path))
     }
 
     private func startRecoveryDeadline() {

@@ -22,6 +22,8 @@ public actor Call {
     private(set) var mediaOptions: MediaOptions
     var machine: CallStateMachine
     private var publishedState: CallState
+    /// When the call was dialled, rang, was answered and ended, for its record.
+    public private(set) var timeline = CallTimeline()
     private var finished = false
     var leg: MediaLeg?
     /// Our addresses changed since the media path was set up: the next re-offer restarts ICE.
@@ -31,6 +33,14 @@ public actor Call {
     /// Ends the call if it is still dropped or reconnecting when it fires.
     var recoveryDeadline: Task<Void, Never>?
     let reconnectTimeout: Duration
+    /// What the media leg has shown of the path (Call+Media.swift).
+    var mediaPath = MediaPath()
+    /// Started when the call is answered; ends it `no-media` if media has not connected by then.
+    var mediaTimer: Task<Void, Never>?
+    /// The call was answered at some point: from then on it should have media.
+    var answered = false
+    /// A recovery whose signalling is done, reported once media is back (Call+Recovery.swift).
+    var pendingRecovery: RecoveryPath?
     /// Watches the host's network for a call that has no client to do it (Call+Recovery.swift).
     var networkWatch: NetworkWatch?
     private var legPump: Task<Void, Never>?
@@ -66,6 +76,7 @@ public actor Call {
         self.reconnectTimeout = reconnectTimeout
         machine = CallStateMachine(direction: direction)
         publishedState = machine.state
+        timeline.note(machine.state, direction: direction)
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
         (digits, digitSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
         eventSink.yield(.state(machine.state))
@@ -322,6 +333,8 @@ public actor Call {
     private func handle(_ event: MediaLegEvent) async {
         guard !machine.state.isDone else { return }
         if let reported = event.callEvent { eventSink.yield(reported) }
+        mediaPath.note(event)
+        if pendingRecovery != nil { await completeRecoveryIfMediaIsBack() }
         switch event {
         case .localCandidate(let line):
             await send(trickleGate.pass(line))
@@ -354,6 +367,10 @@ public actor Call {
 
     func apply(_ signal: CallSignal) async {
         guard machine.handle(signal) else { return }
+        if signal == .answered {
+            answered = true
+            startMediaTimer()
+        }
         publishState()
         await updateHold()
     }
@@ -362,6 +379,7 @@ public actor Call {
     private func publishState() {
         guard !machine.state.isDone, machine.state != publishedState else { return }
         publishedState = machine.state
+        timeline.note(machine.state, direction: direction)
         eventSink.yield(.state(machine.state))
     }
 
@@ -383,10 +401,13 @@ public actor Call {
 
     /// The call is done: media stops, the dialect lets go, streams end, waiters learn why.
     private func finish() async {
-        guard case .done(let reason) = machine.state, !finished else { return }
+        guard case .done = machine.state, !finished else { return }
         finished = true
+        timeline.note(machine.state, direction: direction)
         legPump?.cancel()
         recoveryDeadline?.cancel()
+        await amendEndingWithoutMedia()
+        mediaTimer?.cancel()
         await networkWatch?.close()
         networkWatch = nil
         await leg?.stop()
@@ -397,6 +418,7 @@ public actor Call {
         // The client forgets the call first: whoever waited for the end sees it gone from
         // `activeCalls`.
         await onEnd?(id)
+        let reason = terminationReason ?? TerminationReason()
         for waiter in doneWaiters { waiter.resume(returning: reason) }
         doneWaiters = []
     }

@@ -152,6 +152,13 @@ public struct CallStateMachine: Sendable {
         return true
     }
 
+    /// Replaces the reason of a call that is already done (one answered without media is not a
+    /// normal ending, whoever cleared it).
+    public mutating func amendEnding(_ reason: TerminationReason) {
+        guard state.isDone else { return }
+        state = .done(reason)
+    }
+
     private mutating func end(_ reason: TerminationReason) {
         state = .done(reason)
         inFlight = nil

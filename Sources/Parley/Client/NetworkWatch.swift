@@ -8,14 +8,15 @@ actor NetworkWatch {
     private let logger: Logger
     private var pump: Task<Void, Never>?
     private var settling: Task<Void, Never>?
-    /// A change in the burst touched an interface media may use.
-    private var mediaMoved = false
+    /// The changes of the burst on interfaces media may use.
+    private var mediaChanges: [NetworkChange] = []
 
     /// Starts watching; `concerns` says whether a change matters at all and whether media may use
-    /// it, `settled` judges each burst (told whether media moved). Nil when the host cannot be
-    /// watched (then reconnection relies on the socket and ICE alone).
+    /// it, `settled` judges each burst, given its changes that media may use (each call then
+    /// decides whether they touch its path). Nil when the host cannot be watched (then
+    /// reconnection relies on the socket and ICE alone).
     static func start(logger: Logger, concerns: @escaping @Sendable (NetworkChange) async -> (matters: Bool, media: Bool),
-                      settled: @escaping @Sendable (_ mediaMoved: Bool) async -> Void) -> NetworkWatch? {
+                      settled: @escaping @Sendable (_ mediaChanges: [NetworkChange]) async -> Void) -> NetworkWatch? {
         let monitor: NetworkMonitor
         do {
             monitor = try NetworkMonitor()
@@ -40,7 +41,7 @@ actor NetworkWatch {
     }
 
     private func run(concerns: @escaping @Sendable (NetworkChange) async -> (matters: Bool, media: Bool),
-                     settled: @escaping @Sendable (Bool) async -> Void) {
+                     settled: @escaping @Sendable ([NetworkChange]) async -> Void) {
         let changes = monitor.events
         pump = Task { [weak self] in
             for await change in changes {
@@ -51,20 +52,20 @@ actor NetworkWatch {
         }
     }
 
-    private func noted(_ change: NetworkChange, media: Bool, settled: @escaping @Sendable (Bool) async -> Void) {
+    private func noted(_ change: NetworkChange, media: Bool, settled: @escaping @Sendable ([NetworkChange]) async -> Void) {
         logger.debug("network change: \(change)")
-        if media { mediaMoved = true }
+        if media { mediaChanges.append(change) }
         guard settling == nil else { return }
         settling = Task { [weak self] in
             guard (try? await Task.sleep(for: .milliseconds(50))) != nil else { return }
-            guard let moved = await self?.settle() else { return }
-            await settled(moved)
+            guard let changes = await self?.settle() else { return }
+            await settled(changes)
         }
     }
 
-    private func settle() -> Bool {
+    private func settle() -> [NetworkChange] {
         settling = nil
-        defer { mediaMoved = false }
-        return mediaMoved
+        defer { mediaChanges = [] }
+        return mediaChanges
     }
 }

@@ -46,8 +46,8 @@ extension VoiceClient {
         recovery.watch = NetworkWatch.start(logger: logger, concerns: { [weak self] change in
             let server = await self?.recovery.serverAddress
             return (change.concerns(server: server, media: media), change.concernsMedia(media))
-        }, settled: { [weak self] mediaMoved in
-            await self?.evaluateNetwork(mediaMoved: mediaMoved)
+        }, settled: { [weak self] changes in
+            await self?.evaluateNetwork(mediaChanges: changes)
         })
     }
 
@@ -66,7 +66,7 @@ extension VoiceClient {
         recovery.socketLocalAddress = endpoints.localAddress
     }
 
-    private func evaluateNetwork(mediaMoved moved: Bool) async {
+    private func evaluateNetwork(mediaChanges: [NetworkChange]) async {
         guard !recovery.userDisconnected, let server = recovery.serverAddress else { return }
         let answered = await callsWithMedia()
         guard let source = RouteCheck.sourceAddress(toward: server) else {
@@ -76,13 +76,16 @@ extension VoiceClient {
             return
         }
         let stranded = recovery.socketLocalAddress.map { $0 != source } ?? true
-        if moved {
-            for call in answered { await call.reconnecting(moved: true) }
-        }
+        // Only calls whose path the changes touch restart ICE (a container's veth coming and
+        // going touches none).
+        var touched: [Call] = []
+        for call in answered where await call.mediaPathTouched(by: mediaChanges) { touched.append(call) }
+        logger.debug("network settled: \(touched.count) of \(answered.count) call(s) touched, the socket \(stranded ? "stranded" : "in place")")
+        for call in touched { await call.reconnecting(moved: true) }
         // A socket stranded on a vanished address is dead even if TCP has not noticed yet.
         if stranded {
             requestRecovery(.socketStranded)
-        } else if moved, !answered.isEmpty {
+        } else if !touched.isEmpty {
             requestRecovery(.networkChanged)
         } else {
             // Nothing of ours moved, but a call dropped for want of a route can come back now.

@@ -7,6 +7,7 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
     private let lock = NSLock()
     private let base: any AudioSink
     private var recording: (any AudioSink)?
+    private var listener: SpeechOnsetDetector?
     private var closed = false
 
     init(base: any AudioSink) {
@@ -19,6 +20,12 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
         guard !closed else { return }
         base.write(remote: remote, local: local)
         recording?.write(remote: remote, local: local)
+        listener?.listen(to: remote)
+    }
+
+    /// Feeds what the caller says to `detector` until the next call (nil stops).
+    func listen(_ detector: SpeechOnsetDetector?) {
+        lock.withLock { listener = closed ? nil : detector }
     }
 
     /// Starts a second recording beside the base sink, closing any earlier one.
@@ -43,6 +50,7 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
         let (wasOpen, previous) = lock.withLock { () -> (Bool, (any AudioSink)?) in
             guard !closed else { return (false, nil) }
             closed = true
+            listener = nil
             defer { recording = nil }
             return (true, recording)
         }

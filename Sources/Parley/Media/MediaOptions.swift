@@ -41,6 +41,9 @@ public struct MediaOptions: Sendable {
     /// False when nobody hears what the call receives: packets are counted (loss, jitter, late
     /// frames, concealment) but not decoded, and `sink` gets nothing.
     public var decodesReceivedAudio = true
+    /// A call whose media has not connected (ICE, DTLS, RTP from the far end) this long after it
+    /// was answered ends `no-media`; zero waits for ever.
+    public var mediaTimeout: Duration = .seconds(10)
 
     public init() {}
 

@@ -12,8 +12,12 @@ enum SoftphoneScript {
   const KEYS = ["123A", "456B", "789C", "*0#D"];
   const PREFIX = "telnyx_rtc.";
 
+  // crypto.randomUUID exists only in secure contexts; the page still explains itself elsewhere.
+  const uuid = () => (crypto.randomUUID ? crypto.randomUUID() :
+    "10000000-1000-4000-8000-100000000000".replace(/[018]/g, (c) => (c ^ (crypto.getRandomValues(new Uint8Array(1))[0] & (15 >> (c / 4)))).toString(16)));
+
   const phone = {
-    socket: null, sessid: crypto.randomUUID(), nextID: 1, pending: new Map(), me: null, call: null,
+    socket: null, sessid: uuid(), nextID: 1, pending: new Map(), me: null, call: null,
     audio: null, micStream: null, inputAnalyser: null, outputAnalyser: null,
     sentDigits: "", heardDigits: "", heardFrequency: null, inputLevel: 0, outputLevel: 0,
     stats: {}, history: [], restarts: 0, log: [],
@@ -219,7 +223,7 @@ enum SoftphoneScript {
   async function dial(destination) {
     if (phone.call) return;
     const trickle = $("trickle").checked;
-    const call = newCall(crypto.randomUUID(), "outbound", destination, trickle);
+    const call = newCall(uuid(), "outbound", destination, trickle);
     setState("calling");
     try {
       const pc = peer(call, await microphone());
@@ -461,7 +465,7 @@ enum SoftphoneScript {
 
   async function collectStats() {
     const call = phone.call;
-    if (!call || !call.pc) return;
+    if (!call || !call.pc) return phone.stats;
     const report = await call.pc.getStats();
     const stats = {};
     let pairID = null, codecID = null;
@@ -499,7 +503,9 @@ enum SoftphoneScript {
       for (const text of [name, String(value)]) { const cell = document.createElement("td"); cell.textContent = text; row.append(cell); }
       return row;
     }));
+    return stats;
   }
+  phone.refreshStats = collectStats;
   function round(value) { return Math.round(value * 1000) / 1000; }
   setInterval(() => { collectStats().catch((error) => note("stats: " + error.message)); }, 1000);
 
@@ -524,6 +530,11 @@ enum SoftphoneScript {
       if (/^[0-9*#A-D]$/i.test(event.key)) sendDigit(event.key.toUpperCase());
     });
     setState("idle");
+    if (!window.isSecureContext || !navigator.mediaDevices) {
+      status("This page is not a secure context, so the browser will not give it a microphone: open it over https:// " +
+        "(parley switch --listen wss://… --cert … --key … --web) or on localhost. See docs/browser.md.");
+      $("login-button").disabled = true;
+    }
   });
 })();
 """#

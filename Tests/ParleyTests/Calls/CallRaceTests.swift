@@ -70,41 +70,41 @@ import Testing
         Call(id: "race", direction: direction, remoteParty: "bob", signalling: signalling, media: media(), logger: Logger(label: "test.race"))
     }
 
-    @Test func anOutgoingCallHungUpBeforeItsInviteWentOutNeverSendsIt() async throws {
+    /// Starts `setUp` (dial or answer), hangs the call up while its dialect is still opening,
+    /// and returns what `setUp` threw and what the call asked of its signalling.
+    static func hangUpWhileOpening(_ direction: CallDirection, _ setUp: @escaping @Sendable (Call) async -> ParleyError?) async
+        -> (error: ParleyError?, requests: [String], call: Call) {
         let signalling = RecordingSignalling(holdsOpen: true)
-        let call = Self.call(.outgoing, signalling)
-        let dialing = Task { () async -> ParleyError? in
-            do throws(ParleyError) { try await call.dial(destination: "bob", options: DialOptions()) } catch { return error }
-            return nil
-        }
+        let call = Self.call(direction, signalling)
+        let settingUp = Task { await setUp(call) }
         await signalling.waitUntilOpening()
         await call.hangup()
         await signalling.letOpenFinish()
+        return (await settingUp.value, await signalling.requests, call)
+    }
 
-        let error = try #require(await dialing.value, "dialling a call that was hung up succeeded")
+    @Test func anOutgoingCallHungUpBeforeItsInviteWentOutNeverSendsIt() async throws {
+        let outcome = await Self.hangUpWhileOpening(.outgoing) { call in
+            do throws(ParleyError) { try await call.dial(destination: "bob", options: DialOptions()) } catch { return error }
+            return nil
+        }
+        let error = try #require(outcome.error, "dialling a call that was hung up succeeded")
         #expect(error.kind == .callState)
-        #expect(await signalling.requests == ["open", "hangup", "close"])
-        let reason = await call.waitUntilDone()
-        #expect(reason.localStatus == .endedByLocalUser)
+        #expect(outcome.requests == ["open", "hangup", "close"])
+        #expect(await outcome.call.waitUntilDone().localStatus == .endedByLocalUser)
     }
 
     @Test func anIncomingCallHungUpBeforeItsAnswerWentOutNeverSendsIt() async throws {
         let offerer = try MediaLeg(role: .controlling, options: Self.media(), logger: Logger(label: "test.race"))
         let offer = try await offerer.makeOffer()
         defer { Task { await offerer.stop() } }
-        let signalling = RecordingSignalling(holdsOpen: true)
-        let call = Self.call(.incoming, signalling)
-        let answering = Task { () async -> ParleyError? in
+        let outcome = await Self.hangUpWhileOpening(.incoming) { call in
             do throws(ParleyError) { try await call.answer(offer: offer, media: nil) } catch { return error }
             return nil
         }
-        await signalling.waitUntilOpening()
-        await call.hangup()
-        await signalling.letOpenFinish()
-
-        let error = try #require(await answering.value, "answering a call that was hung up succeeded")
+        let error = try #require(outcome.error, "answering a call that was hung up succeeded")
         #expect(error.kind == .callState)
-        #expect(await signalling.requests == ["open", "hangup", "close"])
+        #expect(outcome.requests == ["open", "hangup", "close"])
     }
 
     @Test func aCallThatWasNotHungUpSendsItsInvite() async throws {

@@ -1,0 +1,80 @@
+import ICE
+
+/// Whether a call's media is there: ICE connected, DTLS done, RTP arriving. A recovery counts
+/// only once media is back, and a call answered without media never ends as a normal call
+/// (docs/calls.md, "Media that never connects").
+struct MediaPath: Sendable {
+    var iceConnected = false
+    var secured = false
+    var disrupted = false
+    var selectedPair: ICESelectedPair?
+
+    mutating func note(_ event: MediaLegEvent) {
+        switch event {
+        case .iceState(let state): iceConnected = state == .connected || state == .completed
+        case .secured: secured = true
+        case .disrupted: disrupted = true
+        case .restored: disrupted = false
+        case .selectedPair(let pair): selectedPair = pair
+        default: break
+        }
+    }
+}
+
+extension Call {
+    /// Media flows now: the path is connected and secured, and RTP has arrived and not stopped.
+    func mediaIsUp() async -> Bool {
+        guard mediaPath.iceConnected, mediaPath.secured, !mediaPath.disrupted else { return false }
+        return await mediaEverArrived()
+    }
+
+    /// The call has had media at some point: DTLS finished and the far end's RTP arrived.
+    func mediaEverArrived() async -> Bool {
+        guard mediaPath.secured, let leg else { return false }
+        return (await leg.statistics().audio?.packetsReceived ?? 0) > 0
+    }
+
+    /// Whether a settled burst of network changes (on interfaces media may use) touches this
+    /// call's media path or may offer it a better one: an address added, the address it sends
+    /// from removed, or the route to the far end now leaving from another address. A link or
+    /// route that does not move the path (a container's veth coming and going) does not.
+    func mediaPathTouched(by changes: [NetworkChange]) -> Bool {
+        guard !changes.isEmpty else { return false }
+        // No path yet, or one through a relay or a mapped address we cannot check by route.
+        guard let pair = mediaPath.selectedPair, pair.localType == .host else { return true }
+        for change in changes {
+            switch change {
+            case .addressAdded: return true
+            case .addressRemoved(_, let address, _) where address == pair.localAddress: return true
+            default: continue
+            }
+        }
+        return RouteCheck.sourceAddress(toward: pair.remoteAddress) != pair.localAddress
+    }
+
+    /// The call was answered: its media has `mediaTimeout` to connect.
+    func startMediaTimer() {
+        let timeout = mediaOptions.mediaTimeout
+        guard mediaTimer == nil, timeout > .zero else { return }
+        mediaTimer = Task { [weak self] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            await self?.mediaTimerFired()
+        }
+    }
+
+    private func mediaTimerFired() async {
+        guard !machine.state.isDone, !(await mediaEverArrived()) else { return }
+        let missing = !mediaPath.iceConnected ? "ICE did not connect" : !mediaPath.secured ? "DTLS did not finish" : "no RTP arrived from the far end"
+        logger.error("call \(id): no media \(mediaOptions.mediaTimeout) after the answer (\(missing))")
+        await end(TerminationReason(localStatus: .noMedia),
+                  failure: ParleyError(kind: .mediaTimeout, message: "no media within \(mediaOptions.mediaTimeout) of the answer: \(missing)"),
+                  notifyServer: true)
+    }
+
+    /// A call that was answered but never had media did not end normally, whoever cleared it.
+    func amendEndingWithoutMedia() async {
+        guard case .done(let reason) = machine.state, reason.isNormal, answered, !(await mediaEverArrived()) else { return }
+        machine.amendEnding(TerminationReason(cause: reason.cause, causeCode: reason.causeCode, sipCode: reason.sipCode, sipReason: reason.sipReason,
+                                              sipCallID: reason.sipCallID, localStatus: .noMedia))
+    }
+}
