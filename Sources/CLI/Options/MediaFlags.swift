@@ -124,7 +124,12 @@ struct MediaFlags: ParsableArguments {
         }
         options.source = .microphone(device: nil, processing: processing)
         let speaker = AudioSinkSpec.speaker(device: nil)
-        options.sink = (try? tee.map(AudioSinkSpec.init)).flatMap { $0.map { .tee([speaker, $0]) } } ?? speaker
+        // checkOutput has already refused a --tee that is not a WAV recording.
+        if let tee, let recording = try? AudioSinkSpec(tee) {
+            options.sink = .tee([speaker, recording])
+        } else {
+            options.sink = speaker
+        }
         return "audio: default microphone and speaker" + (processing.echoCancellation ? " (echo cancellation on)" : "")
     }
 
