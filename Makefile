@@ -30,6 +30,7 @@ test: build
 	scripts/test-reconnect $(PARLEY)
 	scripts/test-no-media $(PARLEY)
 	scripts/test-browser $(PARLEY)
+	scripts/test-audio $(PARLEY)
 
 demo: build
 	@scripts/demo $(PARLEY)
