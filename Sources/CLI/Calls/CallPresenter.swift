@@ -84,12 +84,19 @@ final class CallPresenter: @unchecked Sendable {
         }
     }
 
-    func bot(_ call: String, _ outcome: BotOutcome) {
+    /// What a bot did on a call, and its verdict (docs/bots.md, "Verdicts").
+    func bot(_ call: String, _ outcome: BotOutcome, callingSide: Bool = false) {
+        let verdict = outcome.verdict(callingSide: callingSide)
         if json {
+            var failedStep: String?
+            var reason: String?
+            if case .failed(let step, let why) = verdict { (failedStep, reason) = (step, why) }
             JSONEvents.emit("bot", BotPayload(call: call, steps: outcome.steps, digits: String(outcome.digits),
-                                               recordings: outcome.recordings.map(\.path), ending: outcome.ending.description))
+                                               recordings: outcome.recordings.map(\.path), ending: outcome.ending.description,
+                                               verdict: failedStep == nil ? "passed" : "failed", failedStep: failedStep, reason: reason))
         } else {
             line("call \(short(call)): bot \(outcome.ending): steps \(outcome.steps.joined(separator: " > ")), digits \(String(outcome.digits))")
+            line("call \(short(call)): verdict \(verdict)")
         }
     }
 
@@ -170,7 +177,17 @@ struct RecoveredPayload: Encodable { let call: String; let path: String }
 struct NetworkPayload: Encodable { let network: String; let attempt: Int?; let delayMs: Int? }
 struct CallErrorPayload: Encodable { let call: String?; let code: String; let message: String }
 struct StatsPayload: Encodable { let call: String; let audio: MediaStatistics?; let candidatePair: CandidatePairPayload? }
-struct BotPayload: Encodable { let call: String; let steps: [String]; let digits: String; let recordings: [String]; let ending: String }
+struct BotPayload: Encodable {
+    let call: String
+    let steps: [String]
+    let digits: String
+    let recordings: [String]
+    let ending: String
+    /// "passed" or "failed"; a failed one names the step and says why.
+    let verdict: String
+    let failedStep: String?
+    let reason: String?
+}
 struct EndedPayload: Encodable { let call: String; let reason: ReasonPayload }
 
 struct CandidatePairPayload: Encodable {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Parley
 
 /// Runs one call on the command line: shows its events, sends the requested digits, hangs up
@@ -12,6 +13,9 @@ struct CallSession {
     let interactive: Bool
     /// Read commands from standard input (it is not a terminal and not the audio source).
     let commandsFromStandardInput: Bool
+    /// A calling-side bot to run once the call is active (docs/bots.md, "Testing an IVR").
+    var bot: BotRunner?
+    var logger = Logger(label: "parley.bot")
 
     func run() async -> Int32 {
         let started = ContinuousClock.now
@@ -25,12 +29,22 @@ struct CallSession {
         let dtmf = dtmf
         let duration = duration
 
-        let watcher = Task {
+        let bot = bot
+        let logger = logger
+        let watcher = Task { () -> Task<BotOutcome, Never>? in
             var activated = false
+            var botRun: Task<BotOutcome, Never>?
             for await event in call.events {
                 presenter.event(call.id, event)
                 guard case .state(.active) = event, !activated else { continue }
                 activated = true
+                if let bot {
+                    botRun = Task {
+                        let outcome = await call.runBot(bot, logger: logger)
+                        presenter.bot(call.id, outcome, callingSide: true)
+                        return outcome
+                    }
+                }
                 if let dtmf {
                     do throws(ParleyError) {
                         try await call.sendDTMF(dtmf)
@@ -44,6 +58,7 @@ struct CallSession {
                     }
                 }
             }
+            return botRun
         }
         let keys = Task {
             for await key in keyboard.keys { await handle(key) }
@@ -70,7 +85,7 @@ struct CallSession {
         }
 
         let reason = await call.waitUntilDone()
-        await watcher.value
+        let botOutcome = await watcher.value?.value
         ticker.cancel()
         keys.cancel()
         scripted.cancel()
@@ -80,7 +95,12 @@ struct CallSession {
         let statistics = await call.statistics()
         presenter.stats(call.id, statistics)
         presenter.ended(call.id, reason, statistics: statistics)
-        return ExitStatus.forEnd(reason, failure: await call.failure)
+        let status = ExitStatus.forEnd(reason, failure: await call.failure)
+        // A call that failed says so first; a working call whose test failed says that.
+        if status == ExitStatus.normal || status == ExitStatus.callFailed, let botOutcome, botOutcome.verdict(callingSide: true) != .passed {
+            return ExitStatus.botFailed
+        }
+        return status
     }
 
     /// One command line from standard input.

@@ -15,6 +15,18 @@ actor DigitInbox {
     private var waiter: (id: UInt64, continuation: CheckedContinuation<Event, Never>)?
     private var lastWaiterID: UInt64 = 0
     private var watcher: (@Sendable () -> Void)?
+    /// The listening step now running (a number, so a late report of an earlier one is
+    /// ignored), whether its sound came, and who waits for it.
+    private var listening: UInt64 = 0
+    private var heard = false
+    private var soundWaiter: (id: UInt64, continuation: CheckedContinuation<SoundEvent, Never>)?
+
+    enum SoundEvent: Equatable {
+        case heard
+        case timedOut
+        case ended
+        case cancelled
+    }
 
     func push(_ digit: Character) {
         received.append(digit)
@@ -41,6 +53,49 @@ actor DigitInbox {
     func finish() {
         ended = true
         takeWaiter()?.resume(returning: .ended)
+        takeSoundWaiter()?.resume(returning: .ended)
+    }
+
+    /// Starts a listening step; `hear(_:)` with the number it returns reports its sound.
+    func beginListening() -> UInt64 {
+        listening += 1
+        heard = false
+        return listening
+    }
+
+    func hear(_ step: UInt64) {
+        guard step == listening else { return }
+        if let waiter = takeSoundWaiter() { waiter.resume(returning: .heard) } else { heard = true }
+    }
+
+    /// Whether the sound of the listening step came before `deadline`, or the call ended.
+    func nextSound(before deadline: ContinuousClock.Instant) async -> SoundEvent {
+        if heard { return .heard }
+        if ended { return .ended }
+        if Task.isCancelled { return .cancelled }
+        if deadline <= .now { return .timedOut }
+        lastWaiterID += 1
+        let id = lastWaiterID
+        let timer = Task { [weak self] in
+            guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
+            await self?.resolveSound(id, with: .timedOut)
+        }
+        defer { timer.cancel() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in soundWaiter = (id, continuation) }
+        } onCancel: {
+            Task { await self.resolveSound(id, with: .cancelled) }
+        }
+    }
+
+    private func resolveSound(_ id: UInt64, with event: SoundEvent) {
+        guard soundWaiter?.id == id else { return }
+        takeSoundWaiter()?.resume(returning: event)
+    }
+
+    private func takeSoundWaiter() -> CheckedContinuation<SoundEvent, Never>? {
+        defer { soundWaiter = nil }
+        return soundWaiter?.continuation
     }
 
     func discardBuffered() { buffered.removeAll() }
