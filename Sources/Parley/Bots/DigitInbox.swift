@@ -74,23 +74,7 @@ actor DigitInbox {
         if ended { return .ended }
         if Task.isCancelled { return .cancelled }
         if deadline <= .now { return .timedOut }
-        lastWaiterID += 1
-        let id = lastWaiterID
-        let timer = Task { [weak self] in
-            guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
-            await self?.resolveSound(id, with: .timedOut)
-        }
-        defer { timer.cancel() }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in soundWaiter = (id, continuation) }
-        } onCancel: {
-            Task { await self.resolveSound(id, with: .cancelled) }
-        }
-    }
-
-    private func resolveSound(_ id: UInt64, with event: SoundEvent) {
-        guard soundWaiter?.id == id else { return }
-        takeSoundWaiter()?.resume(returning: event)
+        return await suspend(until: deadline) { id, continuation in soundWaiter = (id, continuation) }
     }
 
     private func takeSoundWaiter() -> CheckedContinuation<SoundEvent, Never>? {
@@ -106,23 +90,30 @@ actor DigitInbox {
         if ended { return .ended }
         if Task.isCancelled { return .cancelled }
         if deadline <= .now { return .timedOut }
+        return await suspend(until: deadline) { id, continuation in waiter = (id, continuation) }
+    }
+
+    /// Parks the caller with `park` until its waiter is resumed: by an event, at `deadline`
+    /// (timed out) or when its task is cancelled.
+    private func suspend<Result: Sendable>(until deadline: ContinuousClock.Instant,
+                                           park: (UInt64, CheckedContinuation<Result, Never>) -> Void) async -> Result {
         lastWaiterID += 1
         let id = lastWaiterID
         let timer = Task { [weak self] in
             guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
-            await self?.resolve(id, with: .timedOut)
+            await self?.expire(id, cancelled: false)
         }
         defer { timer.cancel() }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in waiter = (id, continuation) }
+            await withCheckedContinuation { continuation in park(id, continuation) }
         } onCancel: {
-            Task { await self.resolve(id, with: .cancelled) }
+            Task { await self.expire(id, cancelled: true) }
         }
     }
 
-    private func resolve(_ id: UInt64, with event: Event) {
-        guard waiter?.id == id else { return }
-        takeWaiter()?.resume(returning: event)
+    private func expire(_ id: UInt64, cancelled: Bool) {
+        if waiter?.id == id { takeWaiter()?.resume(returning: cancelled ? .cancelled : .timedOut) }
+        if soundWaiter?.id == id { takeSoundWaiter()?.resume(returning: cancelled ? .cancelled : .timedOut) }
     }
 
     private func takeWaiter() -> CheckedContinuation<Event, Never>? {
