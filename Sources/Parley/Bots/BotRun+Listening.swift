@@ -3,7 +3,7 @@ import Foundation
 /// The steps that listen to the far end (`wait`, `expect`) and the one that presses keys
 /// (`send`): what a bot needs to follow or test someone else's IVR.
 extension BotRun {
-    mutating func wait(for wait: BotWait, named name: String) async -> StepResult {
+    func wait(for wait: BotWait, named name: String) async -> StepResult {
         switch await listen(for: wait.sound, within: wait.timeout) {
         case .heard: return .go(wait.next)
         case .timedOut:
@@ -14,7 +14,7 @@ extension BotRun {
         }
     }
 
-    mutating func expect(_ expectation: BotExpectation, named name: String) async -> StepResult {
+    func expect(_ expectation: BotExpectation, named name: String) async -> StepResult {
         let within = BotDurations.seconds(expectation.within)
         switch expectation.event {
         case .sound(let sound):
@@ -28,6 +28,7 @@ extension BotRun {
             }
         case .callEnd(let wanted):
             // Nothing to hear: the wait ends at the deadline or when the call does.
+            _ = await inbox.beginListening()
             switch await inbox.nextSound(before: .now + expectation.within) {
             case .ended:
                 let cause = await call.endCause()

@@ -70,7 +70,10 @@ actor DigitInbox {
 
     /// Whether the sound of the listening step came before `deadline`, or the call ended.
     func nextSound(before deadline: ContinuousClock.Instant) async -> SoundEvent {
-        if heard { return .heard }
+        if heard {
+            heard = false
+            return .heard
+        }
         if ended { return .ended }
         if Task.isCancelled { return .cancelled }
         if deadline <= .now { return .timedOut }
