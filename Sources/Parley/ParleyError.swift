@@ -30,6 +30,8 @@ public struct ParleyError: Error, Sendable, Equatable, CustomStringConvertible {
         case dtlsFailed = "dtls-failed"
         case mediaTimeout = "media-timeout"
         case audio
+        /// No sound server answered for the microphone, the speaker or `parley devices`.
+        case audioUnavailable = "audio-unavailable"
         /// The network under a call went away and did not come back within the reconnect timeout.
         case reconnectTimeout = "reconnect-timeout"
         /// Reconnecting the signalling failed as many times as allowed, or the server no longer
@@ -54,7 +56,7 @@ public struct ParleyError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension ParleyError {
-    /// Maps a signalling failure, keeping the server's own message and code (reference §9.1).
+    /// Maps a signalling failure, keeping the server's own message and code (docs/verto-protocol.md §9.1).
     public init(_ error: SignalingError) {
         let message = error.description
         switch error {

@@ -1,9 +1,10 @@
+import Media
 import Parley
 import Signaling
 import Testing
 
 @Suite struct ParleyErrorTests {
-    /// Every server error code of the reference's table (§9.1) maps to its own typed error and
+    /// Every server error code of docs/verto-protocol.md's table (§9.1) maps to its own typed error and
     /// keeps the server's message.
     @Test(arguments: [
         (-32000, "Authentication Required", ParleyError.Kind.authenticationRequired),
@@ -29,5 +30,7 @@ import Testing
         #expect(Set(codes).count == codes.count)
         #expect(ParleyError(.gatewayNotRegistered(lastState: "TRYING")).code == "gateway-not-registered")
         #expect(ParleyError(.janus(code: 458, reason: "No such session")).serverCode == 458)
+        #expect(ParleyError(AudioError.unavailable("Connection refused")).code == "audio-unavailable")
+        #expect(ParleyError(AudioError.noSuchDevice(kind: "speaker", name: "x", known: [])).code == "audio")
     }
 }

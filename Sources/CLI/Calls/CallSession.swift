@@ -13,6 +13,8 @@ struct CallSession {
     let interactive: Bool
     /// Read commands from standard input (it is not a terminal and not the audio source).
     let commandsFromStandardInput: Bool
+    /// The source is a microphone, a file or a pipe, whose steady level means trouble.
+    var watchesInputLevel = true
     /// A calling-side bot to run once the call is active (docs/bots.md, "Testing an IVR").
     var bot: BotRunner?
     var logger = Logger(label: "parley.bot")
@@ -28,6 +30,7 @@ struct CallSession {
         let presenter = presenter
         let dtmf = dtmf
         let duration = duration
+        let quality = CallQualityWatch(call: call, presenter: presenter, watchesInputLevel: watchesInputLevel)
 
         let bot = bot
         let logger = logger
@@ -35,6 +38,7 @@ struct CallSession {
             var activated = false
             var botRun: Task<BotOutcome, Never>?
             for await event in call.events {
+                quality.note(event)
                 presenter.event(call.id, event)
                 guard case .state(.active) = event, !activated else { continue }
                 activated = true
@@ -45,6 +49,7 @@ struct CallSession {
                         return outcome
                     }
                 }
+                presenter.negotiated(call.id, await call.statistics())
                 if let dtmf {
                     do throws(ParleyError) {
                         try await call.sendDTMF(dtmf)
@@ -69,18 +74,9 @@ struct CallSession {
         let signals = Task {
             for await _ in interruption.signals { await call.hangup() }
         }
-        let ticker = Task {
-            var lastStats = ContinuousClock.now
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(500))
-                let state = await call.state
-                guard !state.isDone else { return }
-                let statistics = await call.statistics()
-                presenter.status(state, elapsed: ContinuousClock.now - started, statistics: statistics, muted: await call.isMuted)
-                if statsInterval > 0, ContinuousClock.now - lastStats >= .milliseconds(Int(statsInterval * 1000)) {
-                    lastStats = .now
-                    presenter.stats(call.id, statistics)
-                }
+        let ticker = Task { [statsInterval] in
+            await quality.run(statsInterval: statsInterval) { state, statistics in
+                presenter.status(state, elapsed: ContinuousClock.now - started, statistics: statistics, quality: quality.quality, muted: await call.isMuted)
             }
         }
 
@@ -92,9 +88,8 @@ struct CallSession {
         signals.cancel()
         keyboard.stop()
         commands.stop()
-        let statistics = await call.statistics()
-        presenter.stats(call.id, statistics)
-        presenter.ended(call.id, reason, statistics: statistics)
+        presenter.deviceDelays(call.id, statistics: await call.statistics())
+        _ = await quality.finish(reason)
         let status = ExitStatus.forEnd(reason, failure: await call.failure)
         // A call that failed says so first; a working call whose test failed says that.
         if status == ExitStatus.normal || status == ExitStatus.callFailed, let botOutcome, botOutcome.verdict(callingSide: true) != .passed {

@@ -29,6 +29,7 @@ struct LoadCommand: AsyncParsableCommand {
     @OptionGroup var media: MediaFlags
     @OptionGroup var engine: EngineFlags
     @OptionGroup var logging: LoggingFlags
+    @OptionGroup var metricsFlags: MetricsFlags
 
     @Option(help: "Calls to place in all.")
     var calls = 1
@@ -73,13 +74,19 @@ struct LoadCommand: AsyncParsableCommand {
         if let maxSetupMs, maxSetupMs < 1 { throw ValidationError("--max-setup-ms must be at least 1") }
         guard clockInterval == 0 || (0.1...3600).contains(clockInterval) else { throw ValidationError("--clock-interval must be 0 or 0.1-3600 seconds") }
         guard connection.dialect == .verto else { throw ValidationError("parley load speaks Verto only (--dialect verto)") }
-        guard media.record == "null" else { throw ValidationError("--record would be shared by every call: use --record-dir DIR") }
+        guard media.recordSpec == "null" else { throw ValidationError("--record would be shared by every call: use --record-dir DIR") }
         guard media.play != "stdin", media.play != "-" else { throw ValidationError("--play stdin cannot feed many calls: use tone:HZ, silence or a WAV file") }
+        if case .microphone = try? AudioSourceSpec(media.playSpec) { throw ValidationError("--play mic cannot feed many calls: use tone:HZ, silence or a WAV file") }
         try RecordDirectory.validate(recordDir)
     }
 
     func run() async throws {
         let presenter = CallPresenter(json: logging.json)
+        let profile: ConfigProfile?
+        do { profile = try connection.checkLocalInputs(media: media) } catch {
+            presenter.error(error.error)
+            throw ExitCode(error.status)
+        }
         let logger: Logger
         let configuration: VoiceClientConfiguration
         var callMedia: MediaOptions
@@ -87,7 +94,7 @@ struct LoadCommand: AsyncParsableCommand {
         do {
             logger = try logging.bootstrap()
             botScript = try bot.map { path throws(ParleyError) in try BotScriptFile.load(path) }
-            callMedia = try media.mediaOptions()
+            callMedia = try media.mediaOptions(profile: profile)
             callMedia.engine = engine.engine()
             configuration = try connection.clientConfiguration(media: callMedia)
             // Loads the WAV file now: a bad one is a usage error before anything connects.
@@ -103,6 +110,7 @@ struct LoadCommand: AsyncParsableCommand {
         // A bot listens to what each call receives.
         callMedia.decodesReceivedAudio = recordDir != nil || botScript != nil
 
+        let metrics = try await metricsFlags.start(json: logging.json)
         let client = VoiceClient(configuration: configuration, logger: logger)
         let clientEvents = client.events
         let clientNews = Task {
@@ -118,9 +126,16 @@ struct LoadCommand: AsyncParsableCommand {
         }
         let total = calls
         presenter.note("logged in; placing \(total) calls to \(destination)")
+        metrics?.ready(true)
+        let clockMetrics = Task { [engine = callMedia.engine] in
+            guard metrics != nil else { return }
+            await CallMetrics.watchClock(of: engine)
+        }
         let runner = botScript.map { BotRunner(script: $0, recordDirectory: recordDir ?? ".") }
         let status = await place(on: client, media: callMedia, bot: runner, logger: logger, presenter: presenter)
+        clockMetrics.cancel()
         await client.disconnect()
+        await metricsFlags.linger(metrics)
         throw ExitCode(status)
     }
 

@@ -1,4 +1,4 @@
-/// Why a call ended, as the server stated it or as the client decided (DESIGN.md, call model).
+/// Why a call ended, as the server stated it or as the client decided (docs/calls.md).
 public struct TerminationReason: Sendable, Equatable, CustomStringConvertible {
     /// Endings the client decides itself.
     public enum LocalStatus: String, Sendable, CaseIterable {
