@@ -26,6 +26,7 @@ test: build
 	scripts/test-quality $(PARLEY)
 	scripts/test-metrics $(PARLEY)
 	scripts/test-deploy $(PARLEY)
+	scripts/test-testers $(PARLEY)
 	scripts/test-load $(PARLEY)
 	scripts/test-reconnect $(PARLEY)
 	scripts/test-no-media $(PARLEY)

@@ -250,6 +250,31 @@ final class SessionPair {
         #expect(pair.eventsB.events.contains(.dtmf(DTMFDigit("3")!, inBand: true)))
     }
 
+    @Test func inBandDTMFIsDetectedOnOpus() throws {
+        let source = DTMFToneSource(digits: "2#7", sampleRate: 48000)
+        let pair = try SessionPair(codec: .opus(payloadType: 111, settings: OpusSettings()), sourceA: source, sourceB: SilenceSource(), secure: false)
+        defer { pair.finish() }
+        #expect(waitUntil(seconds: 8) { pair.eventsB.digits.count >= 3 })
+        #expect(pair.eventsB.digits == "2#7")
+        #expect(pair.eventsB.events.contains(.dtmf(DTMFDigit("2")!, inBand: true)))
+    }
+
+    /// A far end that sends events and also leaves the tones in its audio: each digit once.
+    @Test func afterAnRFC4733EventInBandTonesAreIgnored() throws {
+        let tones = GatedSource(DTMFToneSource(digits: "9", sampleRate: 8000))
+        let pair = try SessionPair(codec: .pcmu(), telephoneEvent: 101, sourceA: tones, sourceB: SilenceSource(), secure: false)
+        defer { pair.finish() }
+        #expect(pair.waitForAudio(seconds: 5, samples: 4000))
+        try pair.a.sendDTMF("5")
+        #expect(waitUntil(seconds: 5) { pair.eventsB.digits == "5" })
+        tones.open()
+        // The tone starts 0.5 s after the gate opens and lasts 0.1 s; B has played it by the
+        // time it has played 1.5 s more audio.
+        let played = pair.b.statistics().totalSamplesPlayed
+        #expect(waitUntil(seconds: 5) { pair.b.statistics().totalSamplesPlayed >= played + 12000 })
+        #expect(pair.eventsB.digits == "5")
+    }
+
     @Test func mutedSessionKeepsSendingSilence() throws {
         let pair = try SessionPair(codec: .pcmu(), sourceA: ToneSource(frequency: 500, sampleRate: 8000), sourceB: SilenceSource(), secure: false)
         defer { pair.finish() }
@@ -319,6 +344,25 @@ final class SessionPair {
 
         let g729 = try SessionDescription(parsing: sdp.replacingOccurrences(of: "111 0 126", with: "18").replacingOccurrences(of: "a=rtpmap:111 opus/48000/2\r\n", with: ""))
         #expect(throws: MediaSessionError.noSupportedCodec(["G729/8000"])) { try MediaSessionConfiguration.negotiated(remote: g729.media[0]) }
+    }
+}
+
+/// Silence until `open()`, then `inner`.
+final class GatedSource: AudioSource, @unchecked Sendable {
+    private let inner: any AudioSource
+    private let lock = NSLock()
+    private var isOpen = false
+
+    init(_ inner: any AudioSource) { self.inner = inner }
+
+    func open() { lock.withLock { isOpen = true } }
+
+    func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
+        guard lock.withLock({ isOpen }) else {
+            frame.update(repeating: 0)
+            return true
+        }
+        return inner.read(into: frame)
     }
 }
 

@@ -78,14 +78,6 @@ struct AnswerCommand: AsyncParsableCommand {
         try RecordDirectory.validate(recordDir)
     }
 
-    private static func loadBot(_ path: String) throws(ParleyError) -> BotScript {
-        do {
-            return try BotScript.load(path: path)
-        } catch {
-            throw ParleyError(kind: .configuration, message: error.description)
-        }
-    }
-
     func run() async throws {
         let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
         let profile: ConfigProfile?
@@ -101,7 +93,7 @@ struct AnswerCommand: AsyncParsableCommand {
             presenter.logger = logger
             configuration = try connection.clientConfiguration(media: try media.mediaOptions(profile: profile))
             configuration.media.engine = engine.engine()
-            botScript = try bot.map { path throws(ParleyError) in try Self.loadBot(path) }
+            botScript = try bot.map { path throws(ParleyError) in try BotScriptFile.load(path) }
         } catch {
             presenter.error(error)
             throw ExitCode(ExitStatus.forSetup(error))

@@ -39,6 +39,9 @@ struct CallCommand: AsyncParsableCommand {
     @Option(help: "Hang up this many seconds after the call became active.")
     var duration: Double?
 
+    @Option(help: "A bot script (YAML or JSON, docs/bots.md) to run on the call once it is active: a tester of the far end's IVR.")
+    var bot: String?
+
     @Option(help: "Caller id name.")
     var callerName = ""
 
@@ -54,6 +57,7 @@ struct CallCommand: AsyncParsableCommand {
         _ = try parsedHeaders()
         try MediaFlags.checkDTMF(dtmf)
         try media.checkOutput(json: logging.json)
+        if bot != nil, dtmf != nil { throw ValidationError("--dtmf and --bot cannot go together: send digits with a send step") }
     }
 
     private func parsedHeaders() throws -> [CustomHeader] {
@@ -69,14 +73,17 @@ struct CallCommand: AsyncParsableCommand {
         }
         let logger: Logger
         var mediaOptions: MediaOptions
+        let botScript: BotScript?
         do {
             logger = try logging.bootstrap()
             presenter.logger = logger
             mediaOptions = try media.mediaOptions(profile: profile)
+            botScript = try bot.map { path throws(ParleyError) in try BotScriptFile.load(path) }
         } catch {
             fail(error, presenter: presenter)
         }
         media.chooseTerminalAudio(&mediaOptions, json: logging.json, person: true, presenter: presenter)
+        let botRunner = botScript.map { BotRunner(script: $0) }
         var recorder: SDPRecorder?
         if let directory = media.saveSDP {
             do {
@@ -90,7 +97,7 @@ struct CallCommand: AsyncParsableCommand {
             let server: WebSocketURL
             do { server = try connection.serverURL() } catch { fail(error, presenter: presenter) }
             recorder?.name("janus-" + destination)
-            throw ExitCode(await runJanus(server: server, media: mediaOptions, logger: logger, presenter: presenter))
+            throw ExitCode(await runJanus(server: server, media: mediaOptions, bot: botRunner, logger: logger, presenter: presenter))
         }
         let configuration: VoiceClientConfiguration
         do {
@@ -129,14 +136,14 @@ struct CallCommand: AsyncParsableCommand {
         recorder?.name(call.id)
         let session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval, interactive: !logging.json,
                                   commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-",
-                                  watchesInputLevel: !mediaOptions.source.isGenerated)
+                                  watchesInputLevel: !mediaOptions.source.isGenerated, bot: botRunner, logger: logger)
         let status = await session.run()
         await client.disconnect()
         throw ExitCode(status)
     }
 
     /// Janus has no login: the server URL and the destination (echotest, audiobridge:ROOM) say it all.
-    private func runJanus(server: WebSocketURL, media mediaOptions: MediaOptions, logger: Logger, presenter: CallPresenter) async -> Int32 {
+    private func runJanus(server: WebSocketURL, media mediaOptions: MediaOptions, bot: BotRunner?, logger: Logger, presenter: CallPresenter) async -> Int32 {
         let call: Call
         do {
             let target = try JanusDestination(parsing: destination)
@@ -148,7 +155,7 @@ struct CallCommand: AsyncParsableCommand {
         }
         let session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval,
                                   interactive: !logging.json, commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-",
-                                  watchesInputLevel: !mediaOptions.source.isGenerated)
+                                  watchesInputLevel: !mediaOptions.source.isGenerated, bot: bot, logger: logger)
         return await session.run()
     }
 

@@ -118,14 +118,21 @@ final class CallPresenter: @unchecked Sendable {
         }
     }
 
-    func bot(_ call: String, _ outcome: BotOutcome) {
+    /// What a bot did on a call, and its verdict (docs/bots.md, "Verdicts").
+    func bot(_ call: String, _ outcome: BotOutcome, callingSide: Bool = false) {
+        let verdict = outcome.verdict(callingSide: callingSide)
         if json {
+            var failedStep: String?
+            var reason: String?
+            if case .failed(let step, let why) = verdict { (failedStep, reason) = (step, why) }
             JSONEvents.emit("bot", BotPayload(call: call, steps: outcome.steps, digits: revealDigits ? String(outcome.digits) : nil,
                                                digitCount: outcome.digits.count, recordings: outcome.recordings.map(\.path),
-                                               ending: outcome.ending.description))
+                                               ending: outcome.ending.description,
+                                               verdict: failedStep == nil ? "passed" : "failed", failedStep: failedStep, reason: reason))
         } else {
             let digits = revealDigits ? "digits \(String(outcome.digits))" : "\(outcome.digits.count) digit\(outcome.digits.count == 1 ? "" : "s")"
             line("call \(short(call)): bot finished (\(outcome.ending)): steps \(outcome.steps.joined(separator: " > ")), \(digits)")
+            line("call \(short(call)): verdict \(verdict)")
         }
     }
 
@@ -266,7 +273,18 @@ struct StatsPayload: Encodable {
     var lossPercent: Double? = nil
 }
 struct QualityWarningPayload: Encodable { let call: String; let name: String; let value: Double }
-struct BotPayload: Encodable { let call: String; let steps: [String]; let digits: String?; let digitCount: Int; let recordings: [String]; let ending: String }
+struct BotPayload: Encodable {
+    let call: String
+    let steps: [String]
+    let digits: String?
+    let digitCount: Int
+    let recordings: [String]
+    let ending: String
+    /// "passed" or "failed"; a failed one names the step and says why.
+    let verdict: String
+    let failedStep: String?
+    let reason: String?
+}
 struct EndedPayload: Encodable { let call: String; let reason: ReasonPayload; var record: CallRecordPayload? = nil }
 
 struct CandidatePairPayload: Encodable {

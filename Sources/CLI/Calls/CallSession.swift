@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Parley
 
 /// Runs one call on the command line: shows its events, sends the requested digits, hangs up
@@ -14,6 +15,9 @@ struct CallSession {
     let commandsFromStandardInput: Bool
     /// The source is a microphone, a file or a pipe, whose steady level means trouble.
     var watchesInputLevel = true
+    /// A calling-side bot to run once the call is active (docs/bots.md, "Testing an IVR").
+    var bot: BotRunner?
+    var logger = Logger(label: "parley.bot")
 
     func run() async -> Int32 {
         let started = ContinuousClock.now
@@ -28,13 +32,23 @@ struct CallSession {
         let duration = duration
         let quality = CallQualityWatch(call: call, presenter: presenter, watchesInputLevel: watchesInputLevel)
 
-        let watcher = Task {
+        let bot = bot
+        let logger = logger
+        let watcher = Task { () -> Task<BotOutcome, Never>? in
             var activated = false
+            var botRun: Task<BotOutcome, Never>?
             for await event in call.events {
                 quality.note(event)
                 presenter.event(call.id, event)
                 guard case .state(.active) = event, !activated else { continue }
                 activated = true
+                if let bot {
+                    botRun = Task {
+                        let outcome = await call.runBot(bot, logger: logger)
+                        presenter.bot(call.id, outcome, callingSide: true)
+                        return outcome
+                    }
+                }
                 presenter.negotiated(call.id, await call.statistics())
                 if let dtmf {
                     do throws(ParleyError) {
@@ -49,6 +63,7 @@ struct CallSession {
                     }
                 }
             }
+            return botRun
         }
         let keys = Task {
             for await key in keyboard.keys { await handle(key) }
@@ -66,7 +81,7 @@ struct CallSession {
         }
 
         let reason = await call.waitUntilDone()
-        await watcher.value
+        let botOutcome = await watcher.value?.value
         ticker.cancel()
         keys.cancel()
         scripted.cancel()
@@ -75,7 +90,12 @@ struct CallSession {
         commands.stop()
         presenter.deviceDelays(call.id, statistics: await call.statistics())
         _ = await quality.finish(reason)
-        return ExitStatus.forEnd(reason, failure: await call.failure)
+        let status = ExitStatus.forEnd(reason, failure: await call.failure)
+        // A call that failed says so first; a working call whose test failed says that.
+        if status == ExitStatus.normal || status == ExitStatus.callFailed, let botOutcome, botOutcome.verdict(callingSide: true) != .passed {
+            return ExitStatus.botFailed
+        }
+        return status
     }
 
     /// One command line from standard input.

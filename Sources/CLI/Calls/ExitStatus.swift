@@ -13,6 +13,9 @@ enum ExitStatus {
     static let mediaFailed: Int32 = 4
     /// The network went away under the call and it could not be recovered in time.
     static let networkLost: Int32 = 5
+    /// `parley call --bot`: the call worked but the bot's verdict is failed (an `expect` step
+    /// was not met, or the far end hung up where the script did not expect it).
+    static let botFailed: Int32 = 6
 
     static func forEnd(_ reason: TerminationReason, failure: ParleyError?) -> Int32 {
         if let failure {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Media
 import Parley
 
@@ -19,6 +20,8 @@ struct LoadCallResult: Sendable {
     let firstAudioMs: Int?
     let reason: TerminationReason?
     let audio: MediaStatistics?
+    /// With `--bot`: what the bot made of the call.
+    var verdict: BotVerdict? = nil
 }
 
 /// One call of `parley load`: dial, wait for the answer, send the digits, hold, hang up, and
@@ -31,6 +34,9 @@ struct LoadCall {
     let hold: Duration
     let dtmf: String?
     let presenter: CallPresenter
+    /// Runs on the call once it is active, instead of the hold and the digits.
+    let bot: BotRunner?
+    let logger: Logger
 
     func run(on client: VoiceClient, run: LoadRun) async -> LoadCallResult {
         let dialed = ContinuousClock.now
@@ -48,6 +54,7 @@ struct LoadCall {
         let firstAudio = Task { await Self.firstPacket(of: call, since: dialed) }
         var setupMs: Int?
         var holding: Task<Bool, Never>?
+        var botRun: Task<BotOutcome, Never>?
         for await event in call.events {
             guard case .state(let state) = event else {
                 if case .error(let error) = event { presenter.error(error, call: call.id) }
@@ -58,6 +65,10 @@ struct LoadCall {
                 let setup = Self.milliseconds(ContinuousClock.now - dialed)
                 setupMs = setup
                 await run.answered(setupMs: setup)
+                if let bot {
+                    botRun = Task { [logger] in await call.runBot(bot, logger: logger) }
+                    continue
+                }
                 holding = Task { [dtmf, hold, presenter] in
                     if let dtmf {
                         do throws(ParleyError) { try await call.sendDTMF(dtmf) } catch { presenter.error(error, call: call.id) }
@@ -73,12 +84,15 @@ struct LoadCall {
         holding?.cancel()
         firstAudio.cancel()
         let held = await holding?.value ?? false
+        let verdict = await botRun?.value.verdict(callingSide: true)
         let firstAudioMs = await firstAudio.value
         await run.untrack(index)
         let audio = await call.statistics().audio
         Self.report(audio, reason: reason, setupMs: setupMs, firstAudioMs: firstAudioMs)
         var failure: String?
-        if !held {
+        if let verdict {
+            if case .failed = verdict { failure = await run.isStopping ? "interrupted" : "bot-failed" }
+        } else if !held {
             if let error = await call.failure {
                 failure = error.code
             } else if setupMs == nil {
@@ -88,7 +102,7 @@ struct LoadCall {
             }
         }
         return LoadCallResult(index: index, callID: call.id, answered: setupMs != nil, held: held, failure: failure, setupMs: setupMs,
-                              firstAudioMs: firstAudioMs, reason: reason, audio: audio)
+                              firstAudioMs: firstAudioMs, reason: reason, audio: audio, verdict: verdict)
     }
 
     /// The call's figures into the metrics: a load call has no stats ticks, so its traffic and

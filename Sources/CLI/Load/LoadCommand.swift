@@ -13,7 +13,9 @@ struct LoadCommand: AsyncParsableCommand {
             --concurrency at once; each is held --hold seconds after it is answered, then hung up. --play is sent from frames \
             encoded once per process and loops for the hold. Without --record-dir received audio is counted (loss, jitter, \
             concealment) but not decoded. On a terminal a live line shows the run; --json prints each call's ended event and \
-            then one summary event. Exit status: 0 every call answered and held (failures up to --max-failures allowed) and \
+            then one summary event. With --bot SCRIPT each call runs the bot once it is active instead of the hold (docs/bots.md, \
+            "Testing an IVR"): a call whose verdict is failed fails as bot-failed, and the summary counts verdicts and failed steps. \
+            Exit status: 0 every call answered and held (failures up to --max-failures allowed) and \
             setup p95 within --max-setup-ms; 1 otherwise, with the reason; 3 no session; 64 bad usage. Ctrl-C hangs up every \
             call and still prints the summary.
             Example: parley load ivr --server ws://127.0.0.1:8080 --login alice --calls 100 --concurrency 50 --rate 10 --hold 20 --play loop:prompt.wav
@@ -44,6 +46,9 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Digits to send on each call once it is active (0-9 * # A-D).")
     var dtmf: String?
 
+    @Option(help: "A bot script (docs/bots.md) to run on every call once it is active, instead of --hold and --dtmf; its verdicts are counted.")
+    var bot: String?
+
     @Option(help: "Record (and so decode) each call to DIR/load-<n>.wav.")
     var recordDir: String?
 
@@ -64,6 +69,7 @@ struct LoadCommand: AsyncParsableCommand {
         if let dtmf, dtmf.isEmpty || !dtmf.allSatisfy({ DTMFDigit($0) != nil }) {
             throw ValidationError("--dtmf must be digits 0-9 * # A-D")
         }
+        if bot != nil, dtmf != nil { throw ValidationError("--dtmf and --bot cannot go together: send digits with a send step") }
         guard maxFailures >= 0 else { throw ValidationError("--max-failures must not be negative") }
         if let maxSetupMs, maxSetupMs < 1 { throw ValidationError("--max-setup-ms must be at least 1") }
         guard clockInterval == 0 || (0.1...3600).contains(clockInterval) else { throw ValidationError("--clock-interval must be 0 or 0.1-3600 seconds") }
@@ -84,8 +90,10 @@ struct LoadCommand: AsyncParsableCommand {
         let logger: Logger
         let configuration: VoiceClientConfiguration
         var callMedia: MediaOptions
+        let botScript: BotScript?
         do {
             logger = try logging.bootstrap()
+            botScript = try bot.map { path throws(ParleyError) in try BotScriptFile.load(path) }
             callMedia = try media.mediaOptions(profile: profile)
             callMedia.engine = engine.engine()
             configuration = try connection.clientConfiguration(media: callMedia)
@@ -99,7 +107,8 @@ struct LoadCommand: AsyncParsableCommand {
             throw ExitCode(ExitStatus.usage)
         }
         callMedia.sharesLoopedSource = true
-        callMedia.decodesReceivedAudio = recordDir != nil
+        // A bot listens to what each call receives.
+        callMedia.decodesReceivedAudio = recordDir != nil || botScript != nil
 
         let metrics = try await metricsFlags.start(json: logging.json)
         let client = VoiceClient(configuration: configuration, logger: logger)
@@ -122,14 +131,15 @@ struct LoadCommand: AsyncParsableCommand {
             guard metrics != nil else { return }
             await CallMetrics.watchClock(of: engine)
         }
-        let status = await place(on: client, media: callMedia, presenter: presenter)
+        let runner = botScript.map { BotRunner(script: $0, recordDirectory: recordDir ?? ".") }
+        let status = await place(on: client, media: callMedia, bot: runner, logger: logger, presenter: presenter)
         clockMetrics.cancel()
         await client.disconnect()
         await metricsFlags.linger(metrics)
         throw ExitCode(status)
     }
 
-    private func place(on client: VoiceClient, media callMedia: MediaOptions, presenter: CallPresenter) async -> Int32 {
+    private func place(on client: VoiceClient, media callMedia: MediaOptions, bot: BotRunner?, logger: Logger, presenter: CallPresenter) async -> Int32 {
         let run = LoadRun(plan: LoadRun.Plan(total: calls, concurrency: concurrency ?? calls, rate: rate))
         let engine = callMedia.engine
         let clockAtStart = engine.lateness
@@ -151,7 +161,7 @@ struct LoadCommand: AsyncParsableCommand {
         }
         let started = ContinuousClock.now
         let template = LoadCallTemplate(destination: destination, media: callMedia, recordDirectory: recordDir, hold: hold, dtmf: dtmf,
-                                        presenter: presenter)
+                                        presenter: presenter, bot: bot, logger: logger)
         let results = await run.run { index in
             let result = await template.call(index).run(on: client, run: run)
             if presenter.json { JSONEvents.emit("ended", LoadEndedPayload(result)) }
@@ -185,6 +195,8 @@ struct LoadCallTemplate: Sendable {
     let hold: Double
     let dtmf: String?
     let presenter: CallPresenter
+    let bot: BotRunner?
+    let logger: Logger
 
     func call(_ index: Int) -> LoadCall {
         var options = DialOptions()
@@ -192,6 +204,6 @@ struct LoadCallTemplate: Sendable {
         if let recordDirectory { media.sink = .wav(path: "\(recordDirectory)/load-\(index).wav", stereo: false) }
         options.media = media
         return LoadCall(index: index, destination: destination, options: options, hold: .milliseconds(Int(hold * 1000)), dtmf: dtmf,
-                        presenter: presenter)
+                        presenter: presenter, bot: bot, logger: logger)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Histogram
 import Media
+import Parley
 
 /// Whole milliseconds recorded in an HdrHistogram: exact below 2048 ms (three significant
 /// digits), within 0.1 % above.
@@ -55,6 +56,8 @@ struct LoadSummary: Encodable {
     /// Calls attempted per second over the time calls were being started.
     let attemptRate: Double?
     let interrupted: Bool
+    /// With `--bot`: calls by verdict, and failed calls by the step that failed.
+    let verdicts: VerdictCounts?
     /// Why the run failed, empty when it passed (exit status 0).
     let problems: [String]
 
@@ -97,6 +100,7 @@ struct LoadSummary: Encodable {
         self.seconds = seconds
         attemptRate = startingSeconds.flatMap { $0 > 0 && attempted > 1 ? Double(attempted - 1) / $0 : nil }
         self.interrupted = interrupted
+        verdicts = VerdictCounts(results.compactMap(\.verdict))
 
         var problems: [String] = []
         if interrupted { problems.append("interrupted: \(results.count(where: { $0.failure == "interrupted" })) calls cut short") }
@@ -128,6 +132,7 @@ struct LoadSummary: Encodable {
         lines.append("  " + latency("first audio", firstAudioMs))
         lines.append(String(format: "  received %d packets, lost %d, jitter mean %.1f ms max %.1f ms, concealed %.2f%%", packetsReceived, packetsLost,
                             jitterMs?.mean ?? 0, jitterMs?.max ?? 0, (concealedRatio ?? 0) * 100))
+        if let verdicts { lines.append("  " + verdicts.line) }
         lines.append(String(format: "  frames sent late: %d of %d over 20 ms, %d over 10 ms", lateFrames, frames, lateFramesOver10Ms))
         lines += problems.map { "FAILED: \($0)" }
         return lines
@@ -145,6 +150,8 @@ struct LoadEndedPayload: Encodable {
     let firstAudioMs: Int?
     let reason: ReasonPayload?
     let audio: MediaStatistics?
+    let verdict: String?
+    let failedStep: String?
 
     init(_ result: LoadCallResult) {
         call = result.callID
@@ -156,5 +163,31 @@ struct LoadEndedPayload: Encodable {
         firstAudioMs = result.firstAudioMs
         reason = result.reason.map(ReasonPayload.init)
         audio = result.audio
+        switch result.verdict {
+        case .passed?: (verdict, failedStep) = ("passed", nil)
+        case .failed(let step, _)?: (verdict, failedStep) = ("failed", step)
+        case nil: (verdict, failedStep) = (nil, nil)
+        }
+    }
+}
+
+/// How many calls of a `--bot` run passed and failed, and at which steps they failed.
+struct VerdictCounts: Encodable {
+    let passed: Int
+    let failed: Int
+    let failedSteps: [String: Int]
+
+    init?(_ verdicts: [BotVerdict]) {
+        guard !verdicts.isEmpty else { return nil }
+        var failedSteps: [String: Int] = [:]
+        for case .failed(let step, _) in verdicts { failedSteps[step, default: 0] += 1 }
+        passed = verdicts.count(where: { $0 == .passed })
+        failed = verdicts.count - passed
+        self.failedSteps = failedSteps
+    }
+
+    var line: String {
+        let steps = failedSteps.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        return "bot verdicts: \(passed) passed, \(failed) failed" + (steps.isEmpty ? "" : " (at \(steps.joined(separator: ", ")))")
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// louder than `thresholdDBFS` counts towards `attack`; quieter frames shorter than `hangover`
 /// (the gaps between syllables) do not reset the count, longer ones do. Fed on the media clock
 /// thread: no allocation, no lock; `onset` runs once, there, and must only signal.
-public final class SpeechOnsetDetector: @unchecked Sendable {
+public final class SpeechOnsetDetector: ReceivedAudioListener, @unchecked Sendable {
     public static let defaultThresholdDBFS = -40.0
     public static let defaultAttack = Duration.milliseconds(60)
     public static let defaultHangover = Duration.milliseconds(150)
@@ -20,9 +20,9 @@ public final class SpeechOnsetDetector: @unchecked Sendable {
     public init(sampleRate: Int, thresholdDBFS: Double = defaultThresholdDBFS, attack: Duration = defaultAttack,
                 hangover: Duration = defaultHangover, onset: @escaping @Sendable () -> Void) {
         // Mean square of full-scale 16-bit audio is 32768²; dBFS compares against that.
-        threshold = 32768.0 * 32768.0 * pow(10, thresholdDBFS / 10)
-        attackSamples = Self.samples(attack, sampleRate)
-        hangoverSamples = Self.samples(hangover, sampleRate)
+        threshold = AudioMeasure.meanSquare(dBFS: thresholdDBFS)
+        attackSamples = AudioMeasure.samples(attack, sampleRate)
+        hangoverSamples = AudioMeasure.samples(hangover, sampleRate)
         self.onset = onset
     }
 
@@ -31,9 +31,7 @@ public final class SpeechOnsetDetector: @unchecked Sendable {
 
     public func listen(to frame: UnsafeBufferPointer<Int16>) {
         guard !fired, !frame.isEmpty else { return }
-        var sum = 0.0
-        for sample in frame { sum += Double(sample) * Double(sample) }
-        if sum / Double(frame.count) >= threshold {
+        if AudioMeasure.meanSquare(of: frame) >= threshold {
             loud += frame.count
             quiet = 0
         } else {
@@ -44,10 +42,5 @@ public final class SpeechOnsetDetector: @unchecked Sendable {
             fired = true
             onset()
         }
-    }
-
-    private static func samples(_ duration: Duration, _ sampleRate: Int) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return Int(seconds) * sampleRate + Int(attoseconds / 1_000_000_000_000) * sampleRate / 1_000_000
     }
 }

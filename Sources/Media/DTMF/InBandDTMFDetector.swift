@@ -1,10 +1,10 @@
-/// Finds DTMF tone pairs in 8 kHz audio (G.711 calls whose far end sends DTMF as sound) with
-/// Goertzel filters on 20 ms blocks. A digit is reported once when two consecutive blocks agree,
+/// Finds DTMF tone pairs in decoded audio at any rate (a far end that sends DTMF as sound, on
+/// G.711 or Opus) with Goertzel filters on 20 ms blocks. A digit is reported once when two consecutive blocks agree,
 /// and again only after a block without it.
 public struct InBandDTMFDetector: Sendable {
     static let rows: [Double] = [697, 770, 852, 941]
     static let columns: [Double] = [1209, 1336, 1477, 1633]
-    static let layout = "123A456B789C*0#D"
+    static let layout = Array("123A456B789C*0#D")
     public static let blockSamples = 160
     public let sampleRate: Int
 
@@ -54,7 +54,6 @@ public struct InBandDTMFDetector: Sendable {
         // Twist: the two tones within 8 dB of each other; each clearly above its neighbours.
         guard row.power < column.power * 6.3, column.power < row.power * 6.3 else { return nil }
         guard row.runnerUp * 6 < row.power, column.runnerUp * 6 < column.power else { return nil }
-        let characters = Array(Self.layout)
-        return characters[row.index * 4 + column.index]
+        return Self.layout[row.index * 4 + column.index]
     }
 }

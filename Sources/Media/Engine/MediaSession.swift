@@ -115,7 +115,7 @@ public final class MediaSession: @unchecked Sendable {
         }
         jitterBuffer = JitterBuffer(configuration: configuration.jitterBuffer)
         dtmfSender = DTMFSender(clockRate: rate, durationMilliseconds: configuration.dtmfDurationMilliseconds, volume: configuration.dtmfVolume)
-        if configuration.detectInBandDTMF && configuration.decodesAudio && rate == 8000 { inBandDetector = InBandDTMFDetector(sampleRate: rate) }
+        if configuration.detectInBandDTMF && configuration.decodesAudio { inBandDetector = InBandDTMFDetector(sampleRate: rate) }
         remoteSSRC = configuration.remoteSSRC
         cname = Array(configuration.cname.utf8.prefix(255))
 
@@ -245,6 +245,9 @@ public final class MediaSession: @unchecked Sendable {
             jitterBuffer.insertPlaceholder(sequence: packet.sequenceNumber)
             if let event = try? TelephoneEvent.parse(payload), let digit = dtmfReceiver.receive(event, timestamp: packet.timestamp) {
                 dtmfReceived += 1
+                // A far end that sends RFC 4733 events may also leave the tones in its audio:
+                // from its first event on, only the events count, so no digit arrives twice.
+                inBandDetector = nil
                 continuation.yield(.dtmf(digit, inBand: false))
             }
         } else {

@@ -22,6 +22,14 @@ public protocol BotCallControl: AnyObject, Sendable {
     func stopRecording()
     /// Ends the call (normal clearing). Safe to call twice.
     func hangup() async
+    /// Runs `heard` once, from the media clock thread, when what the far end sends holds
+    /// `sound`; replaces any earlier listener, barge-in's included.
+    func listen(for sound: BotSound, heard: @escaping @Sendable () -> Void)
+    func stopListening()
+    /// Sends DTMF digits to the far end (RFC 4733, or out of band when it has no telephone-event).
+    func sendDigits(_ digits: String) async throws
+    /// The cause the call ended with (NORMAL_CLEARING, USER_BUSY…); waits for the end.
+    func endCause() async -> String
 }
 
 extension BotCallControl {

@@ -9,6 +9,10 @@ public enum BotRunError: Error, Sendable, Equatable, CustomStringConvertible {
     case promptFailed(String)
     /// The task running the bot was cancelled.
     case cancelled
+    /// An `expect` step did not hear what it expected in time.
+    case expectationFailed(step: String, reason: String)
+    /// A `send` step could not send its digits.
+    case sendFailed(String)
 
     public var description: String {
         switch self {
@@ -17,6 +21,8 @@ public enum BotRunError: Error, Sendable, Equatable, CustomStringConvertible {
         case .recordingFailed(let path, let reason): "cannot record to \(path): \(reason)"
         case .promptFailed(let reason): "cannot play a prompt: \(reason)"
         case .cancelled: "the bot was stopped"
+        case .expectationFailed(let step, let reason): "step \"\(step)\": \(reason)"
+        case .sendFailed(let reason): "cannot send digits: \(reason)"
         }
     }
 }

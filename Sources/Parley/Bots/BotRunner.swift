@@ -37,8 +37,8 @@ public struct BotRunner: Sendable {
     }
 }
 
-/// The state of one call's run.
-private struct BotRun {
+/// The state of one call's run. Listening steps are in BotRun+Listening.swift.
+struct BotRun {
     enum StepResult {
         case go(BotTarget)
         case end(BotOutcome.Ending)
@@ -89,7 +89,7 @@ private struct BotRun {
         return .botHungUp
     }
 
-    private func fail(_ error: BotRunError) async -> BotOutcome.Ending {
+    func fail(_ error: BotRunError) async -> BotOutcome.Ending {
         logger.warning("bot failed", metadata: ["call": .string(call.callID), "reason": .string(error.description)])
         await call.hangup()
         return .failed(error)
@@ -106,6 +106,12 @@ private struct BotRun {
             return await runMenu(menu, named: name)
         case .record(let recording):
             return await record(recording, named: name)
+        case .wait(let waiting):
+            return await wait(for: waiting, named: name)
+        case .expect(let expectation):
+            return await expect(expectation, named: name)
+        case .send(let digits, let next):
+            return await send(digits, next: next)
         }
     }
 

@@ -69,6 +69,11 @@ public enum BotStep: Sendable, Equatable {
     case play(prompt: BotPrompt, next: BotTarget)
     case record(BotRecording)
     case hangup(prompt: BotPrompt?)
+    /// Listening steps (docs/bots.md, "Listening" and "Testing an IVR").
+    case wait(BotWait)
+    case expect(BotExpectation)
+    /// Sends DTMF digits to the far end, then goes on.
+    case send(digits: String, next: BotTarget)
 }
 
 public enum BotScriptFormat: String, Sendable, CaseIterable {

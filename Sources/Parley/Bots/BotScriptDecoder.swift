@@ -13,8 +13,8 @@ struct BotScriptDecoder {
         "record": ["type", "prompt", "path", "max_seconds", "stop_digit", "next", "barge_in"],
         "hangup": ["type", "prompt"],
         "say": ["type", "text", "voice", "rate", "pitch", "next", "barge_in"],
-    ]
-    static let stepTypes = ["menu", "play", "say", "record", "hangup"]
+    ].merging(listeningStepKeys) { first, _ in first }
+    static let stepTypes = ["menu", "play", "say", "record", "hangup"] + listeningStepTypes
     static let speechKeys = ["voice", "rate", "pitch"]
     /// The longest a timeout, recording or prompt part may be: one hour.
     static let longestSeconds = 3600.0
@@ -28,7 +28,7 @@ struct BotScriptDecoder {
         self.baseDirectory = baseDirectory
     }
 
-    private func failure(_ kind: BotScriptError.Kind, _ line: Int?, _ message: String) -> BotScriptError {
+    func failure(_ kind: BotScriptError.Kind, _ line: Int?, _ message: String) -> BotScriptError {
         BotScriptError(kind, file: file, line: line, message)
     }
 
@@ -99,6 +99,8 @@ struct BotScriptDecoder {
             guard let textEntry = body["text"] else { throw failure(.missingKey, entry.line, "\(context) has no \"text\"") }
             let prompt = BotPrompt.say(try speech(textEntry, voiceFrom: body, context: context))
             return .play(prompt: bargeIn ? .bargeIn(prompt) : prompt, next: try target(required: "next", body, context: context, line: entry.line))
+        case "wait", "expect", "send":
+            return try listeningStep(type: type, body, context: context, line: entry.line)
         default:
             guard let promptEntry = body["prompt"] else { return .hangup(prompt: nil) }
             return .hangup(prompt: try prompt(promptEntry, context: context))
@@ -167,12 +169,12 @@ struct BotScriptDecoder {
 
     // MARK: Targets
 
-    private func target(required key: String, _ body: Fields, context: String, line: Int?) throws(BotScriptError) -> BotTarget {
+    func target(required key: String, _ body: Fields, context: String, line: Int?) throws(BotScriptError) -> BotTarget {
         guard let entry = body[key] else { throw failure(.missingKey, line, "\(context) has no \"\(key)\"") }
         return try target(entry, context: "\(key) of \(context)")
     }
 
-    private func target(_ entry: ScriptEntry, context: String) throws(BotScriptError) -> BotTarget {
+    func target(_ entry: ScriptEntry, context: String) throws(BotScriptError) -> BotTarget {
         let name = try text(entry, context: context)
         if name == "hangup" { return .hangup }
         guard stepNames.contains(name) else {
@@ -358,14 +360,14 @@ struct BotScriptDecoder {
         return Fields(entries: entries, line: node.line)
     }
 
-    private func text(_ entry: ScriptEntry, context: String) throws(BotScriptError) -> String {
+    func text(_ entry: ScriptEntry, context: String) throws(BotScriptError) -> String {
         guard case .scalar(let scalar) = entry.value, !entry.value.isNull else {
             throw failure(.invalidValue, entry.value.line ?? entry.line, "\(context) must be a single value, found \(entry.value.kindName)")
         }
         return scalar.string
     }
 
-    private func integer(_ entry: ScriptEntry, context: String, in range: ClosedRange<Int>) throws(BotScriptError) -> Int {
+    func integer(_ entry: ScriptEntry, context: String, in range: ClosedRange<Int>) throws(BotScriptError) -> Int {
         let raw = try text(entry, context: context)
         guard let value = Int(raw), range.contains(value) else {
             throw failure(.invalidValue, entry.line, "\(context) must be a whole number from \(range.lowerBound) to \(range.upperBound), found \"\(raw)\"")
@@ -373,7 +375,7 @@ struct BotScriptDecoder {
         return value
     }
 
-    private func duration(_ entry: ScriptEntry, context: String, allowZero: Bool) throws(BotScriptError) -> Duration {
+    func duration(_ entry: ScriptEntry, context: String, allowZero: Bool) throws(BotScriptError) -> Duration {
         let raw = try text(entry, context: context)
         guard let seconds = Double(raw), seconds.isFinite else {
             throw failure(.invalidValue, entry.line, "\(context) must be a number of seconds, found \"\(raw)\"")

@@ -15,6 +15,18 @@ actor DigitInbox {
     private var waiter: (id: UInt64, continuation: CheckedContinuation<Event, Never>)?
     private var lastWaiterID: UInt64 = 0
     private var watcher: (@Sendable () -> Void)?
+    /// The listening step now running (a number, so a late report of an earlier one is
+    /// ignored), whether its sound came, and who waits for it.
+    private var listening: UInt64 = 0
+    private var heard = false
+    private var soundWaiter: (id: UInt64, continuation: CheckedContinuation<SoundEvent, Never>)?
+
+    enum SoundEvent: Equatable {
+        case heard
+        case timedOut
+        case ended
+        case cancelled
+    }
 
     func push(_ digit: Character) {
         received.append(digit)
@@ -41,6 +53,36 @@ actor DigitInbox {
     func finish() {
         ended = true
         takeWaiter()?.resume(returning: .ended)
+        takeSoundWaiter()?.resume(returning: .ended)
+    }
+
+    /// Starts a listening step; `hear(_:)` with the number it returns reports its sound.
+    func beginListening() -> UInt64 {
+        listening += 1
+        heard = false
+        return listening
+    }
+
+    func hear(_ step: UInt64) {
+        guard step == listening else { return }
+        if let waiter = takeSoundWaiter() { waiter.resume(returning: .heard) } else { heard = true }
+    }
+
+    /// Whether the sound of the listening step came before `deadline`, or the call ended.
+    func nextSound(before deadline: ContinuousClock.Instant) async -> SoundEvent {
+        if heard {
+            heard = false
+            return .heard
+        }
+        if ended { return .ended }
+        if Task.isCancelled { return .cancelled }
+        if deadline <= .now { return .timedOut }
+        return await suspend(until: deadline) { id, continuation in soundWaiter = (id, continuation) }
+    }
+
+    private func takeSoundWaiter() -> CheckedContinuation<SoundEvent, Never>? {
+        defer { soundWaiter = nil }
+        return soundWaiter?.continuation
     }
 
     func discardBuffered() { buffered.removeAll() }
@@ -51,23 +93,30 @@ actor DigitInbox {
         if ended { return .ended }
         if Task.isCancelled { return .cancelled }
         if deadline <= .now { return .timedOut }
+        return await suspend(until: deadline) { id, continuation in waiter = (id, continuation) }
+    }
+
+    /// Parks the caller with `park` until its waiter is resumed: by an event, at `deadline`
+    /// (timed out) or when its task is cancelled.
+    private func suspend<Result: Sendable>(until deadline: ContinuousClock.Instant,
+                                           park: (UInt64, CheckedContinuation<Result, Never>) -> Void) async -> Result {
         lastWaiterID += 1
         let id = lastWaiterID
         let timer = Task { [weak self] in
             guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
-            await self?.resolve(id, with: .timedOut)
+            await self?.expire(id, cancelled: false)
         }
         defer { timer.cancel() }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in waiter = (id, continuation) }
+            await withCheckedContinuation { continuation in park(id, continuation) }
         } onCancel: {
-            Task { await self.resolve(id, with: .cancelled) }
+            Task { await self.expire(id, cancelled: true) }
         }
     }
 
-    private func resolve(_ id: UInt64, with event: Event) {
-        guard waiter?.id == id else { return }
-        takeWaiter()?.resume(returning: event)
+    private func expire(_ id: UInt64, cancelled: Bool) {
+        if waiter?.id == id { takeWaiter()?.resume(returning: cancelled ? .cancelled : .timedOut) }
+        if soundWaiter?.id == id { takeSoundWaiter()?.resume(returning: cancelled ? .cancelled : .timedOut) }
     }
 
     private func takeWaiter() -> CheckedContinuation<Event, Never>? {

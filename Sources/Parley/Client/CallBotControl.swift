@@ -49,4 +49,25 @@ final class CallBotControl: BotCallControl {
     func hangup() async {
         await call.hangup()
     }
+
+    func listen(for sound: BotSound, heard: @escaping @Sendable () -> Void) {
+        let rate = taps.sampleRate
+        let detector: any ReceivedAudioListener = switch sound {
+        case .speech: SpeechOnsetDetector(sampleRate: rate, onset: heard)
+        case .silence(let length): SilenceDetector(sampleRate: rate, length: length, heard: heard)
+        case .tone(let frequency, let minimum): ToneDetector(sampleRate: rate, frequency: frequency, minimum: minimum, heard: heard)
+        }
+        taps.sink.listen(detector)
+    }
+
+    func stopListening() { taps.sink.listen(nil) }
+
+    func sendDigits(_ digits: String) async throws {
+        try await call.sendDTMF(digits)
+    }
+
+    func endCause() async -> String {
+        let reason = await call.waitUntilDone()
+        return reason.cause ?? reason.localStatus?.rawValue ?? "unknown"
+    }
 }

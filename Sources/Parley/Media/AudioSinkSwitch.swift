@@ -7,7 +7,7 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
     private let lock = NSLock()
     private let base: any AudioSink
     private var recording: (any AudioSink)?
-    private var listener: SpeechOnsetDetector?
+    private var listener: (any ReceivedAudioListener)?
     private var closed = false
 
     init(base: any AudioSink) {
@@ -23,8 +23,9 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
         listener?.listen(to: remote)
     }
 
-    /// Feeds what the caller says to `detector` until the next call (nil stops).
-    func listen(_ detector: SpeechOnsetDetector?) {
+    /// Feeds what the far end sends to `detector` (speech, silence or a tone) until the next
+    /// call (nil stops).
+    func listen(_ detector: (any ReceivedAudioListener)?) {
         lock.withLock { listener = closed ? nil : detector }
     }
 

@@ -58,6 +58,7 @@ import Testing
             case .play(let prompt, _): collect(prompt)
             case .record(let record): collect(record.prompt)
             case .hangup(let prompt): collect(prompt)
+            case .wait, .expect, .send: break
             }
         }
         #expect(frequencies.count == 6)

@@ -120,6 +120,27 @@ final class FakeBotCall: BotCallControl, @unchecked Sendable {
         log.withLock { $0.hangups += 1 }
         continuation.finish()
     }
+
+    /// What the bot listens for now, and its report; `hear(_:)` plays the far end's side.
+    let soundListener = Guarded<(sound: BotSound, heard: @Sendable () -> Void)?>(nil)
+    let sent = Guarded<[String]>([])
+    let cause = Guarded("NORMAL_CLEARING")
+
+    func listen(for sound: BotSound, heard: @escaping @Sendable () -> Void) { soundListener.withLock { $0 = (sound, heard) } }
+
+    func stopListening() { soundListener.withLock { $0 = nil } }
+
+    var listeningFor: BotSound? { soundListener.withLock { $0?.sound } }
+
+    /// The far end makes `sound`: the bot's listener runs if it listens for that very sound.
+    func hear(_ sound: BotSound) {
+        let listener = soundListener.withLock { $0 }
+        if let listener, listener.sound == sound { listener.heard() }
+    }
+
+    func sendDigits(_ digits: String) async throws { sent.withLock { $0.append(digits) } }
+
+    func endCause() async -> String { cause.withLock { $0 } }
 }
 
 struct BoundedRunError: Error, CustomStringConvertible {
