@@ -153,6 +153,7 @@ final class AgentCore: @unchecked Sendable {
 
     func localCandidateFound(_ generation: Generation, _ candidate: UnsafeMutablePointer<NiceCandidate>) {
         guard let line = NiceCandidateText.line(agent: generation.agent, candidate: candidate) else { return }
+        logger.debug("ICE gathered a local candidate", metadata: ["candidate": "\(NiceCandidateText.summary(candidate))", "generation": "\(generation.number)"])
         generation.localCandidateCount += 1
         if candidate.pointee.type == NICE_CANDIDATE_TYPE_RELAYED {
             generation.relayServersAllocated.insert(NiceCandidateText.relayServerIndex(candidate))
@@ -168,6 +169,7 @@ final class AgentCore: @unchecked Sendable {
 
     func gatheringDone(_ generation: Generation) {
         guard !generation.gatheringDone else { return }
+        logger.debug("ICE gathering done", metadata: ["candidates": "\(generation.localCandidateCount)", "generation": "\(generation.number)"])
         generation.gatheringDone = true
         loop.cancel(generation.collectionTimer)
         generation.collectionTimer = 0
@@ -265,6 +267,7 @@ final class AgentCore: @unchecked Sendable {
             return
         }
         defer { nice_candidate_free(parsed) }
+        logger.debug("ICE added a remote candidate", metadata: ["candidate": "\(NiceCandidateText.summary(parsed))", "generation": "\(generation.number)"])
         let list = g_slist_append(nil, parsed)
         defer { g_slist_free(list) }
         nice_agent_set_remote_candidates(generation.agent, generation.streamID, UInt32(candidate.component), list)
@@ -308,6 +311,8 @@ final class AgentCore: @unchecked Sendable {
     // MARK: Connectivity
 
     func componentStateChanged(_ generation: Generation, component: Int, to newState: UInt32) {
+        let name = nice_component_state_to_string(NiceComponentState(rawValue: newState)).map { String(cString: $0) } ?? "\(newState)"
+        logger.debug("ICE component state", metadata: ["component": "\(component)", "state": "\(name)", "generation": "\(generation.number)"])
         generation.componentStates[component] = newState
         updateState()
     }

@@ -18,6 +18,18 @@ enum NiceCandidateText {
         }
     }
 
+    /// Type, transport, address and component, for debug logs (a candidate holds no secret).
+    static func summary(_ candidate: UnsafeMutablePointer<NiceCandidate>) -> String {
+        let (host, port) = address(&candidate.pointee.addr)
+        let transport = switch candidate.pointee.transport {
+        case NICE_CANDIDATE_TRANSPORT_UDP: "udp"
+        case NICE_CANDIDATE_TRANSPORT_TCP_ACTIVE: "tcp-active"
+        case NICE_CANDIDATE_TRANSPORT_TCP_PASSIVE: "tcp-passive"
+        default: "tcp-so"
+        }
+        return "\(type(candidate).rawValue) \(transport) \(host):\(port) component \(candidate.pointee.component_id)"
+    }
+
     /// The `candidate:...` attribute value (libnice writes `a=candidate:...`).
     static func line(agent: OpaquePointer, candidate: UnsafeMutablePointer<NiceCandidate>) -> String? {
         guard let text = nice_agent_generate_local_candidate_sdp(agent, candidate) else { return nil }

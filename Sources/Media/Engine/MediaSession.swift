@@ -58,6 +58,9 @@ public final class MediaSession: @unchecked Sendable {
     private var sentFirstPacket = false
     private var previousWasDTX = false
     private var everPlayed = false
+    /// Payload types already reported in a `firstRTPSent`/`firstRTPReceived` event.
+    private var sentPayloadTypes = PayloadTypeSet()
+    private var receivedPayloadTypes = PayloadTypeSet()
     private var concealedInARow = 0
     private var securedAt: ContinuousClock.Instant?
     private var lastRTPArrival: ContinuousClock.Instant?
@@ -236,6 +239,9 @@ public final class MediaSession: @unchecked Sendable {
         }
         packetsReceived += 1
         bytesReceived += packet.payloadLength
+        if receivedPayloadTypes.insert(packet.payloadType) {
+            continuation.yield(.firstRTPReceived(payloadType: packet.payloadType))
+        }
         reception.record(sequence: packet.sequenceNumber, rtpTimestamp: packet.timestamp, arrival: arrivalTimestamp())
         let payload = UnsafeRawBufferPointer(rebasing: bytes[packet.payloadRange])
         if packet.payloadType == configuration.codec.payloadType {
@@ -468,7 +474,7 @@ public final class MediaSession: @unchecked Sendable {
             let fields = RTPHeaderFields(marker: event.marker, payloadType: eventPayloadType, sequenceNumber: sequenceNumber, timestamp: event.timestamp, ssrc: configuration.localSSRC)
             guard let start = try? RTPPacketWriter.writeHeader(fields, into: sendBuffer) else { return }
             event.event.write(into: UnsafeMutableRawBufferPointer(rebasing: sendBuffer[start..<(start + 4)]))
-            transmit(length: start + 4, payloadLength: 4)
+            transmit(length: start + 4, payloadLength: 4, payloadType: eventPayloadType)
             return
         }
         let headerLength = RTPPacket.fixedHeaderLength
@@ -485,7 +491,7 @@ public final class MediaSession: @unchecked Sendable {
         guard (try? RTPPacketWriter.writeHeader(fields, into: sendBuffer)) == headerLength else { return }
         previousWasDTX = false
         sentFirstPacket = true
-        transmit(length: headerLength + payloadLength, payloadLength: payloadLength)
+        transmit(length: headerLength + payloadLength, payloadLength: payloadLength, payloadType: configuration.codec.payloadType)
     }
 
     /// The frame's payload: pre-encoded by the source when it can, else from our encoder (made
@@ -502,11 +508,14 @@ public final class MediaSession: @unchecked Sendable {
         return try? encoder?.encode(pcm, into: payload)
     }
 
-    private func transmit(length: Int, payloadLength: Int) {
+    private func transmit(length: Int, payloadLength: Int, payloadType: UInt8) {
         sequenceNumber &+= 1
         if channel.send(sendBuffer, length: length, isRTCP: false) {
             packetsSent += 1
             bytesSent += payloadLength
+            if sentPayloadTypes.insert(payloadType) {
+                continuation.yield(.firstRTPSent(payloadType: payloadType))
+            }
         }
     }
 

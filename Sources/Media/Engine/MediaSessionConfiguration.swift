@@ -150,4 +150,8 @@ public enum MediaEvent: Sendable, Equatable {
     case restored
     case dtmf(DTMFDigit, inBand: Bool)
     case remoteGoodbye
+    /// The first RTP packet of this payload type left (once per payload type, for debug logs).
+    case firstRTPSent(payloadType: UInt8)
+    /// The first RTP packet of this payload type arrived from the current or an earlier source.
+    case firstRTPReceived(payloadType: UInt8)
 }

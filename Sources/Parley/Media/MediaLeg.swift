@@ -326,6 +326,11 @@ public actor MediaLeg {
         for line in remote.candidates { addRemoteCandidate(line) }
         if remote.endOfCandidates { agent.remoteEndOfCandidates() }
         logger.info("media negotiated: \(configuration.codec.name)/\(rate), telephone-event \(configuration.telephoneEventPayloadType.map(String.init) ?? "none"), digits received on \(configuration.receivedTelephoneEventPayloadTypes.map(String.init).joined(separator: ","))")
+        logger.debug("negotiated payload types", metadata: [
+            "codec": "\(configuration.codec.name)=\(configuration.codec.payloadType)",
+            "telephone-event-send": "\(configuration.telephoneEventPayloadType.map(String.init) ?? "none")",
+            "telephone-event-receive": "\(configuration.receivedTelephoneEventPayloadTypes.map(String.init).joined(separator: ","))",
+        ])
         startSessionIfReady()
     }
 
@@ -371,6 +376,8 @@ public actor MediaLeg {
         case .restored: continuation.yield(.restored)
         case .dtmf(let digit, let inBand): continuation.yield(.dtmf(digit.character, inBand: inBand))
         case .remoteGoodbye: continuation.yield(.remoteGoodbye)
+        case .firstRTPSent(let payloadType): logger.debug("first RTP sent", metadata: ["payload-type": "\(payloadType)"])
+        case .firstRTPReceived(let payloadType): logger.debug("first RTP received", metadata: ["payload-type": "\(payloadType)"])
         }
     }
 
