@@ -23,6 +23,7 @@ test: build
 	swift test --no-parallel
 	scripts/test-cli $(PARLEY)
 	scripts/test-calls $(PARLEY)
+	scripts/test-transfer $(PARLEY)
 	scripts/test-load $(PARLEY)
 	scripts/test-reconnect $(PARLEY)
 	scripts/test-no-media $(PARLEY)

@@ -46,6 +46,8 @@ final class CallPresenter: @unchecked Sendable {
             if json { JSONEvents.emit("media", MediaPayload(call: call, media: "restored")) } else { line("call \(short(call)): audio arriving again") }
         case .recovered(let path):
             if json { JSONEvents.emit("recovered", RecoveredPayload(call: call, path: path.rawValue)) } else { line("call \(short(call)): recovered (\(path.rawValue))") }
+        case .transfer(let progress):
+            transfer(call, progress)
         case .error(let error):
             self.error(error, call: call)
         }
@@ -122,7 +124,7 @@ final class CallPresenter: @unchecked Sendable {
                            audio.rttMs.map { String(format: "%.0fms", $0) } ?? "-", Self.meter(audio.audioLevel), Self.meter(audio.localAudioLevel))
         }
         if muted { text += " MUTED" }
-        text += "  [0-9*# dtmf, m mute, h hold, q quit]"
+        text += "  [0-9*# dtmf, m mute, h hold, t transfer, q quit]"
         showStatus(text)
     }
 
@@ -172,6 +174,8 @@ struct CallErrorPayload: Encodable { let call: String?; let code: String; let me
 struct StatsPayload: Encodable { let call: String; let audio: MediaStatistics?; let candidatePair: CandidatePairPayload? }
 struct BotPayload: Encodable { let call: String; let steps: [String]; let digits: String; let recordings: [String]; let ending: String }
 struct EndedPayload: Encodable { let call: String; let reason: ReasonPayload }
+/// `transfer`: "requested", "completed", "failed" (with `reason`) or "transferred" (we were sent on).
+struct TransferPayload: Encodable { let call: String; let transfer: String; let destination: String; let reason: String? }
 
 struct CandidatePairPayload: Encodable {
     let local: String
@@ -197,7 +201,10 @@ struct ReasonPayload: Encodable {
     let sipCode: Int?
     let sipReason: String?
     let sipCallId: String?
-    let localStatus: String?
+    /// Always present: `not-provided` when the far end or the server ended the call.
+    let localStatus: String
+    /// Kandy's end reason for `localStatus` (9900-9908).
+    let localStatusCode: Int
     let normal: Bool
 
     init(_ reason: TerminationReason) {
@@ -206,7 +213,8 @@ struct ReasonPayload: Encodable {
         sipCode = reason.sipCode
         sipReason = reason.sipReason
         sipCallId = reason.sipCallID
-        localStatus = reason.localStatus?.rawValue
+        localStatus = reason.reportedLocalStatus.rawValue
+        localStatusCode = reason.reportedLocalStatus.kandyCode
         normal = reason.isNormal
     }
 }

@@ -46,7 +46,8 @@ struct CallSession {
             }
         }
         let keys = Task {
-            for await key in keyboard.keys { await handle(key) }
+            var keys = keyboard.keys.makeAsyncIterator()
+            while let key = await keys.next() { await handle(key, then: &keys) }
         }
         let scripted = Task {
             for await line in commands.lines { await perform(line) }
@@ -97,15 +98,17 @@ struct CallSession {
             case "unmute": try await call.unmute()
             case "hangup": await call.hangup()
             case "ice-restart": try await call.restartMedia()
+            case "transfer" where words.count == 2: try await call.transfer(to: words[1])
             default:
-                throw ParleyError(kind: .configuration, message: "unknown command \"\(line.prefix(40))\"; use dtmf DIGITS, hold, unhold, mute, unmute, ice-restart or hangup")
+                throw ParleyError(kind: .configuration,
+                                  message: "unknown command \"\(line.prefix(40))\"; use dtmf DIGITS, hold, unhold, mute, unmute, transfer DEST, ice-restart or hangup")
             }
         } catch {
             presenter.error(error, call: call.id)
         }
     }
 
-    private func handle(_ key: Character) async {
+    private func handle(_ key: Character, then keys: inout AsyncStream<Character>.Iterator) async {
         do {
             switch key {
             case "q", "Q":
@@ -117,6 +120,8 @@ struct CallSession {
             case "h", "H":
                 let state = await call.state
                 if state == .held || state == .doubleHeld { try await call.unhold() } else { try await call.hold() }
+            case "t", "T":
+                try await call.transfer(to: await readDestination(from: &keys))
             case "0"..."9", "*", "#", "A"..."D":
                 try await call.sendDTMF(String(key))
                 presenter.sent(call.id, digits: String(key))
@@ -126,5 +131,24 @@ struct CallSession {
         } catch {
             presenter.error(error, call: call.id)
         }
+    }
+}
+
+extension CallSession {
+    /// After `t`: the destination typed on the status line, up to Enter (Escape cancels with an
+    /// empty destination, which `transfer(to:)` refuses).
+    func readDestination(from keys: inout AsyncStream<Character>.Iterator) async -> String {
+        var typed = ""
+        presenter.showStatus("transfer to: ")
+        while let key = await keys.next() {
+            switch key {
+            case "\n", "\r": return typed
+            case "\u{1B}": return ""
+            case "\u{7F}", "\u{08}": typed = String(typed.dropLast())
+            default: if typed.count < 256 { typed.append(key) }
+            }
+            presenter.showStatus("transfer to: " + typed)
+        }
+        return typed
     }
 }

@@ -11,10 +11,17 @@ public protocol BotCallControl: AnyObject, Sendable {
     /// Records what the caller says into a WAV file at `path` until `stopRecording()`.
     func startRecording(path: String) throws
     func stopRecording()
+    /// Sends the caller on to `destination` (a blind transfer: the bot has answered); nil when
+    /// it went, else why not.
+    func forward(to destination: String) async -> String?
     /// Ends the call (normal clearing). Safe to call twice.
     func hangup() async
 }
 
 extension BotCallControl {
     public var remoteParty: String { "" }
+
+    /// Sends the caller on to `destination`; nil when it went, else why not. A control that
+    /// cannot forward refuses.
+    public func forward(to destination: String) async -> String? { "this call cannot be forwarded" }
 }

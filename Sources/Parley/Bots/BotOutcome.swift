@@ -9,6 +9,8 @@ public enum BotRunError: Error, Sendable, Equatable, CustomStringConvertible {
     case promptFailed(String)
     /// The task running the bot was cancelled.
     case cancelled
+    /// A forward step's destination was refused.
+    case forwardFailed(destination: String, reason: String)
 
     public var description: String {
         switch self {
@@ -17,6 +19,7 @@ public enum BotRunError: Error, Sendable, Equatable, CustomStringConvertible {
         case .recordingFailed(let path, let reason): "cannot record to \(path): \(reason)"
         case .promptFailed(let reason): "cannot play a prompt: \(reason)"
         case .cancelled: "the bot was stopped"
+        case .forwardFailed(let destination, let reason): "cannot forward the call to \(destination): \(reason)"
         }
     }
 }
@@ -51,12 +54,15 @@ public struct BotOutcome: Sendable, Equatable {
         case callerHungUp
         /// The bot hung up because of this.
         case failed(BotRunError)
+        /// A forward step sent the caller on; the bot's call ended `session-completed`.
+        case forwarded(to: String)
 
         public var description: String {
             switch self {
             case .botHungUp: "bot hung up"
             case .callerHungUp: "caller hung up"
             case .failed(let error): "failed: \(error)"
+            case .forwarded(let destination): "bot forwarded the call to \(destination)"
             }
         }
     }

@@ -105,6 +105,10 @@ private struct BotRun {
             return await runMenu(menu, named: name)
         case .record(let recording):
             return await record(recording, named: name)
+        case .forward(let prompt, let destination):
+            if let prompt, let ended = await play(prompt) { return ended }
+            if let refusal = await call.forward(to: destination) { return .end(await fail(.forwardFailed(destination: destination, reason: refusal))) }
+            return .end(.forwarded(to: destination))
         }
     }
 

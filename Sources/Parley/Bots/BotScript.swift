@@ -69,6 +69,8 @@ public enum BotStep: Sendable, Equatable {
     case play(prompt: BotPrompt, next: BotTarget)
     case record(BotRecording)
     case hangup(prompt: BotPrompt?)
+    /// Plays the prompt, if any, then sends the caller on to `destination` (docs/bots.md).
+    case forward(prompt: BotPrompt?, destination: String)
 }
 
 public enum BotScriptFormat: String, Sendable, CaseIterable {

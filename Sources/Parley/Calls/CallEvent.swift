@@ -14,6 +14,8 @@ public enum CallEvent: Sendable, Equatable {
     case mediaRestored
     /// The call came back from dropped or reconnecting, by this path.
     case recovered(RecoveryPath)
+    /// How a transfer or forward goes, ours or the far end's (docs/calls.md).
+    case transfer(TransferProgress)
     /// A failure that ends the call follows as `state(.done(...))`; others are reported only.
     case error(ParleyError)
 }
