@@ -18,7 +18,7 @@ extension SwitchCore {
             return sendError(id: id, code: -32002, message: "the other party is not connected and cannot be transferred now", to: peer)
         }
         let target = sessions.values.first { session in
-            session.login == destination && session.peer != nil && .client(sessid: session.sessid) != other
+            session.login == destination && session.peer != nil && ![party, other].contains(.client(sessid: session.sessid))
         }
         guard target != nil else {
             return sendError(id: id, code: -32002, message: "transfer failed: \(destination) is not a user or bot here", to: peer)

@@ -24,3 +24,17 @@ extension CallPresenter {
         note("call \(call.prefix(8)): \(text)")
     }
 }
+
+/// `merge`: `merged` (with `with`) or `unmerged` (from `with`).
+struct MergePayload: Encodable { let call: String; let merge: String; let with: String }
+
+extension CallPresenter {
+    /// A three-way call's changes: one `merge` event each.
+    func merge(_ call: String, merged: Bool, other: String) {
+        if json {
+            JSONEvents.emit("merge", MergePayload(call: call, merge: merged ? "merged" : "unmerged", with: other))
+        } else {
+            note("call \(call.prefix(8)): \(merged ? "merged with" : "split from") call \(other.prefix(8))")
+        }
+    }
+}

@@ -48,6 +48,10 @@ final class CallPresenter: @unchecked Sendable {
             if json { JSONEvents.emit("recovered", RecoveredPayload(call: call, path: path.rawValue)) } else { line("call \(short(call)): recovered (\(path.rawValue))") }
         case .transfer(let progress):
             transfer(call, progress)
+        case .merged(let other):
+            merge(call, merged: true, other: other)
+        case .unmerged(let other):
+            merge(call, merged: false, other: other)
         case .error(let error):
             self.error(error, call: call)
         }
@@ -124,7 +128,7 @@ final class CallPresenter: @unchecked Sendable {
                            audio.rttMs.map { String(format: "%.0fms", $0) } ?? "-", Self.meter(audio.audioLevel), Self.meter(audio.localAudioLevel))
         }
         if muted { text += " MUTED" }
-        text += "  [0-9*# dtmf, m mute, h hold, t transfer, q quit]"
+        text += "  [0-9*# dtmf, m mute, h hold, t transfer, c merge a call, u unmerge, q quit]"
         showStatus(text)
     }
 

@@ -12,6 +12,8 @@ struct CallSession {
     let interactive: Bool
     /// Read commands from standard input (it is not a terminal and not the audio source).
     let commandsFromStandardInput: Bool
+    /// Places the second call of a three-way call; nil where there is none (Janus).
+    var threeWay: ThreeWay? = nil
 
     func run() async -> Int32 {
         let started = ContinuousClock.now
@@ -71,6 +73,7 @@ struct CallSession {
         }
 
         let reason = await call.waitUntilDone()
+        await threeWay?.end()
         await watcher.value
         ticker.cancel()
         keys.cancel()
@@ -99,9 +102,11 @@ struct CallSession {
             case "hangup": await call.hangup()
             case "ice-restart": try await call.restartMedia()
             case "transfer" where words.count == 2: try await call.transfer(to: words[1])
+            case "merge" where words.count == 2: try await addToCall(words[1])
+            case "unmerge": try await call.unmerge()
             default:
                 throw ParleyError(kind: .configuration,
-                                  message: "unknown command \"\(line.prefix(40))\"; use dtmf DIGITS, hold, unhold, mute, unmute, transfer DEST, ice-restart or hangup")
+                                  message: "unknown command \"\(line.prefix(40))\"; use dtmf DIGITS, hold, unhold, mute, unmute, transfer DEST, merge DEST, unmerge, ice-restart or hangup")
             }
         } catch {
             presenter.error(error, call: call.id)
@@ -121,7 +126,11 @@ struct CallSession {
                 let state = await call.state
                 if state == .held || state == .doubleHeld { try await call.unhold() } else { try await call.hold() }
             case "t", "T":
-                try await call.transfer(to: await readDestination(from: &keys))
+                try await call.transfer(to: await readDestination("transfer to", from: &keys))
+            case "c", "C":
+                try await addToCall(await readDestination("add to the call", from: &keys))
+            case "u", "U":
+                try await call.unmerge()
             case "0"..."9", "*", "#", "A"..."D":
                 try await call.sendDTMF(String(key))
                 presenter.sent(call.id, digits: String(key))
@@ -135,11 +144,21 @@ struct CallSession {
 }
 
 extension CallSession {
-    /// After `t`: the destination typed on the status line, up to Enter (Escape cancels with an
+    /// `merge DEST` or `c`: calls DEST and merges it with this call once answered. Runs apart so
+    /// that the other commands (hangup, say) still work while DEST rings.
+    func addToCall(_ destination: String) async throws(ParleyError) {
+        guard let threeWay else { throw ParleyError(kind: .callState, message: "this call cannot place a second call to merge (Janus)") }
+        let (call, presenter) = (call, presenter)
+        Task {
+            do throws(ParleyError) { try await threeWay.add(destination, to: call) } catch { presenter.error(error, call: call.id) }
+        }
+    }
+
+    /// After `t` or `c`: the destination typed on the status line, up to Enter (Escape cancels with an
     /// empty destination, which `transfer(to:)` refuses).
-    func readDestination(from keys: inout AsyncStream<Character>.Iterator) async -> String {
+    func readDestination(_ label: String, from keys: inout AsyncStream<Character>.Iterator) async -> String {
         var typed = ""
-        presenter.showStatus("transfer to: ")
+        presenter.showStatus(label + ": ")
         while let key = await keys.next() {
             switch key {
             case "\n", "\r": return typed
@@ -147,7 +166,7 @@ extension CallSession {
             case "\u{7F}", "\u{08}": typed = String(typed.dropLast())
             default: if typed.count < 256 { typed.append(key) }
             }
-            presenter.showStatus("transfer to: " + typed)
+            presenter.showStatus(label + ": " + typed)
         }
         return typed
     }

@@ -42,6 +42,8 @@ public actor Call {
     /// Watches the host's network for a call that has no client to do it (Call+Recovery.swift).
     var networkWatch: NetworkWatch?
     var legPump: Task<Void, Never>?
+    /// The call this one is merged with, and their crossed audio (Call+Merge.swift).
+    var merged: (partner: Call, audio: AudioMerge)?
     /// Candidates wait until the server knows the call (our invite or answer is through).
     private var trickleGate = TrickleGate()
     private var remoteCandidates: [String] = []
@@ -408,6 +410,7 @@ public actor Call {
         finished = true
         legPump?.cancel()
         recoveryDeadline?.cancel()
+        await leaveMerge()
         await amendEndingWithoutMedia()
         mediaTimer?.cancel()
         await networkWatch?.close()

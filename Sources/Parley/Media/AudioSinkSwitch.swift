@@ -8,6 +8,8 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
     private let base: any AudioSink
     private var recording: (any AudioSink)?
     private var closed = false
+    /// Set while the call is merged with another (Call+Merge.swift).
+    private var merge: SinkMerge?
 
     init(base: any AudioSink) {
         self.base = base
@@ -17,8 +19,25 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !closed else { return }
-        base.write(remote: remote, local: local)
-        recording?.write(remote: remote, local: local)
+        guard let merge else {
+            base.write(remote: remote, local: local)
+            recording?.write(remote: remote, local: local)
+            return
+        }
+        let heard = merge.mixed(remote)
+        base.write(remote: heard, local: local)
+        recording?.write(remote: heard, local: local)
+    }
+
+    /// Merged: the far end's audio also goes to `outputs` (the other call's source and sink),
+    /// and what arrives on `input` (the other far end) is mixed into what we record and play.
+    func merge(outputs: [FrameRing], input: FrameRing, frameSamples: Int) {
+        let merge = SinkMerge(outputs: outputs, input: input, frameSamples: frameSamples)
+        lock.withLock { self.merge = merge }
+    }
+
+    func unmerge() {
+        lock.withLock { merge = nil }
     }
 
     /// Starts a second recording beside the base sink, closing any earlier one.
