@@ -24,6 +24,7 @@ test: build
 	scripts/test-cli $(PARLEY)
 	scripts/test-calls $(PARLEY)
 	scripts/test-transfer $(PARLEY)
+	scripts/test-merge $(PARLEY)
 	scripts/test-load $(PARLEY)
 	scripts/test-reconnect $(PARLEY)
 	scripts/test-no-media $(PARLEY)
