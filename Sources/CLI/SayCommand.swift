@@ -55,8 +55,7 @@ struct SayCommand: ParsableCommand {
             samples.withUnsafeBufferPointer { recorder.write(remote: $0, local: $0) }
             recorder.close()
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            throw ExitCode(ExitStatus.usage)
+            Diagnostics.fail("error (audio): \(error)", json: json, code: "audio", status: ExitStatus.usage)
         }
         let elapsed = ContinuousClock.now - started
         let seconds = Double(samples.count) / Double(sampleRate)
@@ -64,7 +63,7 @@ struct SayCommand: ParsableCommand {
         if json {
             JSONEvents.emit("said", SaidPayload(path: output, seconds: seconds, sampleRate: sampleRate, synthesisMilliseconds: milliseconds))
         } else {
-            FileHandle.standardError.write(Data("wrote \(output): \(String(format: "%.2f", seconds)) s at \(sampleRate) Hz (spoken in \(milliseconds) ms)\n".utf8))
+            Diagnostics.say("wrote \(output): \(String(format: "%.2f", seconds)) s at \(sampleRate) Hz (spoken in \(milliseconds) ms)")
         }
     }
 }

@@ -8,6 +8,15 @@ public protocol BotCallControl: AnyObject, Sendable {
     var digits: AsyncStream<Character> { get }
     /// Plays `prompt` to the caller and returns when it has been played to the end (true) or the call ended first (false).
     func play(_ prompt: BotPrompt) async -> Bool
+    /// Arms barge-in for the next prompt: `stopPrompt()` then stops it even if it has not
+    /// started yet, and `onSpeech` runs once, from the media clock thread, when the caller
+    /// starts to speak.
+    func armBargeIn(onSpeech: @escaping @Sendable () -> Void)
+    /// Cuts the prompt now playing short; with barge-in armed and no prompt playing yet, the
+    /// next `play` returns at once. `play` returns false for a prompt cut short.
+    func stopPrompt()
+    /// Stops listening for speech and forgets a stop that found no prompt.
+    func disarmBargeIn()
     /// Records what the caller says into a WAV file at `path` until `stopRecording()`.
     func startRecording(path: String) throws
     func stopRecording()

@@ -14,12 +14,16 @@ public indirect enum BotPrompt: Sendable, Hashable, CustomStringConvertible {
     case say(Speech)
     /// Speech a bot rendered for one call (its text named call variables); never cached.
     case spoken(SpokenAudio)
+    /// The prompt, stopped as soon as the caller presses a key or starts to speak
+    /// (`barge_in: true` in a script).
+    case bargeIn(BotPrompt)
 
     /// The length in seconds, when it is known without reading a file.
     public var seconds: Double? {
         switch self {
         case .tone(_, let seconds), .silence(let seconds): seconds
         case .wav, .say, .spoken: nil
+        case .bargeIn(let prompt): prompt.seconds
         case .sequence(let parts):
             parts.reduce(0.0 as Double?) { total, part in
                 guard let total, let seconds = part.seconds else { return nil }
@@ -37,6 +41,7 @@ public indirect enum BotPrompt: Sendable, Hashable, CustomStringConvertible {
         case .say(let speech): "say:" + speech.text
         // Its text may hold the caller's digits, which stay out of logs.
         case .spoken: "say:(spoken for this call)"
+        case .bargeIn(let prompt): "\(prompt.description) (barge-in)"
         }
     }
 
@@ -59,6 +64,7 @@ public indirect enum BotPrompt: Sendable, Hashable, CustomStringConvertible {
         case .spoken: true
         case .say(let speech): speech.isPerCall
         case .sequence(let parts): parts.contains { $0.isPerCall }
+        case .bargeIn(let prompt): prompt.isPerCall
         case .tone, .silence, .wav: false
         }
     }
@@ -101,6 +107,8 @@ public indirect enum BotPrompt: Sendable, Hashable, CustomStringConvertible {
             parts.append(Self.samplesSource(try SpeechSynthesizer.shared.audio(speech, sampleRate: sampleRate), sampleRate))
         case .spoken(let audio):
             parts.append(Self.samplesSource(try AudioResampler.resample(audio.samples, from: audio.sampleRate, to: sampleRate), sampleRate))
+        case .bargeIn(let prompt):
+            try prompt.appendSources(to: &parts, sampleRate: sampleRate)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// Runs a `BotScript` on one call. A runner holds no per-call state, so one runner can serve
 /// many calls at once.
@@ -122,10 +123,37 @@ private struct BotRun {
                 return .end(await fail(.promptFailed(error.description)))
             }
         }
-        let finished = await call.play(playable)
+        let finished: Bool
+        if case .bargeIn(let inner) = playable {
+            finished = await playUntilInterrupted(inner)
+        } else {
+            finished = await call.play(playable)
+        }
         // A cancelled bot may cut its prompt short; that is not the caller hanging up.
         guard !Task.isCancelled else { return .end(await fail(.cancelled)) }
         return finished ? nil : .end(.callerHungUp)
+    }
+
+    /// Plays `prompt` until it ends or the caller barges in: a key (already pressed or pressed
+    /// now; the digit stays for the next menu) or the onset of speech. True unless the call ended.
+    private func playUntilInterrupted(_ prompt: BotPrompt) async -> Bool {
+        let interruption = Interruption()
+        let call = self.call
+        let interrupt: @Sendable () -> Void = {
+            interruption.happen()
+            call.stopPrompt()
+        }
+        call.armBargeIn(onSpeech: interrupt)
+        await inbox.watch(interrupt)
+        // Armed, a stop that comes before the prompt starts still stops it.
+        let finished = await call.play(prompt)
+        call.disarmBargeIn()
+        await inbox.unwatch()
+        if interruption.happened {
+            logger.debug("bot prompt interrupted", metadata: ["call": .string(call.callID)])
+            return true
+        }
+        return finished
     }
 
     private mutating func runMenu(_ menu: BotMenu, named name: String) async -> StepResult {
@@ -207,4 +235,12 @@ private struct BotRun {
         if stop == .callEnded { return .end(.callerHungUp) }
         return .go(recording.next)
     }
+}
+
+/// Whether the caller barged in; set from the digit inbox or the media clock thread.
+private final class Interruption: Sendable {
+    private let state = Mutex(false)
+
+    func happen() { state.withLock { $0 = true } }
+    var happened: Bool { state.withLock { $0 } }
 }

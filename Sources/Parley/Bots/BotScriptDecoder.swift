@@ -8,11 +8,11 @@ struct BotScriptDecoder {
     static let digits: Set<Character> = Set("0123456789*#ABCD")
     static let topKeys = ["start", "steps", "max_steps", "description"]
     static let stepKeys: [String: [String]] = [
-        "menu": ["type", "prompt", "options", "timeout", "retries", "on_timeout", "on_invalid", "max_digits", "terminator"],
-        "play": ["type", "prompt", "next"],
-        "record": ["type", "prompt", "path", "max_seconds", "stop_digit", "next"],
+        "menu": ["type", "prompt", "options", "timeout", "retries", "on_timeout", "on_invalid", "max_digits", "terminator", "barge_in"],
+        "play": ["type", "prompt", "next", "barge_in"],
+        "record": ["type", "prompt", "path", "max_seconds", "stop_digit", "next", "barge_in"],
         "hangup": ["type", "prompt"],
-        "say": ["type", "text", "voice", "rate", "pitch", "next"],
+        "say": ["type", "text", "voice", "rate", "pitch", "next", "barge_in"],
         "forward": ["type", "prompt", "to"],
     ]
     static let stepTypes = ["menu", "play", "say", "record", "hangup", "forward"]
@@ -83,16 +83,23 @@ struct BotScriptDecoder {
         }
         try body.rejectUnknown(allowed: allowed, decoder: self, what: "\(context) (a \(type))")
 
+        let bargeIn = try body["barge_in"].map { entry throws(BotScriptError) in try flag(entry, context: "barge_in of \(context)") } ?? false
         switch type {
-        case "menu": return .menu(try menu(body, context: context, line: entry.line))
+        case "menu":
+            var menu = try menu(body, context: context, line: entry.line)
+            if bargeIn { menu.prompt = .bargeIn(menu.prompt) }
+            return .menu(menu)
         case "play":
-            return .play(prompt: try prompt(required: body, context: context, line: entry.line),
-                         next: try target(required: "next", body, context: context, line: entry.line))
-        case "record": return .record(try recording(body, context: context, line: entry.line))
+            let prompt = try prompt(required: body, context: context, line: entry.line)
+            return .play(prompt: bargeIn ? .bargeIn(prompt) : prompt, next: try target(required: "next", body, context: context, line: entry.line))
+        case "record":
+            var recording = try recording(body, context: context, line: entry.line)
+            if bargeIn, let prompt = recording.prompt { recording.prompt = .bargeIn(prompt) }
+            return .record(recording)
         case "say":
             guard let textEntry = body["text"] else { throw failure(.missingKey, entry.line, "\(context) has no \"text\"") }
-            let speech = try speech(textEntry, voiceFrom: body, context: context)
-            return .play(prompt: .say(speech), next: try target(required: "next", body, context: context, line: entry.line))
+            let prompt = BotPrompt.say(try speech(textEntry, voiceFrom: body, context: context))
+            return .play(prompt: bargeIn ? .bargeIn(prompt) : prompt, next: try target(required: "next", body, context: context, line: entry.line))
         case "forward": return try forward(body, context: context, line: entry.line)
         default:
             guard let promptEntry = body["prompt"] else { return .hangup(prompt: nil) }
@@ -388,6 +395,15 @@ struct BotScriptDecoder {
             throw failure(.invalidValue, entry.line, "\(context) must be \(allowZero ? "0" : "more than 0") to \(Int(Self.longestSeconds)) seconds, found \(raw)")
         }
         return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
+    private func flag(_ entry: ScriptEntry, context: String) throws(BotScriptError) -> Bool {
+        let raw = try text(entry, context: context)
+        switch raw {
+        case "true": return true
+        case "false": return false
+        default: throw failure(.invalidValue, entry.line, "\(context) must be true or false, found \"\(raw)\"")
+        }
     }
 
     private func digit(_ entry: ScriptEntry, context: String) throws(BotScriptError) -> Character {

@@ -14,6 +14,7 @@ actor DigitInbox {
     private var ended = false
     private var waiter: (id: UInt64, continuation: CheckedContinuation<Event, Never>)?
     private var lastWaiterID: UInt64 = 0
+    private var watcher: (@Sendable () -> Void)?
 
     func push(_ digit: Character) {
         received.append(digit)
@@ -22,6 +23,19 @@ actor DigitInbox {
         } else {
             buffered.append(digit)
         }
+        unwatch()?()
+    }
+
+    /// Calls `action` once, as soon as a digit is waiting or arrives; the digit stays for the
+    /// next read (barge-in stops a prompt, the menu then takes the digit).
+    func watch(_ action: @escaping @Sendable () -> Void) {
+        if buffered.isEmpty { watcher = action } else { action() }
+    }
+
+    @discardableResult
+    func unwatch() -> (@Sendable () -> Void)? {
+        defer { watcher = nil }
+        return watcher
     }
 
     func finish() {

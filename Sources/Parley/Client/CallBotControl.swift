@@ -26,6 +26,18 @@ final class CallBotControl: BotCallControl {
         return await taps.source.play(source)
     }
 
+    func armBargeIn(onSpeech: @escaping @Sendable () -> Void) {
+        taps.source.armStop()
+        taps.sink.listen(SpeechOnsetDetector(sampleRate: taps.sampleRate, onset: onSpeech))
+    }
+
+    func stopPrompt() { taps.source.stopPrompt() }
+
+    func disarmBargeIn() {
+        taps.sink.listen(nil)
+        taps.source.disarmStop()
+    }
+
     func startRecording(path: String) throws {
         taps.sink.startRecording(try WAVRecorder(path: path, sampleRate: taps.sampleRate))
     }

@@ -7,6 +7,7 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
     private let lock = NSLock()
     private let base: any AudioSink
     private var recording: (any AudioSink)?
+    private var listener: SpeechOnsetDetector?
     private var closed = false
     /// Set while the call is merged with another (Call+Merge.swift).
     private var merge: SinkMerge?
@@ -19,6 +20,8 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !closed else { return }
+        // The listener hears the far end alone: the other far end of a merged call is not the caller.
+        listener?.listen(to: remote)
         guard let merge else {
             base.write(remote: remote, local: local)
             recording?.write(remote: remote, local: local)
@@ -27,6 +30,11 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
         let heard = merge.mixed(remote)
         base.write(remote: heard, local: local)
         recording?.write(remote: heard, local: local)
+    }
+
+    /// Feeds what the caller says to `detector` until the next call (nil stops).
+    func listen(_ detector: SpeechOnsetDetector?) {
+        lock.withLock { listener = closed ? nil : detector }
     }
 
     /// Merged: the far end's audio also goes to `outputs` (the other call's source and sink),
@@ -62,6 +70,7 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
         let (wasOpen, previous) = lock.withLock { () -> (Bool, (any AudioSink)?) in
             guard !closed else { return (false, nil) }
             closed = true
+            listener = nil
             defer { recording = nil }
             return (true, recording)
         }

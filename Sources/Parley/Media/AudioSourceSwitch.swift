@@ -11,6 +11,9 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
     private let encodedBase: (any EncodedAudioSource)?
     private var prompt: (source: any AudioSource, encoded: (any EncodedAudioSource)?, finished: CheckedContinuation<Bool, Never>)?
     private var closed = false
+    /// Barge-in: a stop that comes before its prompt has started stops that prompt at once.
+    private var stopArmed = false
+    private var stopPending = false
     /// The pre-encoded prompt the last read came from; only the media clock thread touches it.
     private var lastEncoded: (any EncodedAudioSource)?
     /// Set while the call is merged: the other far end's audio, mixed into what we send.
@@ -65,13 +68,35 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
         let source = UncheckedSource(source)
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let (accepted, replaced) = lock.withLock { () -> (Bool, CheckedContinuation<Bool, Never>?) in
-                guard !closed else { return (false, nil) }
+                guard !closed, !stopPending else {
+                    stopPending = false
+                    return (false, nil)
+                }
                 defer { prompt = (source.value, source.value as? any EncodedAudioSource, continuation) }
                 return (true, prompt?.finished)
             }
             replaced?.resume(returning: false)
             if !accepted { continuation.resume(returning: false) }
         }
+    }
+
+    func armStop() { lock.withLock { stopArmed = true } }
+
+    func disarmStop() {
+        lock.withLock {
+            stopArmed = false
+            stopPending = false
+        }
+    }
+
+    /// Cuts the prompt in progress short; armed and with none in progress, the next one.
+    func stopPrompt() {
+        let stopped = lock.withLock { () -> CheckedContinuation<Bool, Never>? in
+            if prompt == nil, stopArmed { stopPending = true }
+            defer { prompt = nil }
+            return prompt?.finished
+        }
+        stopped?.resume(returning: false)
     }
 
     /// Ends any prompt in progress and refuses new ones: the call is over.

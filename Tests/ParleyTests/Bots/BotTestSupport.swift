@@ -92,6 +92,30 @@ final class FakeBotCall: BotCallControl, @unchecked Sendable {
 
     func stopRecording() { log.withLock { $0.recordingStops += 1 } }
 
+    /// When the bot cut a prompt short (barge-in).
+    let promptStops = Guarded<[ContinuousClock.Instant]>([])
+    let speechListener = Guarded<(@Sendable () -> Void)?>(nil)
+
+    func armBargeIn(onSpeech: @escaping @Sendable () -> Void) { speechListener.withLock { $0 = onSpeech } }
+
+    func stopPrompt() { promptStops.withLock { $0.append(.now) } }
+
+    func disarmBargeIn() { speechListener.withLock { $0 = nil } }
+
+    /// What the caller's speech onset does: calls the bot's listener, if it listens.
+    func speak() { speechListener.withLock { $0 }?() }
+
+    /// A prompt that plays until the bot has stopped `stops` prompts (true if it ran `seconds`
+    /// to its end first).
+    func playUntilStopped(stops: Int = 1, seconds: Double = 5) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            if promptStops.withLock({ $0.count }) >= stops { return false }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return true
+    }
+
     func hangup() async {
         log.withLock { $0.hangups += 1 }
         continuation.finish()

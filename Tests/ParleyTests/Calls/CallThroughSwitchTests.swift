@@ -53,7 +53,9 @@ import Testing
         let aliceEvents = EventRecorder(call.events)
         let offered = try await bobClientEvents.next("an incoming call") { if case .incomingCall = $0 { true } else { false } }
         let incoming = try #require(offered.incomingCall)
-        #expect(incoming.callerName != nil || incoming.callerNumber != nil || incoming.call.remoteParty == "unknown")
+        // The switch names the caller by login when the invite carries no caller id.
+        #expect(incoming.callerNumber == "alice")
+        #expect(incoming.call.remoteParty == "alice")
         _ = try await aliceEvents.next("ringing") { $0 == .state(.ringing) }
         let bobEvents = EventRecorder(incoming.call.events)
         try await incoming.answer()

@@ -13,6 +13,8 @@ extension BotPrompt {
             var prepared: [BotPrompt] = []
             for part in parts { prepared.append(try await part.prepared(values: values)) }
             return .sequence(prepared)
+        case .bargeIn(let prompt):
+            return .bargeIn(try await prompt.prepared(values: values))
         case .tone, .silence, .wav, .spoken:
             return self
         }
@@ -22,6 +24,7 @@ extension BotPrompt {
         switch self {
         case .say: true
         case .sequence(let parts): parts.contains { $0.speaks }
+        case .bargeIn(let prompt): prompt.speaks
         case .tone, .silence, .wav, .spoken: false
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Text a bot speaks with espeak-ng, and the voice it speaks in (docs/bots.md, "Speaking").
 public struct Speech: Sendable, Hashable {
     public static let defaultVoice = "en-us"
