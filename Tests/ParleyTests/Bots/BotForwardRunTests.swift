@@ -21,6 +21,9 @@ import Testing
             return true
         }
 
+        func armBargeIn(onSpeech: @escaping @Sendable () -> Void) {}
+        func stopPrompt() {}
+        func disarmBargeIn() {}
         func startRecording(path: String) throws {}
         func stopRecording() {}
 
