@@ -10,6 +10,8 @@ final class CallPresenter: @unchecked Sendable {
     let statusLine: Bool
     private let lock = NSLock()
     private var statusShown = false
+    /// A destination being typed (after `t` or `c`): shown in place of the live status line.
+    private var typing: String?
 
     init(json: Bool) {
         self.json = json
@@ -121,6 +123,7 @@ final class CallPresenter: @unchecked Sendable {
     /// The live line on a terminal: state, duration, codec, loss, jitter, RTT and two meters.
     func status(_ state: CallState, elapsed: Duration, statistics: CallStatistics, muted: Bool) {
         guard statusLine else { return }
+        if let typing = lock.withLock({ typing }) { return showStatus(typing) }
         let seconds = Int(elapsed.components.seconds)
         var text = String(format: "%@ %02d:%02d", state.name, seconds / 60, seconds % 60)
         if let audio = statistics.audio {
@@ -139,6 +142,12 @@ final class CallPresenter: @unchecked Sendable {
             statusShown = true
             FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
         }
+    }
+
+    /// Shows `text` (a prompt and what is typed so far) instead of the status until nil.
+    func showTyping(_ text: String?) {
+        lock.withLock { typing = text }
+        if let text { showStatus(text) }
     }
 
     /// Removes the live line, if one is shown.

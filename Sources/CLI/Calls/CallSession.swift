@@ -126,9 +126,11 @@ struct CallSession {
                 let state = await call.state
                 if state == .held || state == .doubleHeld { try await call.unhold() } else { try await call.hold() }
             case "t", "T":
-                try await call.transfer(to: await readDestination("transfer to", from: &keys))
+                let destination = await readDestination("transfer to", from: &keys)
+                if destination.isEmpty { presenter.note("transfer cancelled") } else { try await call.transfer(to: destination) }
             case "c", "C":
-                try await addToCall(await readDestination("add to the call", from: &keys))
+                let destination = await readDestination("add to the call", from: &keys)
+                if destination.isEmpty { presenter.note("nothing added") } else { try await addToCall(destination) }
             case "u", "U":
                 try await call.unmerge()
             case "0"..."9", "*", "#", "A"..."D":
@@ -154,11 +156,12 @@ extension CallSession {
         }
     }
 
-    /// After `t` or `c`: the destination typed on the status line, up to Enter (Escape cancels with an
-    /// empty destination, which `transfer(to:)` refuses).
+    /// After `t` or `c`: the destination typed on the status line, up to Enter; Escape cancels
+    /// (an empty destination).
     func readDestination(_ label: String, from keys: inout AsyncStream<Character>.Iterator) async -> String {
         var typed = ""
-        presenter.showStatus(label + ": ")
+        presenter.showTyping(label + ": ")
+        defer { presenter.showTyping(nil) }
         while let key = await keys.next() {
             switch key {
             case "\n", "\r": return typed
@@ -166,7 +169,7 @@ extension CallSession {
             case "\u{7F}", "\u{08}": typed = String(typed.dropLast())
             default: if typed.count < 256 { typed.append(key) }
             }
-            presenter.showStatus(label + ": " + typed)
+            presenter.showTyping(label + ": " + typed)
         }
         return typed
     }
