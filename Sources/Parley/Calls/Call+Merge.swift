@@ -18,7 +18,8 @@ extension Call {
         merged = (other, audio)
         audio.connect()
         eventSink.yield(.merged(with: other.id))
-        logger.info("call \(id) merged with \(other.id)")
+        let shards = (mediaShard.map(String.init) ?? "-", await other.mediaShard.map(String.init) ?? "-")
+        logger.info("call \(id) merged with \(other.id) (media shards \(shards.0) and \(shards.1))")
     }
 
     /// Splits a merged call from its partner; each goes on as a two-party call.
@@ -29,6 +30,9 @@ extension Call {
         eventSink.yield(.unmerged(from: merged.partner.id))
         await merged.partner.partnerLeft(id)
     }
+
+    /// The index of the shard the call's media runs on, while it has media.
+    var mediaShard: Int? { leg?.shard.index }
 
     /// The call's audio taps, when it can be merged now.
     func tapsForMerge() async throws(ParleyError) -> AudioTaps {
