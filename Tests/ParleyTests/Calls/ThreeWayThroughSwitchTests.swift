@@ -32,11 +32,8 @@ import Testing
         let directory = try CallThroughSwitchTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (bobRecording, carolRecording) = (directory.appendingPathComponent("bob.wav").path, directory.appendingPathComponent("carol.wav").path)
-        let alice = try CallThroughSwitchTests.client("alice", at: embedded.url, play: "tone:440", record: "null")
-        let bob = try CallThroughSwitchTests.client("bob", at: embedded.url, play: "tone:880", record: bobRecording)
-        let carol = try CallThroughSwitchTests.client("carol", at: embedded.url, play: "tone:660", record: carolRecording)
-        let (bobOffers, carolOffers) = (EventRecorder(bob.events), EventRecorder(carol.events))
-        for client in [alice, bob, carol] { try await client.connect() }
+        let parties = try await TransferThroughSwitchTests.parties(at: embedded.url, bob: ("tone:880", bobRecording), carolRecord: carolRecording)
+        let (alice, bobOffers, carolOffers) = (parties.alice, parties.bobOffers, parties.carolOffers)
 
         let toBob = try await alice.dial("bob")
         let bobCall = try #require(try await bobOffers.next("bob's call", where: TransferThroughSwitchTests.isIncoming).incomingCall)
@@ -58,7 +55,7 @@ import Testing
         #expect(await toBob.state == .active)
         await toBob.hangup()
         await toCarol.hangup()
-        for client in [alice, bob, carol] { await client.disconnect() }
+        await parties.disconnect()
         await embedded.stop()
 
         #expect(try Self.chunksHolding([440, 660], in: bobRecording) >= 10, "bob did not hear alice and carol at once")

@@ -25,17 +25,35 @@ import Testing
         try await waitUntil(what) { (await call.statistics().audio?.packetsReceived ?? 0) >= 50 }
     }
 
+    /// alice (440 Hz), bob and carol (660 Hz), logged in; bob's and carol's offers recorded.
+    struct Parties {
+        let alice: VoiceClient
+        let bob: VoiceClient
+        let carol: VoiceClient
+        let bobOffers: EventRecorder<VoiceClientEvent>
+        let carolOffers: EventRecorder<VoiceClientEvent>
+
+        func disconnect() async {
+            for client in [alice, bob, carol] { await client.disconnect() }
+        }
+    }
+
+    static func parties(at url: WebSocketURL, bob: (play: String, record: String), carolRecord: String = "null") async throws -> Parties {
+        let alice = try CallThroughSwitchTests.client("alice", at: url, play: "tone:440", record: "null")
+        let bobClient = try CallThroughSwitchTests.client("bob", at: url, play: bob.play, record: bob.record)
+        let carol = try CallThroughSwitchTests.client("carol", at: url, play: "tone:660", record: carolRecord)
+        let parties = Parties(alice: alice, bob: bobClient, carol: carol, bobOffers: EventRecorder(bobClient.events), carolOffers: EventRecorder(carol.events))
+        for client in [alice, bobClient, carol] { try await client.connect() }
+        return parties
+    }
+
     @Test func aBlindTransferSendsTheFarEndToTheTargetAndCompletesOurSession() async throws {
         let embedded = try await Self.startSwitch()
         let directory = try CallThroughSwitchTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let bobRecording = directory.appendingPathComponent("bob.wav").path
-        let alice = try CallThroughSwitchTests.client("alice", at: embedded.url, play: "tone:440", record: "null")
-        let bob = try CallThroughSwitchTests.client("bob", at: embedded.url, play: "tone:880", record: bobRecording)
-        let carol = try CallThroughSwitchTests.client("carol", at: embedded.url, play: "tone:660", record: "null")
-        let bobOffers = EventRecorder(bob.events)
-        let carolOffers = EventRecorder(carol.events)
-        for client in [alice, bob, carol] { try await client.connect() }
+        let parties = try await Self.parties(at: embedded.url, bob: ("tone:880", bobRecording))
+        let (alice, bobOffers, carolOffers) = (parties.alice, parties.bobOffers, parties.carolOffers)
 
         let call = try await alice.dial("bob")
         let aliceEvents = EventRecorder(call.events)
@@ -65,7 +83,7 @@ import Testing
         await carolIncoming.call.hangup()
         let bobReason = try await withTimeout(seconds: 10) { await incoming.call.waitUntilDone() }
         #expect(bobReason.reportedLocalStatus == .notProvided)
-        for client in [alice, bob, carol] { await client.disconnect() }
+        await parties.disconnect()
         await embedded.stop()
 
         let bobHeard = try #require(try Recording.firstToneFrequency(bobRecording))
@@ -74,12 +92,8 @@ import Testing
 
     @Test func aForwardedCallRingsAtTheTargetAndEndsCallForwardedHere() async throws {
         let embedded = try await Self.startSwitch()
-        let alice = try CallThroughSwitchTests.client("alice", at: embedded.url, play: "tone:440", record: "null")
-        let bob = try CallThroughSwitchTests.client("bob", at: embedded.url, play: "silence", record: "null")
-        let carol = try CallThroughSwitchTests.client("carol", at: embedded.url, play: "tone:660", record: "null")
-        let bobOffers = EventRecorder(bob.events)
-        let carolOffers = EventRecorder(carol.events)
-        for client in [alice, bob, carol] { try await client.connect() }
+        let parties = try await Self.parties(at: embedded.url, bob: ("silence", "null"))
+        let (alice, bobOffers, carolOffers) = (parties.alice, parties.bobOffers, parties.carolOffers)
 
         let call = try await alice.dial("bob")
         let aliceEvents = EventRecorder(call.events)
@@ -95,7 +109,7 @@ import Testing
         try await carolIncoming.answer()
         _ = try await aliceEvents.next("active with carol") { $0 == .state(.active) }
         try await Self.hearing(call, "alice hearing carol")
-        for client in [alice, bob, carol] { await client.disconnect() }
+        await parties.disconnect()
         await embedded.stop()
     }
 
