@@ -6,7 +6,7 @@ export PKG_CONFIG_PATH := $(PKGCONFIG_SHIMS)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFI
 FUZZ_SECONDS ?= 60
 PARLEY := .build/debug/parley
 
-.PHONY: all bootstrap build test demo fuzz bench clean
+.PHONY: all bootstrap build test demo fuzz sanitize bench clean
 
 all: build
 
@@ -25,6 +25,9 @@ test: build
 	scripts/test-calls $(PARLEY)
 	scripts/test-transfer $(PARLEY)
 	scripts/test-merge $(PARLEY)
+	scripts/test-quality $(PARLEY)
+	scripts/test-metrics $(PARLEY)
+	scripts/test-deploy $(PARLEY)
 	scripts/test-load $(PARLEY)
 	scripts/test-reconnect $(PARLEY)
 	scripts/test-no-media $(PARLEY)
@@ -41,6 +44,10 @@ bench: build
 
 fuzz: bootstrap
 	@scripts/fuzz $(FUZZ_SECONDS)
+
+# The unit and loopback suites under ThreadSanitizer, then AddressSanitizer (docs/hardening.md).
+sanitize: bootstrap
+	@scripts/sanitize
 
 clean:
 	rm -rf .build Fuzz/.build

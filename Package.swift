@@ -7,6 +7,11 @@ let package = Package(
     products: [
         .library(name: "Parley", targets: ["Parley"]),
         .library(name: "SDP", targets: ["SDP"]),
+        // The layers on their own, for the libFuzzer harness in Fuzz/ (a separate package).
+        .library(name: "Signaling", targets: ["Signaling"]),
+        .library(name: "Media", targets: ["Media"]),
+        .library(name: "ICE", targets: ["ICE"]),
+        .library(name: "Switch", targets: ["Switch"]),
         .executable(name: "parley", targets: ["CLI"]),
     ],
     dependencies: [
@@ -14,6 +19,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // System-library shims: headers and link flags come from pkg-config.
@@ -27,11 +35,11 @@ let package = Package(
         .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
 
         .target(name: "SDP"),
-        .target(name: "Signaling", dependencies: ["CWebSockets"]),
+        .target(name: "Signaling", dependencies: ["CWebSockets", .product(name: "Logging", package: "swift-log")]),
         .target(name: "ICE", dependencies: ["CNice", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Media", dependencies: ["SDP", "CSRTP", "COpus", "COpenSSL", "CSpeexDSP"]),
         .target(name: "Parley", dependencies: ["SDP", "Signaling", "ICE", "Media", "CEspeakNG", "Yams", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Switch", dependencies: ["Signaling"]),
+        .target(name: "Switch", dependencies: ["Signaling", .product(name: "CoreMetrics", package: "swift-metrics")]),
         // Test helper: one ICE agent driven over stdin/stdout, run inside a network namespace.
         .executableTarget(name: "ICEPeer", dependencies: ["ICE"]),
         .executableTarget(
@@ -46,6 +54,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
 

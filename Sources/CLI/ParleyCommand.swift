@@ -1,10 +1,13 @@
 import ArgumentParser
+import Parley
 
 @main
 struct ParleyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parley",
         abstract: "A headless WebRTC-style voice client for Linux.",
+        discussion: "Shell completion: parley --generate-completion-script bash (or zsh, fish); see docs/cli.md.",
+        version: "parley \(ParleyVersion.version)",
         subcommands: [VersionCommand.self, SDPCommand.self, SwitchCommand.self, CallCommand.self, AnswerCommand.self, LoadCommand.self, DemoCommand.self, SayCommand.self, EngineProfileCommand.self]
     )
 }

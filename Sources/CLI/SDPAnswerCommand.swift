@@ -36,7 +36,8 @@ struct SDPAnswerCommand: ParsableCommand {
             let answer = try LocalAnswer.make(to: offer, codecOrder: codecOrder, direction: wanted, sdes: sdes, allowUnencrypted: allowUnencrypted)
             FileHandle.standardOutput.write(Data(SDPSerializer.bytes(answer.description)))
         } catch {
-            FileHandle.standardError.write(Data("\(input.displayName): \(error.description)\n".utf8))
+            let hint = !allowUnencrypted && error.description.contains("unencrypted RTP") ? "; give --allow-unencrypted to answer it with plain RTP" : ""
+            FileHandle.standardError.write(Data("\(input.displayName): \(error.description)\(hint)\n".utf8))
             throw ExitCode(1)
         }
     }

@@ -51,11 +51,25 @@ struct SDPInput {
         }
         var bytes: [UInt8] = []
         while bytes.count <= limit {
-            let chunk = try handle.read(upToCount: limit + 1 - bytes.count) ?? Data()
+            let chunk: Data
+            do {
+                chunk = try handle.read(upToCount: limit + 1 - bytes.count) ?? Data()
+            } catch {
+                fail("\(displayName): cannot read: \(Self.reason(error))", code: "input.unreadable", line: nil, status: Self.unreadableStatus)
+            }
             if chunk.isEmpty { break }
             bytes += chunk
         }
         return bytes
+    }
+
+    /// The operating system's words for a failed read (a directory, /proc/self/mem), not Foundation's error dump.
+    private static func reason(_ error: Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let posix = underlying ?? ((error as NSError).domain == NSPOSIXErrorDomain ? error as NSError : nil) {
+            return posix.code == Int(EISDIR) ? "it is a directory" : String(cString: strerror(Int32(posix.code))).lowercased()
+        }
+        return "read error"
     }
 
     func fail(_ message: String, code: String, line: Int?, status: Int32) -> Never {

@@ -8,8 +8,9 @@ struct SwitchCommand: AsyncParsableCommand {
         commandName: "switch",
         abstract: "Run the embedded Verto/Telnyx switch: clients log in to it and call each other.",
         discussion: """
-            Users log in with a password (--user alice:secret) or a token (--token TOKEN=alice).
+            Users log in with a password (--user alice:secret, or --users FILE) or a token (--token TOKEN=alice). \
             Calls to a logged-in user are relayed to that user; media flows peer to peer.
+
             Example: parley switch --listen ws://127.0.0.1:8080 --user alice:secret --user bob:secret
             """
     )
@@ -17,8 +18,11 @@ struct SwitchCommand: AsyncParsableCommand {
     @Option(help: "ws://HOST:PORT or wss://HOST:PORT to listen on: an address, or a name for each of its addresses; 0.0.0.0 or [::] for every interface (port 0 picks a free one).")
     var listen = "ws://127.0.0.1:8080"
 
-    @Option(name: .customLong("user"), help: "An account LOGIN:PASSWORD (repeatable).")
+    @Option(name: .customLong("user"), help: "An account LOGIN:PASSWORD (repeatable; --users FILE keeps passwords out of ps).")
     var users: [String] = []
+
+    @Option(name: .customLong("users"), help: "A file of accounts, one LOGIN:PASSWORD per line or JSON, kept out of ps (docs/cli.md).")
+    var usersFile: String?
 
     @Option(name: .customLong("token"), help: "A login token for an account, TOKEN=LOGIN (repeatable).")
     var tokens: [String] = []
@@ -44,20 +48,34 @@ struct SwitchCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per line on standard output.")
     var json = false
 
+    @OptionGroup var metricsFlags: MetricsFlags
+
     func validate() throws {
-        guard !users.isEmpty || !tokens.isEmpty else { throw ValidationError("give at least one --user LOGIN:PASSWORD or --token TOKEN=LOGIN") }
+        guard !users.isEmpty || !tokens.isEmpty || usersFile != nil else {
+            throw ValidationError("give at least one --user LOGIN:PASSWORD, --users FILE or --token TOKEN=LOGIN")
+        }
         guard detachTimeout > 0 else { throw ValidationError("--detach-timeout must be positive") }
         guard pingInterval > 0, pingTimeout > 0 else { throw ValidationError("--ping-interval and --ping-timeout must be positive") }
         let url: WebSocketURL
         do { url = try WebSocketURL(parsing: listen) } catch { throw ValidationError(error.description) }
         if url.secure, certificate == nil || privateKey == nil { throw ValidationError("wss:// needs --cert and --key") }
-        _ = try accounts()
+        _ = try accounts(readingFile: false)
     }
 
-    private func accounts() throws -> [SwitchAccount] {
+    /// Every account from --user, --users and --token; a login given twice with a password is refused.
+    private func accounts(readingFile: Bool) throws -> [SwitchAccount] {
         var accounts: [SwitchAccount] = []
         for user in users {
             do { accounts.append(try SwitchAccount(parsing: user)) } catch { throw ValidationError(error.reason) }
+        }
+        if readingFile, let usersFile {
+            do { accounts += try UsersFile.load(usersFile) } catch { Diagnostics.fail("parley switch: \(error.message)", json: json, code: "configuration", status: error.status) }
+        }
+        var seen = Set<String>()
+        for account in accounts where !seen.insert(account.login).inserted {
+            let message = "user \(account.login) is given more than once (--user, --users)"
+            guard readingFile else { throw ValidationError(message) }
+            Diagnostics.fail("parley switch: \(message)", json: json, code: "configuration", status: ExitStatus.usage)
         }
         for token in tokens {
             guard let equals = token.lastIndex(of: "="), equals != token.startIndex, token.index(after: equals) != token.endIndex else {
@@ -75,7 +93,7 @@ struct SwitchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = SwitchConfiguration(accounts: try accounts())
+        var configuration = SwitchConfiguration(accounts: try accounts(readingFile: true))
         configuration.detachTimeout = detachTimeout
         configuration.pingInterval = pingInterval
         configuration.pingTimeout = pingTimeout
@@ -94,7 +112,10 @@ struct SwitchCommand: AsyncParsableCommand {
         }
         // ws://… becomes http://…, wss://… https://…: the page is on the WebSocket's own port.
         if web { Diagnostics.say("parley switch: softphone at http\(embedded.url.description.dropFirst(2))") }
+        let metrics = try await metricsFlags.start(json: json)
+        metrics?.ready(true)
         for await activity in embedded.activity {
+            SwitchMetrics.record(activity)
             if json {
                 JSONEvents.emit("switch", ActivityPayload(activity))
             } else {

@@ -54,7 +54,7 @@ public struct ParleyError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension ParleyError {
-    /// Maps a signalling failure, keeping the server's own message and code (reference §9.1).
+    /// Maps a signalling failure, keeping the server's own message and code (docs/verto-protocol.md §9.1).
     public init(_ error: SignalingError) {
         let message = error.description
         switch error {

@@ -52,7 +52,7 @@ public enum SignalingError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    /// The JSON-RPC code the server sent (or the reference assigns), when there is one.
+    /// The JSON-RPC code the server sent (or docs/verto-protocol.md §9.1 assigns), when there is one.
     public var rpcCode: Int? {
         switch self {
         case .authenticationRequired: -32000
@@ -91,7 +91,7 @@ public enum SignalingError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    /// Maps a JSON-RPC error object from a Verto server to its typed case (reference §9.1).
+    /// Maps a JSON-RPC error object from a Verto server to its typed case (docs/verto-protocol.md §9.1).
     public static func fromServer(_ error: JSONRPCErrorObject, method: String?) -> SignalingError {
         switch error.code {
         case -32000: .authenticationRequired(message: error.message)

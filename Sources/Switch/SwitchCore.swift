@@ -1,9 +1,10 @@
+import CoreMetrics
 import Foundation
 import Signaling
 
 /// The server side of the Verto/Telnyx dialect as a state machine without I/O: logins,
 /// readiness, call routing between clients, keepalive pings, and detach /
-/// re-attach of calls when a client's socket drops (reference §3, §4, §5, §10.1).
+/// re-attach of calls when a client's socket drops (docs/verto-protocol.md §3, §4, §5, §10.1).
 public struct SwitchCore: Sendable {
     public let configuration: SwitchConfiguration
     let prefix = "telnyx_rtc."
@@ -64,8 +65,8 @@ public struct SwitchCore: Sendable {
         switch message {
         case .request(let id, let method, let params, _):
             handleRequest(id: id, method: method, params: params, from: peer, now: now)
-        case .notification:
-            break  // Verto clients send no notifications the switch acts on, and none is answered.
+        case .notification, .errorWithoutID:
+            break  // Verto clients send no notifications the switch acts on; neither is answered.
         case .response(let id, let outcome, _):
             handleResponse(id: id, outcome: outcome, from: peer)
         }
@@ -166,7 +167,7 @@ public struct SwitchCore: Sendable {
         sendResult(id: id, ["message": "logged in", "sessid": .string(sessid)], to: peer)
         actions.append(.activity(.loggedIn(login: account.login, peer: links[peer]?.address ?? "")))
 
-        // Re-offer every call this session left behind, then report which were re-attached (§5.11).
+        // Re-offer every call this session left behind, then report which were re-attached (docs/verto-protocol.md §5.11).
         let party = SwitchParty.client(sessid: sessid)
         var reattached: [JSONValue] = []
         for call in calls.values.sorted(by: { $0.callID < $1.callID }) where call.phase == .active {
@@ -232,12 +233,14 @@ public struct SwitchCore: Sendable {
         send(JSONRPCMessage.errorFrame(id: id, error: JSONRPCErrorObject(code: code, message: message, details: .object(details))), to: peer)
     }
 
-    /// Server requests carry numeric ids (reference §1.2).
+    /// Server requests carry numeric ids (docs/verto-protocol.md §1.2).
     @discardableResult
     mutating func sendRequest(_ name: String, params: JSONValue, to peer: Int) -> JSONRPCID {
         let id = JSONRPCID.number(nextRequestID)
         nextRequestID += 1
         send(JSONRPCMessage.requestFrame(id: id, method: prefix + name, params: params), to: peer)
+        // A no-op unless a process bootstrapped swift-metrics (`parley switch --metrics`).
+        Counter(label: "parley_switch_messages_relayed_total", dimensions: [("method", prefix + name)]).increment()
         return id
     }
 

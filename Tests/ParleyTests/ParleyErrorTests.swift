@@ -3,7 +3,7 @@ import Signaling
 import Testing
 
 @Suite struct ParleyErrorTests {
-    /// Every server error code of the reference's table (§9.1) maps to its own typed error and
+    /// Every server error code of docs/verto-protocol.md's table (§9.1) maps to its own typed error and
     /// keeps the server's message.
     @Test(arguments: [
         (-32000, "Authentication Required", ParleyError.Kind.authenticationRequired),

@@ -3,15 +3,20 @@ import Foundation
 import Logging
 import Media
 import Parley
+import Signaling
 
 struct AnswerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "answer",
         abstract: "Wait for calls and answer them, optionally running an IVR bot on each.",
         discussion: """
-            Without --bot each call plays --play and lasts until the caller hangs up (or --duration).
-            With --bot SCRIPT each call runs the bot (docs/bots.md). --max-calls N carries N calls at once;
-            more are refused as busy. --calls N exits after N calls have ended.
+            Without --bot each call plays --play and lasts until the caller hangs up (or --duration). \
+            With --bot SCRIPT each call runs the bot (docs/bots.md). --max-calls N carries N calls at once; \
+            more are refused as busy. --calls N exits after N calls have ended. With --json: ready and incoming events.
+
+            Exit status: 0 every call ended normally; 1 one failed; 3 no session; 5 reconnecting gave up; \
+            64 bad usage; 66 a file to read is missing or unreadable.
+
             Example: parley answer --server ws://127.0.0.1:8080 --login ivr --bot examples/bots/ivr.yaml --max-calls 10
             """
     )
@@ -20,6 +25,10 @@ struct AnswerCommand: AsyncParsableCommand {
     @OptionGroup var media: MediaFlags
     @OptionGroup var engine: EngineFlags
     @OptionGroup var logging: LoggingFlags
+    @OptionGroup var metricsFlags: MetricsFlags
+
+    @Option(help: "On SIGTERM or Ctrl-C, refuse new calls and wait this many seconds for the calls up to end before hanging them up (a second signal hangs up at once).")
+    var drainTimeout: Double = 0
 
     @Option(help: "An IVR bot script (YAML or JSON, docs/bots.md) to run on every call.")
     var bot: String?
@@ -69,6 +78,7 @@ struct AnswerCommand: AsyncParsableCommand {
             guard (try? Call.checkedDestination(forward)) != nil else { throw ValidationError("--forward needs one destination word without spaces") }
             if reject || rejectEvery != nil || bot != nil { throw ValidationError("--forward cannot be combined with --reject, --reject-every or --bot") }
         }
+        guard (0...3600).contains(drainTimeout) else { throw ValidationError("--drain-timeout must be 0-3600 seconds") }
         guard clockInterval == 0 || (0.1...3600).contains(clockInterval) else { throw ValidationError("--clock-interval must be 0 or 0.1-3600 seconds") }
         try MediaFlags.checkDTMF(dtmf)
         try media.checkOutput(json: logging.json)
@@ -84,26 +94,27 @@ struct AnswerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let presenter = CallPresenter(json: logging.json)
+        let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
+        let profile: ConfigProfile?
+        do { profile = try connection.checkLocalInputs(media: media) } catch {
+            presenter.error(error.error)
+            throw ExitCode(error.status)
+        }
         let logger: Logger
         var configuration: VoiceClientConfiguration
         let botScript: BotScript?
         do {
             logger = try logging.bootstrap()
-            configuration = try connection.clientConfiguration(media: try media.mediaOptions())
+            presenter.logger = logger
+            configuration = try connection.clientConfiguration(media: try media.mediaOptions(profile: profile))
             configuration.media.engine = engine.engine()
             botScript = try bot.map { path throws(ParleyError) in try Self.loadBot(path) }
         } catch {
             presenter.error(error)
             throw ExitCode(ExitStatus.forSetup(error))
         }
-        do {
-            try media.checkLocalFiles()
-        } catch {
-            presenter.error(error.error)
-            throw ExitCode(error.status)
-        }
         if noPromptCache { BotPromptCache.shared.preEncoded = false }
+        let metrics = try await metricsFlags.start(json: logging.json)
         let client = VoiceClient(configuration: configuration, logger: logger)
         presenter.note("connecting to \(configuration.server)")
         do {
@@ -116,9 +127,19 @@ struct AnswerCommand: AsyncParsableCommand {
         let answerer = Answerer(
             client: client, presenter: presenter, logger: logger, baseMedia: configuration.media, bot: botScript, maxCalls: maxCalls,
             callLimit: calls, recordDirectory: recordDir, duration: duration, dtmf: dtmf, reject: reject, rejectEvery: rejectEvery, forward: forward, statsInterval: statsInterval,
-            clockInterval: logging.json ? clockInterval : 0, reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP)
+            clockInterval: logging.json ? clockInterval : 0, reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP,
+            login: configuration.credentials.login, drainTimeout: drainTimeout, metrics: metrics)
         let status = await answerer.run()
         await client.disconnect()
+        await metricsFlags.linger(metrics)
         throw ExitCode(status)
+    }
+}
+
+extension VertoCredentials {
+    /// The login a password names; a token does not say.
+    var login: String? {
+        if case .password(let login, _) = self { return login }
+        return nil
     }
 }

@@ -29,11 +29,21 @@ actor Answerer {
     private var failures = 0
     private var finished: CheckedContinuation<Void, Never>?
     private var stopping = false
+    /// Set when the client gave up reconnecting: the run ends with the status a call would.
+    private var gaveUp: ParleyError?
+    private let login: String?
+    /// A signal came: no new calls; the process ends when the last call does or the drain
+    /// timeout passes.
+    private var draining = false
+    private let drainTimeout: Double
+    private let metrics: MetricsEndpoint?
 
     init(client: VoiceClient, presenter: CallPresenter, logger: Logger, baseMedia: MediaOptions, bot: BotScript?, maxCalls: Int,
          callLimit: Int?, recordDirectory: String?, duration: Double?, dtmf: String?, reject: Bool, rejectEvery: Int? = nil, forward: String? = nil, statsInterval: Double,
-         clockInterval: Double = 0, reportFirstAudio: Bool = false, saveSDPDirectory: String? = nil) {
+         clockInterval: Double = 0, reportFirstAudio: Bool = false, saveSDPDirectory: String? = nil, login: String? = nil,
+         drainTimeout: Double = 0, metrics: MetricsEndpoint? = nil) {
         self.client = client
+        self.login = login
         self.presenter = presenter
         self.logger = logger
         self.baseMedia = baseMedia
@@ -50,6 +60,8 @@ actor Answerer {
         self.statsInterval = statsInterval
         self.clockInterval = clockInterval
         self.reportFirstAudio = reportFirstAudio
+        self.drainTimeout = drainTimeout
+        self.metrics = metrics
     }
 
     /// Runs until the call limit, Ctrl-C, or the session ends; returns the exit status.
@@ -61,8 +73,14 @@ actor Answerer {
         }
         let interruption = Interruption()
         let signals = Task {
-            for await _ in interruption.signals { self.stop() }
+            for await _ in interruption.signals { self.interrupted() }
         }
+        let clockMetrics = Task { [metrics, engine = baseMedia.engine] in
+            guard metrics != nil else { return }
+            await CallMetrics.watchClock(of: engine)
+        }
+        // Logged in (the command connected before it made us): ready for calls.
+        metrics?.ready(true)
         let clockReporter = Task { [clockInterval] in
             guard clockInterval > 0 else { return }
             while !Task.isCancelled {
@@ -71,16 +89,31 @@ actor Answerer {
             }
         }
         await withCheckedContinuation { finished = $0 }
+        metrics?.ready(false)
         listener.cancel()
         signals.cancel()
         clockReporter.cancel()
+        clockMetrics.cancel()
         if clockInterval > 0 { reportClock() }
         for call in await client.activeCalls { await call.hangup() }
+        if let gaveUp { return ExitStatus.forSetup(gaveUp) }
         return failures == 0 ? ExitStatus.normal : ExitStatus.callFailed
     }
 
     private func reportClock() {
         JSONEvents.emit("clock", ClockPayload(calls: active, engine: baseMedia.engine))
+    }
+
+    /// The first signal drains when a drain timeout is set and calls are up; a second stops.
+    private func interrupted() {
+        guard !draining, drainTimeout > 0, active > 0 else { return stop() }
+        draining = true
+        metrics?.ready(false)
+        presenter.note("draining: refusing new calls, waiting up to \(drainTimeout) s for \(active) call(s) to end")
+        Task { [drainTimeout] in
+            try? await Task.sleep(for: .milliseconds(Int(drainTimeout * 1000)))
+            self.stop()
+        }
     }
 
     private func stop() {
@@ -95,23 +128,37 @@ actor Answerer {
         case .incomingCall(let incoming):
             await offered(incoming)
         case .disconnected(let reason):
+            metrics?.ready(false)
             presenter.note("disconnected: \(reason)")
+        case .ready:
+            // Logged in (again, after a reconnection).
+            presenter.ready(login: login)
+            if !draining && !stopping { metrics?.ready(true) }
+        case .networkLost, .reconnecting:
+            metrics?.ready(false)
+            presenter.client(event)
         case .error(let error):
             presenter.error(error)
+            // Reconnecting gave up (or the server refused the re-login): nothing will take
+            // calls any more, so the run ends instead of waiting or starting over at attempt 1.
+            if error.kind == .reconnectFailed || error.kind == .authenticationFailed {
+                gaveUp = error
+                stop()
+            }
         default:
             presenter.client(event)
         }
     }
 
     private func offered(_ incoming: IncomingCall) async {
-        let caller = incoming.callerNumber ?? incoming.callerName ?? "unknown"
-        presenter.note("incoming call \(incoming.id.prefix(8)) from \(caller)")
+        presenter.incoming(incoming)
         offeredCount += 1
         let rejected = reject || rejectEvery.map { offeredCount % $0 == 0 } == true
-        guard !stopping, !rejected, active < maxCalls else {
-            presenter.note("refusing call \(incoming.id.prefix(8)) as busy (\(rejected ? "--reject" : "\(active) of \(maxCalls) calls up"))")
+        guard !stopping, !draining, !rejected, active < maxCalls else {
+            presenter.note("refusing call \(incoming.id.prefix(8)) as busy (\(rejected ? "--reject" : draining ? "draining" : "\(active) of \(maxCalls) calls up"))")
             try? await incoming.reject()
             presenter.state(incoming.id, await incoming.call.state)
+            CallMetrics.refused()
             callEnded(failed: false)
             return
         }
@@ -132,25 +179,29 @@ actor Answerer {
                 presenter.error(error, call: incoming.id)
             }
         }
+        let quality = CallQualityWatch(call: call, presenter: presenter, watchesInputLevel: !media.source.isGenerated)
         let watcher = Task { [presenter] in
-            for await event in call.events { presenter.event(call.id, event) }
-        }
-        let statsTicker = Task { [presenter, statsInterval] in
-            guard statsInterval > 0 else { return }
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(Int(statsInterval * 1000)))
-                guard !(await call.state.isDone) else { return }
-                presenter.stats(call.id, await call.statistics())
+            for await event in call.events {
+                quality.note(event)
+                presenter.event(call.id, event)
             }
         }
+        let statsTicker = Task { [statsInterval] in await quality.run(statsInterval: statsInterval) }
         var failed = false
+        let offered = ContinuousClock.now
         let firstAudio = Task { [reportFirstAudio] in
             guard reportFirstAudio else { return }
             await FirstAudioWatch.report(call)
         }
+        let firstPacket = Task {
+            guard MetricsEndpoint.enabled, let milliseconds = await LoadCall.firstPacket(of: call, since: offered) else { return }
+            CallMetrics.firstAudio(.incoming, .milliseconds(milliseconds))
+        }
+        defer { firstPacket.cancel() }
         defer { firstAudio.cancel() }
         do {
             try await incoming.answer(media: media)
+            presenter.negotiated(call.id, await call.statistics())
             if let dtmf {
                 do {
                     try await call.sendDTMF(dtmf)
@@ -175,9 +226,7 @@ actor Answerer {
         let reason = await call.waitUntilDone()
         await watcher.value
         statsTicker.cancel()
-        let statistics = await call.statistics()
-        presenter.stats(call.id, statistics)
-        presenter.ended(call.id, reason, statistics: statistics)
+        _ = await quality.finish(reason)
         active -= 1
         let mediaFailed = await call.failure != nil || reason.localStatus == .noMedia
         callEnded(failed: failed || mediaFailed)
@@ -205,5 +254,6 @@ actor Answerer {
         ended += 1
         if failed { failures += 1 }
         if let callLimit, ended >= callLimit, active == 0 { stop() }
+        if draining, active == 0 { stop() }
     }
 }

@@ -8,11 +8,17 @@ struct CallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "call",
         abstract: "Place a call and stay on it until it ends.",
+        // One paragraph per line: ArgumentParser wraps each at the terminal's width.
         discussion: """
-            On a terminal a status line shows the call; keys: 0-9 * # send DTMF, m mute/unmute,
-            h hold/unhold, q hang up. When standard input is not a terminal (and not --play stdin), it takes
-            one command per line: dtmf DIGITS, hold, unhold, mute, unmute, hangup. Exit status: 0 normal end, 1 the call failed or ended abnormally,
-            64 bad usage, 3 no session (server unreachable, login refused), 4 media failed (ICE, DTLS, codecs).
+            On a terminal a status line shows the call; keys: 0-9 * # send DTMF, m mute/unmute, \
+            h hold/unhold, q hang up. When standard input is not a terminal (and not --play stdin), it takes \
+            one command per line: dtmf DIGITS, hold, unhold, mute, unmute, hangup.
+
+            Exit status: 0 normal end; 1 the call failed or ended abnormally; 3 no session (server \
+            unreachable, login refused, no WebSocket within 5 s); 4 media failed (ICE, DTLS, codecs); 5 the network \
+            went away and the call could not be recovered (reconnect timeout, reconnecting gave up); 64 bad usage; \
+            66 a file to read is missing or unreadable.
+
             Example: parley call bob --server ws://127.0.0.1:8080 --login alice --play tone:440 --record bob.wav --duration 10
             """
     )
@@ -51,27 +57,24 @@ struct CallCommand: AsyncParsableCommand {
     }
 
     private func parsedHeaders() throws -> [CustomHeader] {
-        try headers.map { text in
-            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { throw ValidationError("--header must be NAME=VALUE, got \"\(text)\"") }
-            return CustomHeader(name: String(text[..<equals]), value: String(text[text.index(after: equals)...]))
-        }
+        try headers.map(HeaderOption.parse)
     }
 
     func run() async throws {
-        let presenter = CallPresenter(json: logging.json)
+        let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
+        let profile: ConfigProfile?
+        do { profile = try connection.checkLocalInputs(media: media) } catch {
+            presenter.error(error.error)
+            Foundation.exit(error.status)
+        }
         let logger: Logger
         var mediaOptions: MediaOptions
         do {
             logger = try logging.bootstrap()
-            mediaOptions = try media.mediaOptions()
+            presenter.logger = logger
+            mediaOptions = try media.mediaOptions(profile: profile)
         } catch {
             fail(error, presenter: presenter)
-        }
-        do {
-            try media.checkLocalFiles()
-        } catch {
-            presenter.error(error.error)
-            Foundation.exit(error.status)
         }
         var recorder: SDPRecorder?
         if let directory = media.saveSDP {
@@ -100,17 +103,19 @@ struct CallCommand: AsyncParsableCommand {
         options.callerNumber = callerNumber
 
         let client = VoiceClient(configuration: configuration, logger: logger)
-        let clientEvents = client.events
-        let clientNews = Task {
-            for await event in clientEvents { presenter.client(event) }
-        }
-        defer { clientNews.cancel() }
         presenter.note("connecting to \(configuration.server)")
         do {
             try await client.connect()
         } catch {
             fail(error, presenter: presenter)
         }
+        // Only once logged in: a failed first connection ends the command, and the client's
+        // news of it (a reconnect it schedules) must not print after the error.
+        let clientEvents = client.events
+        let clientNews = Task {
+            for await event in clientEvents { presenter.client(event) }
+        }
+        defer { clientNews.cancel() }
         presenter.note("logged in; calling \(destination)")
         let call: Call
         do {
@@ -122,7 +127,8 @@ struct CallCommand: AsyncParsableCommand {
         }
         recorder?.name(call.id)
         var session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval, interactive: !logging.json,
-                                  commandsFromStandardInput: media.play != "stdin" && media.play != "-")
+                                  commandsFromStandardInput: media.play != "stdin" && media.play != "-",
+                                  watchesInputLevel: !mediaOptions.source.isGenerated)
         // The second call of a three-way call plays and records nothing apart: while merged, the
         // first call's output carries both far ends.
         var secondOptions = options
@@ -148,7 +154,8 @@ struct CallCommand: AsyncParsableCommand {
             fail(error, presenter: presenter)
         }
         let session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval,
-                                  interactive: !logging.json, commandsFromStandardInput: media.play != "stdin" && media.play != "-")
+                                  interactive: !logging.json, commandsFromStandardInput: media.play != "stdin" && media.play != "-",
+                                  watchesInputLevel: !mediaOptions.source.isGenerated)
         return await session.run()
     }
 

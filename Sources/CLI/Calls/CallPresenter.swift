@@ -1,10 +1,12 @@
 import Foundation
+import Logging
 import ICE
 import Media
 import Parley
+import Signaling
 
 /// Shows a call to a person (lines on standard error, a live status line on a terminal) or to a
-/// program (`--json` lines on standard output, DESIGN.md's event shapes).
+/// program (`--json` lines on standard output, docs/cli.md's event shapes).
 final class CallPresenter: @unchecked Sendable {
     let json: Bool
     let statusLine: Bool
@@ -13,8 +15,14 @@ final class CallPresenter: @unchecked Sendable {
     /// A destination being typed (after `t` or `c`): shown in place of the live status line.
     private var typing: String?
 
-    init(json: Bool) {
+    /// Received digits are often PINs: shown (and in --json) only at debug or trace, else counted.
+    let revealDigits: Bool
+    /// Every call event at debug (ICE states and pair, DTLS profile, media), set once logging is up.
+    var logger: Logger?
+
+    init(json: Bool, revealDigits: Bool = false) {
         self.json = json
+        self.revealDigits = revealDigits
         statusLine = !json && isatty(2) == 1
     }
 
@@ -32,10 +40,15 @@ final class CallPresenter: @unchecked Sendable {
     }
 
     func event(_ call: String, _ event: CallEvent) {
+        logger?.debug("call \(call): \(Self.logText(event))")
         switch event {
         case .state(let state): self.state(call, state)
         case .dtmf(let digit):
-            if json { JSONEvents.emit("dtmf", DigitPayload(call: call, digit: String(digit), direction: "received")) } else { line("call \(short(call)): received digit \(digit)") }
+            if json {
+                JSONEvents.emit("dtmf", DigitPayload(call: call, digit: revealDigits ? String(digit) : nil, direction: "received"))
+            } else {
+                line("call \(short(call)): received " + (revealDigits ? "digit \(digit)" : "a digit"))
+            }
         case .secured(let profile):
             if json { JSONEvents.emit("secured", SecuredPayload(call: call, srtpProfile: profile)) } else { line("call \(short(call)): media secured (\(profile))") }
         case .selectedPair(let pair):
@@ -67,6 +80,24 @@ final class CallPresenter: @unchecked Sendable {
         }
     }
 
+    /// `parley answer` is logged in and can take calls (again, after a reconnection).
+    func ready(login: String?) {
+        if json { JSONEvents.emit("ready", ReadyPayload(login: login)) }
+    }
+
+    /// A call offered to `parley answer`, before it is answered or refused.
+    func incoming(_ incoming: IncomingCall) {
+        if json {
+            JSONEvents.emit("incoming", IncomingPayload(
+                call: incoming.id, callerName: incoming.callerName, callerNumber: incoming.callerNumber,
+                destination: incoming.calleeNumber ?? incoming.calleeName, headers: incoming.headers.map { HeaderPayload(name: $0.name, value: $0.value) }))
+        } else {
+            let caller = [incoming.callerName, incoming.callerNumber.map { "<\($0)>" }].compactMap { $0 }.joined(separator: " ")
+            let destination = incoming.calleeNumber ?? incoming.calleeName
+            line("incoming call \(short(incoming.id)) from \(caller.isEmpty ? "unknown" : caller)" + (destination.map { " to \($0)" } ?? ""))
+        }
+    }
+
     /// The client's own reconnection news, not tied to one call.
     func client(_ event: VoiceClientEvent) {
         switch event {
@@ -85,6 +116,7 @@ final class CallPresenter: @unchecked Sendable {
     }
 
     func error(_ error: ParleyError, call: String? = nil) {
+        LogOutput.active.withLock { $0 }?.recordInFile(level: .error, label: "parley", message: (call.map { "call \($0): " } ?? "") + "\(error.code): \(error.message)")
         if json {
             JSONEvents.emit("error", CallErrorPayload(call: call, code: error.code, message: error.message))
         } else {
@@ -94,24 +126,42 @@ final class CallPresenter: @unchecked Sendable {
 
     func bot(_ call: String, _ outcome: BotOutcome) {
         if json {
-            JSONEvents.emit("bot", BotPayload(call: call, steps: outcome.steps, digits: String(outcome.digits),
-                                               recordings: outcome.recordings.map(\.path), ending: outcome.ending.description))
+            JSONEvents.emit("bot", BotPayload(call: call, steps: outcome.steps, digits: revealDigits ? String(outcome.digits) : nil,
+                                               digitCount: outcome.digits.count, recordings: outcome.recordings.map(\.path),
+                                               ending: outcome.ending.description))
         } else {
-            line("call \(short(call)): bot \(outcome.ending): steps \(outcome.steps.joined(separator: " > ")), digits \(String(outcome.digits))")
+            let digits = revealDigits ? "digits \(String(outcome.digits))" : "\(outcome.digits.count) digit\(outcome.digits.count == 1 ? "" : "s")"
+            line("call \(short(call)): bot finished (\(outcome.ending)): steps \(outcome.steps.joined(separator: " > ")), \(digits)")
         }
     }
 
-    func stats(_ call: String, _ statistics: CallStatistics) {
+    func stats(_ call: String, _ statistics: CallStatistics, quality: CallQualityMonitor.Update? = nil) {
         guard json else { return }
-        JSONEvents.emit("stats", StatsPayload(call: call, audio: statistics.audio, candidatePair: statistics.candidatePair.map(CandidatePairPayload.init)))
+        JSONEvents.emit("stats", StatsPayload(call: call, audio: statistics.audio, candidatePair: statistics.candidatePair.map(CandidatePairPayload.init),
+                                               mos: quality?.mos.map(Self.rounded), quality: quality?.quality?.rawValue,
+                                               lossPercent: quality?.lossPercent.map(Self.rounded)))
     }
 
-    func ended(_ call: String, _ reason: TerminationReason, statistics: CallStatistics) {
+    /// A quality warning raised (`warning`) or cleared (`warning-cleared`).
+    func warning(_ call: String, _ change: QualityWarningChange) {
+        let value = Self.rounded(change.value)
         if json {
-            JSONEvents.emit("ended", EndedPayload(call: call, reason: ReasonPayload(reason)))
+            JSONEvents.emit(change.raised ? "warning" : "warning-cleared", QualityWarningPayload(call: call, name: change.warning.rawValue, value: value))
+        } else {
+            line("call \(short(call)): \(change.raised ? "warning" : "cleared"): \(change.warning.rawValue) (\(value))")
+        }
+    }
+
+    func ended(_ call: String, _ reason: TerminationReason, statistics: CallStatistics, record: CallRecord? = nil) {
+        if json {
+            JSONEvents.emit("ended", EndedPayload(call: call, reason: ReasonPayload(reason), record: record.map(CallRecordPayload.init)))
             return
         }
         line("call \(short(call)): ended: \(reason)")
+        if let record, let mosMean = record.mosMean, let mosMin = record.mosMin {
+            line(String(format: "  MOS mean %.2f, min %.2f; warnings: %@", mosMean, mosMin,
+                        record.warningsRaised.isEmpty ? "none" : record.warningsRaised.map(\.rawValue).joined(separator: ", ")))
+        }
         if let audio = statistics.audio {
             line(String(format: "  %@: sent %d packets, received %d, lost %d, jitter %.1f ms, rtt %@, concealed %.1f%%",
                         audio.codec, audio.packetsSent, audio.packetsReceived, audio.packetsLost, audio.jitterMs,
@@ -121,7 +171,7 @@ final class CallPresenter: @unchecked Sendable {
     }
 
     /// The live line on a terminal: state, duration, codec, loss, jitter, RTT and two meters.
-    func status(_ state: CallState, elapsed: Duration, statistics: CallStatistics, muted: Bool) {
+    func status(_ state: CallState, elapsed: Duration, statistics: CallStatistics, quality: CallQualityMonitor.Update?, muted: Bool) {
         guard statusLine else { return }
         if let typing = lock.withLock({ typing }) { return showStatus(typing) }
         let seconds = Int(elapsed.components.seconds)
@@ -130,6 +180,7 @@ final class CallPresenter: @unchecked Sendable {
             text += String(format: " %@ loss %d jitter %.0fms rtt %@ in %@ out %@", audio.codec, audio.packetsLost, audio.jitterMs,
                            audio.rttMs.map { String(format: "%.0fms", $0) } ?? "-", Self.meter(audio.audioLevel), Self.meter(audio.localAudioLevel))
         }
+        if let mos = quality?.mos, let word = quality?.quality { text += String(format: " MOS %.1f %@", mos, word.rawValue) }
         if muted { text += " MUTED" }
         text += "  [0-9*# dtmf, m mute, h hold, t transfer, c merge a call, u unmerge, q quit]"
         showStatus(text)
@@ -171,12 +222,48 @@ final class CallPresenter: @unchecked Sendable {
         }
     }
 
+    /// The codec and payload type a call settled on, once it is active (debug).
+    func negotiated(_ call: String, _ statistics: CallStatistics) {
+        guard let audio = statistics.audio else { return }
+        logger?.debug("call \(call): sending and receiving \(audio.codec), payload type \(audio.payloadType)")
+    }
+
+    private static func logText(_ event: CallEvent) -> String {
+        switch event {
+        case .state(let state): "state \(state.name)"
+        case .dtmf(let digit): "received digit \(digit)"
+        case .iceState(let state): "ICE \(state.rawValue)"
+        case .selectedPair(let pair): "ICE selected pair \(pair)"
+        case .secured(let profile): "DTLS done, SRTP profile \(profile)"
+        case .mediaDisrupted: "no RTP arriving (disrupted)"
+        case .mediaRestored: "RTP arriving again"
+        case .recovered(let path): "recovered by \(path.rawValue)"
+        case .transfer(let progress): "transfer \(progress)"
+        case .merged(let other): "merged with call \(other)"
+        case .unmerged(let other): "split from call \(other)"
+        case .error(let error): "error \(error.code): \(error.message)"
+        }
+    }
+
     private func short(_ call: String) -> String { String(call.prefix(8)) }
+
+    /// Two decimals are all a MOS or a millisecond figure means.
+    static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
 }
 
 struct StatePayload: Encodable { let call: String; let state: String }
-/// `direction`: "sent" or "received".
-struct DigitPayload: Encodable { let call: String; let digit: String; let direction: String }
+struct ReadyPayload: Encodable { let login: String? }
+struct HeaderPayload: Encodable { let name: String; let value: String }
+struct IncomingPayload: Encodable {
+    let call: String
+    let callerName: String?
+    let callerNumber: String?
+    let destination: String?
+    let headers: [HeaderPayload]
+}
+/// `digit` is absent for a digit received unless secrets are revealed (received digits may be
+/// PINs); `direction`: "sent" or "received".
+struct DigitPayload: Encodable { let call: String; let digit: String?; let direction: String }
 struct SecuredPayload: Encodable { let call: String; let srtpProfile: String }
 struct ICEStatePayload: Encodable { let call: String; let state: String }
 struct PairPayload: Encodable { let call: String; let pair: CandidatePairPayload }
@@ -184,9 +271,18 @@ struct MediaPayload: Encodable { let call: String; let media: String }
 struct RecoveredPayload: Encodable { let call: String; let path: String }
 struct NetworkPayload: Encodable { let network: String; let attempt: Int?; let delayMs: Int? }
 struct CallErrorPayload: Encodable { let call: String?; let code: String; let message: String }
-struct StatsPayload: Encodable { let call: String; let audio: MediaStatistics?; let candidatePair: CandidatePairPayload? }
-struct BotPayload: Encodable { let call: String; let steps: [String]; let digits: String; let recordings: [String]; let ending: String }
-struct EndedPayload: Encodable { let call: String; let reason: ReasonPayload }
+struct StatsPayload: Encodable {
+    let call: String
+    let audio: MediaStatistics?
+    let candidatePair: CandidatePairPayload?
+    var mos: Double? = nil
+    var quality: String? = nil
+    /// Loss of the received stream over the last 5 s.
+    var lossPercent: Double? = nil
+}
+struct QualityWarningPayload: Encodable { let call: String; let name: String; let value: Double }
+struct BotPayload: Encodable { let call: String; let steps: [String]; let digits: String?; let digitCount: Int; let recordings: [String]; let ending: String }
+struct EndedPayload: Encodable { let call: String; let reason: ReasonPayload; var record: CallRecordPayload? = nil }
 /// `transfer`: "requested", "completed", "failed" (with `reason`) or "transferred" (we were sent on).
 struct TransferPayload: Encodable { let call: String; let transfer: String; let destination: String; let reason: String? }
 

@@ -12,6 +12,8 @@ struct CallSession {
     let interactive: Bool
     /// Read commands from standard input (it is not a terminal and not the audio source).
     let commandsFromStandardInput: Bool
+    /// The source is a microphone, a file or a pipe, whose steady level means trouble.
+    var watchesInputLevel = true
     /// Places the second call of a three-way call; nil where there is none (Janus).
     var threeWay: ThreeWay? = nil
 
@@ -26,13 +28,16 @@ struct CallSession {
         let presenter = presenter
         let dtmf = dtmf
         let duration = duration
+        let quality = CallQualityWatch(call: call, presenter: presenter, watchesInputLevel: watchesInputLevel)
 
         let watcher = Task {
             var activated = false
             for await event in call.events {
+                quality.note(event)
                 presenter.event(call.id, event)
                 guard case .state(.active) = event, !activated else { continue }
                 activated = true
+                presenter.negotiated(call.id, await call.statistics())
                 if let dtmf {
                     do throws(ParleyError) {
                         try await call.sendDTMF(dtmf)
@@ -57,18 +62,9 @@ struct CallSession {
         let signals = Task {
             for await _ in interruption.signals { await call.hangup() }
         }
-        let ticker = Task {
-            var lastStats = ContinuousClock.now
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(500))
-                let state = await call.state
-                guard !state.isDone else { return }
-                let statistics = await call.statistics()
-                presenter.status(state, elapsed: ContinuousClock.now - started, statistics: statistics, muted: await call.isMuted)
-                if statsInterval > 0, ContinuousClock.now - lastStats >= .milliseconds(Int(statsInterval * 1000)) {
-                    lastStats = .now
-                    presenter.stats(call.id, statistics)
-                }
+        let ticker = Task { [statsInterval] in
+            await quality.run(statsInterval: statsInterval) { state, statistics in
+                presenter.status(state, elapsed: ContinuousClock.now - started, statistics: statistics, quality: quality.quality, muted: await call.isMuted)
             }
         }
 
@@ -81,9 +77,7 @@ struct CallSession {
         signals.cancel()
         keyboard.stop()
         commands.stop()
-        let statistics = await call.statistics()
-        presenter.stats(call.id, statistics)
-        presenter.ended(call.id, reason, statistics: statistics)
+        _ = await quality.finish(reason)
         return ExitStatus.forEnd(reason, failure: await call.failure)
     }
 

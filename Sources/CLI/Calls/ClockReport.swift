@@ -17,7 +17,7 @@ struct ClockPayload: Encodable {
     /// Times the clock fell more than five ticks behind and gave up the lost time.
     let overruns: Int
     /// The engine's shards, the calls on each (those made so far), and the scheduling each
-    /// shard's clock got (docs/architecture-threads.md).
+    /// shard's clock got (docs/architecture.md).
     let shards: Int
     let shardCalls: [Int]
     let clockPriority: [String]

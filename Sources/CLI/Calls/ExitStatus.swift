@@ -31,6 +31,7 @@ enum ExitStatus {
     static func forSetup(_ error: ParleyError) -> Int32 {
         switch error.kind {
         case .configuration, .audio: usage
+        case .reconnectTimeout, .reconnectFailed: networkLost
         case .iceFailed, .turnAuthentication, .dtlsFailed, .noSupportedCodec, .negotiation: mediaFailed
         default: notConnected
         }

@@ -11,8 +11,8 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Call the embedded switch's IVR bot over loopback and navigate its menu. No account, no network.",
         discussion: """
-            Starts the embedded switch and an IVR bot in this process, dials the bot with real ICE (on lo),
-            DTLS-SRTP and Opus, presses 1 (sales) then 9 (goodbye), records what the bot says to demo.wav,
+            Starts the embedded switch and an IVR bot in this process, dials the bot with real ICE (on lo), \
+            DTLS-SRTP and Opus, presses 1 (sales) then 9 (goodbye), records what the bot says to demo.wav, \
             and prints the call's states, statistics and what the recording holds.
             """
     )
@@ -31,9 +31,10 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let presenter = CallPresenter(json: logging.json)
+        let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
         do {
             let logger = try logging.bootstrap()
+            presenter.logger = logger
             let status = try await DemoRun(output: output, presenter: presenter, logger: logger).run()
             throw ExitCode(status)
         } catch let error as ParleyError {

@@ -39,16 +39,19 @@ struct LoadCall {
             call = try await client.dial(destination, options: options)
         } catch {
             presenter.error(error)
+            CallMetrics.dialFailed(error.code)
             return LoadCallResult(index: index, callID: nil, answered: false, held: false, failure: error.code, setupMs: nil, firstAudioMs: nil,
                                   reason: nil, audio: nil)
         }
         await run.track(index, call)
+        CallMetrics.callStarted(.outgoing)
         let firstAudio = Task { await Self.firstPacket(of: call, since: dialed) }
         var setupMs: Int?
         var holding: Task<Bool, Never>?
         for await event in call.events {
             guard case .state(let state) = event else {
                 if case .error(let error) = event { presenter.error(error, call: call.id) }
+                if case .recovered(let path) = event { CallMetrics.recovered(path) }
                 continue
             }
             if state == .active, setupMs == nil {
@@ -73,6 +76,7 @@ struct LoadCall {
         let firstAudioMs = await firstAudio.value
         await run.untrack(index)
         let audio = await call.statistics().audio
+        Self.report(audio, reason: reason, setupMs: setupMs, firstAudioMs: firstAudioMs)
         var failure: String?
         if !held {
             if let error = await call.failure {
@@ -87,9 +91,28 @@ struct LoadCall {
                               firstAudioMs: firstAudioMs, reason: reason, audio: audio)
     }
 
+    /// The call's figures into the metrics: a load call has no stats ticks, so its traffic and
+    /// its MOS (the E-model over the whole call's loss and delay) arrive at its end.
+    private static func report(_ audio: MediaStatistics?, reason: TerminationReason, setupMs: Int?, firstAudioMs: Int?) {
+        if let setupMs { CallMetrics.setup(.outgoing, .milliseconds(setupMs)) }
+        if let firstAudioMs { CallMetrics.firstAudio(.outgoing, .milliseconds(firstAudioMs)) }
+        var mos: Double?
+        var loss: Double?
+        if let audio {
+            var traffic = CallMetrics.Traffic()
+            traffic.add(audio)
+            if audio.packetsReceived > 0 {
+                loss = 100 * Double(audio.packetsLost) / Double(audio.packetsLost + audio.packetsReceived)
+                let model = EModel(codec: .forCodec(audio.codec, fec: audio.fecNegotiated))
+                mos = model.mos(lossPercent: loss ?? 0, oneWayDelayMs: (audio.rttMs ?? 0) / 2 + audio.jitterBufferDelayMs)
+            }
+        }
+        CallMetrics.callEnded(.outgoing, reason: reason, mos: mos, lossPercent: loss, jitterMs: audio.flatMap { $0.packetsReceived > 0 ? $0.jitterMs : nil })
+    }
+
     /// Milliseconds from dialing to the first RTP packet from the far end: polled every 5 ms for
     /// 2 s, then every 50 ms, until the call ends or 30 s have passed.
-    private static func firstPacket(of call: Call, since dialed: ContinuousClock.Instant) async -> Int? {
+    static func firstPacket(of call: Call, since dialed: ContinuousClock.Instant) async -> Int? {
         let deadline = dialed + .seconds(30)
         while !Task.isCancelled, ContinuousClock.now < deadline {
             if let audio = await call.statistics().audio, audio.packetsReceived > 0 { return milliseconds(ContinuousClock.now - dialed) }

@@ -27,6 +27,7 @@ struct LoadCommand: AsyncParsableCommand {
     @OptionGroup var media: MediaFlags
     @OptionGroup var engine: EngineFlags
     @OptionGroup var logging: LoggingFlags
+    @OptionGroup var metricsFlags: MetricsFlags
 
     @Option(help: "Calls to place in all.")
     var calls = 1
@@ -74,12 +75,17 @@ struct LoadCommand: AsyncParsableCommand {
 
     func run() async throws {
         let presenter = CallPresenter(json: logging.json)
+        let profile: ConfigProfile?
+        do { profile = try connection.checkLocalInputs(media: media) } catch {
+            presenter.error(error.error)
+            throw ExitCode(error.status)
+        }
         let logger: Logger
         let configuration: VoiceClientConfiguration
         var callMedia: MediaOptions
         do {
             logger = try logging.bootstrap()
-            callMedia = try media.mediaOptions()
+            callMedia = try media.mediaOptions(profile: profile)
             callMedia.engine = engine.engine()
             configuration = try connection.clientConfiguration(media: callMedia)
             // Loads the WAV file now: a bad one is a usage error before anything connects.
@@ -94,6 +100,7 @@ struct LoadCommand: AsyncParsableCommand {
         callMedia.sharesLoopedSource = true
         callMedia.decodesReceivedAudio = recordDir != nil
 
+        let metrics = try await metricsFlags.start(json: logging.json)
         let client = VoiceClient(configuration: configuration, logger: logger)
         let clientEvents = client.events
         let clientNews = Task {
@@ -109,8 +116,15 @@ struct LoadCommand: AsyncParsableCommand {
         }
         let total = calls
         presenter.note("logged in; placing \(total) calls to \(destination)")
+        metrics?.ready(true)
+        let clockMetrics = Task { [engine = callMedia.engine] in
+            guard metrics != nil else { return }
+            await CallMetrics.watchClock(of: engine)
+        }
         let status = await place(on: client, media: callMedia, presenter: presenter)
+        clockMetrics.cancel()
         await client.disconnect()
+        await metricsFlags.linger(metrics)
         throw ExitCode(status)
     }
 

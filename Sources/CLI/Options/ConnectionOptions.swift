@@ -16,11 +16,23 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "SIP login (or PARLEY_LOGIN).")
     var login: String?
 
-    @Option(help: "Password (or PARLEY_PASSWORD). Prefer the environment: flags show in ps.")
+    @Option(help: "Password (or PARLEY_PASSWORD). Prefer --password-file or the environment: flags show in ps.")
     var password: String?
+
+    @Option(help: "Read the password from the first line of this file.")
+    var passwordFile: String?
 
     @Option(help: "Login token instead of login and password (or PARLEY_TOKEN).")
     var token: String?
+
+    @Option(help: "Read the login token from the first line of this file.")
+    var tokenFile: String?
+
+    @Option(help: "A profile of the config file (server, login, secret files, CA file, ICE servers); flags and the environment win over it.")
+    var profile: String?
+
+    @Option(help: "The config file (default: ~/.config/parley/config.toml).")
+    var config: String?
 
     @Option(help: "Signalling dialect: verto (Telnyx, FreeSWITCH, parley switch) or janus.")
     var dialect: Dialect = .verto
@@ -48,8 +60,18 @@ struct ConnectionOptions: ParsableArguments {
         return value
     }
 
+    /// The config profile chosen (--profile, else the file's default), or nil.
+    func configProfile() throws(LocalInputError) -> ConfigProfile? {
+        try ConfigFile.profile(named: profile, path: config)
+    }
+
+    private func settings() throws(ParleyError) -> ConfigProfile {
+        do { return try configProfile() ?? ConfigProfile() } catch { throw error.error }
+    }
+
     func serverURL() throws(ParleyError) -> WebSocketURL {
-        guard let text = server ?? Self.environment("PARLEY_SERVER") else {
+        let fromProfile = try settings().server
+        guard let text = server ?? Self.environment("PARLEY_SERVER") ?? fromProfile else {
             throw ParleyError(kind: .configuration, message: "no server: give --server ws://HOST:PORT or set PARLEY_SERVER")
         }
         do {
@@ -59,22 +81,51 @@ struct ConnectionOptions: ParsableArguments {
         }
     }
 
-    func credentials() throws(ParleyError) -> VertoCredentials {
-        if let token = token ?? Self.environment("PARLEY_TOKEN") { return .token(token) }
-        guard let login = login ?? Self.environment("PARLEY_LOGIN") else {
-            throw ParleyError(kind: .configuration, message: "no credentials: give --login and --password (or PARLEY_LOGIN and PARLEY_PASSWORD), or --token")
+    /// Checks the files these options name before anything connects: secret files are there
+    /// and readable (66 if not), the CA file exists (bad usage if not).
+    func checkLocalFiles() throws(LocalInputError) {
+        let settings = try configProfile() ?? ConfigProfile()
+        _ = try secrets(settings)
+        if let caFile = caFile ?? settings.caFile, !insecure {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: caFile, isDirectory: &isDirectory), !isDirectory.boolValue,
+                FileManager.default.isReadableFile(atPath: caFile)
+            else {
+                throw LocalInputError(error: ParleyError(kind: .configuration, message: "--ca-file \(caFile): no readable file there"), status: ExitStatus.usage)
+            }
         }
-        guard let password = password ?? Self.environment("PARLEY_PASSWORD") else {
-            throw ParleyError(kind: .configuration, message: "no password for \(login): give --password or set PARLEY_PASSWORD")
+    }
+
+    private func secrets(_ settings: ConfigProfile) throws(LocalInputError) -> (password: String?, token: String?) {
+        let password = try SecretFile.choose(value: password, file: passwordFile, environment: "PARLEY_PASSWORD", flags: ("--password", "--password-file"),
+                                             profileFile: settings.passwordFile)
+        // A token from the profile would shadow a login given on the command line.
+        let tokenFromProfile = login == nil ? settings.tokenFile : nil
+        let token = try SecretFile.choose(value: token, file: tokenFile, environment: "PARLEY_TOKEN", flags: ("--token", "--token-file"),
+                                          profileFile: tokenFromProfile)
+        return (password, token)
+    }
+
+    func credentials() throws(ParleyError) -> VertoCredentials {
+        let settings = try settings()
+        let secrets: (password: String?, token: String?)
+        do { secrets = try self.secrets(settings) } catch { throw error.error }
+        if let token = secrets.token { return .token(token) }
+        guard let login = login ?? Self.environment("PARLEY_LOGIN") ?? settings.login else {
+            throw ParleyError(kind: .configuration, message: "no credentials: give --login and --password-file (or PARLEY_LOGIN and PARLEY_PASSWORD), or --token-file")
+        }
+        guard let password = secrets.password else {
+            throw ParleyError(kind: .configuration, message: "no password for \(login): give --password-file or --password, or set PARLEY_PASSWORD")
         }
         return .password(login: login, password: password)
     }
 
-    func socketOptions() -> WebSocketOptions {
+    func socketOptions() throws(ParleyError) -> WebSocketOptions {
         var options = WebSocketOptions()
+        let profileCAFile = try settings().caFile
         if insecure {
             options.tls = .insecureSkipVerification
-        } else if let caFile {
+        } else if let caFile = caFile ?? profileCAFile {
             options.tls = .customCA(path: caFile)
         }
         return options
@@ -84,7 +135,7 @@ struct ConnectionOptions: ParsableArguments {
         var configuration = VoiceClientConfiguration(server: try serverURL(), credentials: try credentials())
         configuration.methodPrefix = methodPrefix
         configuration.readiness = methodPrefix == "verto" ? .loggedIn : .gatewayRegistered
-        configuration.socket = socketOptions()
+        configuration.socket = try socketOptions()
         configuration.media = media
         configuration.reconnection = try reconnectionPolicy()
         return configuration

@@ -9,3 +9,15 @@ struct LocalInputError: Error {
 
     static let unreadableInput: Int32 = 66
 }
+
+extension ConnectionOptions {
+    /// Every local input of the connection and media flags, checked before the log opens or
+    /// anything connects (call, answer, and any command that shares these groups); returns
+    /// the config profile chosen, if any.
+    func checkLocalInputs(media: MediaFlags) throws(LocalInputError) -> ConfigProfile? {
+        let profile = try configProfile()
+        try checkLocalFiles()
+        try media.checkLocalFiles(profile: profile)
+        return profile
+    }
+}

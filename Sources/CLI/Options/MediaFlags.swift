@@ -29,6 +29,9 @@ struct MediaFlags: ParsableArguments {
     @Option(help: "TURN credential (or PARLEY_TURN_PASSWORD).")
     var turnPassword: String?
 
+    @Option(help: "Read the TURN credential from the first line of this file.")
+    var turnPasswordFile: String?
+
     @Option(help: "trickle: candidates follow the SDP; vanilla: all candidates inside it.")
     var ice: ICEMode = .trickle
 
@@ -64,7 +67,7 @@ struct MediaFlags: ParsableArguments {
 
     /// Checks every local file the flags name before anything connects: the WAV to play is
     /// there and playable, the recording can be written.
-    func checkLocalFiles() throws(LocalInputError) {
+    func checkLocalFiles(profile: ConfigProfile?) throws(LocalInputError) {
         do {
             try AudioSourceSpec(play).check()
         } catch {
@@ -76,6 +79,12 @@ struct MediaFlags: ParsableArguments {
         } catch {
             throw LocalInputError(error: ParleyError(kind: .audio, message: "--record: \(error)"), status: ExitStatus.usage)
         }
+        _ = try turnCredential(profile)
+    }
+
+    private func turnCredential(_ profile: ConfigProfile?) throws(LocalInputError) -> String? {
+        try SecretFile.choose(value: turnPassword, file: turnPasswordFile, environment: "PARLEY_TURN_PASSWORD", flags: ("--turn-password", "--turn-password-file"),
+                              profileFile: profile?.turnPasswordFile)
     }
 
     /// Refuses raw audio on standard output when standard output carries the --json lines.
@@ -93,7 +102,8 @@ struct MediaFlags: ParsableArguments {
         }
     }
 
-    func mediaOptions() throws(ParleyError) -> MediaOptions {
+    /// `profile` fills in the ICE servers and TURN login the flags and environment leave out.
+    func mediaOptions(profile: ConfigProfile? = nil) throws(ParleyError) -> MediaOptions {
         var options = MediaOptions()
         do {
             options.source = try AudioSourceSpec(play)
@@ -102,10 +112,13 @@ struct MediaFlags: ParsableArguments {
             throw ParleyError(error)
         }
         let environment = ProcessInfo.processInfo.environment
-        let username = turnUser ?? environment["PARLEY_TURN_USER"]
-        let credential = turnPassword ?? environment["PARLEY_TURN_PASSWORD"]
+        let username = turnUser ?? environment["PARLEY_TURN_USER"] ?? profile?.turnUser
+        let credential: String?
+        do { credential = try turnCredential(profile) } catch { throw error.error }
+        let stunURLs = stun.isEmpty ? profile?.stun ?? [] : stun
+        let turnURLs = turn.isEmpty ? profile?.turn ?? [] : turn
         do {
-            options.iceServers = try stun.map { try ICEServer(url: $0) } + turn.map { try ICEServer(url: $0, username: username, credential: credential) }
+            options.iceServers = try stunURLs.map { try ICEServer(url: $0) } + turnURLs.map { try ICEServer(url: $0, username: username, credential: credential) }
         } catch {
             throw ParleyError(kind: .configuration, message: "\(error)")
         }

@@ -9,7 +9,7 @@ final class AgentCore: @unchecked Sendable {
     struct State {
         var generations: [Generation] = []
         var sending: Generation?
-        var receiveHandler: (@Sendable (UnsafeRawBufferPointer, Int) -> Void)?
+        var receiveHandler: ReceiveHandler?
         var started = false
         var closed = false
         var reportedState: ICEConnectionState = .new
@@ -431,12 +431,13 @@ final class AgentCore: @unchecked Sendable {
     }
 
     func setReceiveHandler(_ handler: @escaping @Sendable (UnsafeRawBufferPointer, Int) -> Void) {
-        state.withLock { $0.receiveHandler = handler }
+        let boxed = ReceiveHandler(handler)
+        state.withLock { $0.receiveHandler = boxed }
     }
 
     func received(_ bytes: UnsafeRawBufferPointer, component: Int) {
         guard let handler = state.withLock({ $0.receiveHandler }) else { return }
-        handler(bytes, component)
+        handler.deliver(bytes, component)
     }
 
     // MARK: Closing
@@ -467,6 +468,16 @@ final class AgentCore: @unchecked Sendable {
         loop.cancel(generation.collectionTimer)
         if let watch = generation.pathWatch { loop.cancel(watch.timer) }
         LibNiceSignals.disconnectAndClose(generation)
+    }
+}
+
+/// The receive handler in a box: a closure read out of the generic `Locked.withLock` would be
+/// re-abstracted, which allocates once per packet; a class reference is not.
+final class ReceiveHandler: Sendable {
+    let deliver: @Sendable (UnsafeRawBufferPointer, Int) -> Void
+
+    init(_ deliver: @escaping @Sendable (UnsafeRawBufferPointer, Int) -> Void) {
+        self.deliver = deliver
     }
 }
 

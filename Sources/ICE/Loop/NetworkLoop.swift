@@ -4,7 +4,7 @@ import Foundation
 /// One network thread: a GLib main loop (its own main context) on which the libnice agents, TLS
 /// tunnels and netlink sockets given to it live. `shared` carries the network monitor and every
 /// agent made without a loop; a media engine's shards each have one more
-/// (docs/architecture-threads.md). A loop lives as long as the process.
+/// (docs/architecture.md). A loop lives as long as the process.
 public final class NetworkLoop: @unchecked Sendable {
     // Immutable after init; GLib's context and loop are thread-safe to reference.
     let context: OpaquePointer
@@ -23,6 +23,7 @@ public final class NetworkLoop: @unchecked Sendable {
         let identity = thread
         let thread = Thread {
             g_main_context_push_thread_default(handles.context)
+            CoalescingPoll.install(on: handles.context)
             identity.adoptCurrentThread()
             started.signal()
             g_main_loop_run(handles.loop)

@@ -3,7 +3,7 @@ import Glibc
 
 /// A media clock: one thread that ticks every 20 ms and steps every registered session in turn
 /// (no thread per call). `shared` serves sessions started without a clock; a media engine has
-/// one per shard (docs/architecture-threads.md). Sleeps to absolute deadlines on
+/// one per shard (docs/architecture.md). Sleeps to absolute deadlines on
 /// CLOCK_MONOTONIC so ticks do not drift; when a tick overruns, the schedule restarts from now.
 /// The lock is this clock's alone, taken once per tick and when a session joins or leaves.
 public final class MediaClock: @unchecked Sendable {
@@ -47,7 +47,7 @@ public final class MediaClock: @unchecked Sendable {
     }
 
     /// What the clock's thread got when it asked for a scheduling priority above normal, once
-    /// it has started (docs/architecture-threads.md).
+    /// it has started (docs/architecture.md).
     public var priority: ClockPriority? { lock.withLock { grantedPriority } }
     private var grantedPriority: ClockPriority?
 

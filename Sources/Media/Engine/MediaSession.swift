@@ -272,7 +272,15 @@ public final class MediaSession: @unchecked Sendable {
         }
         let arrival = NTPTime.compact(Self.wallClockNTP())
         while true {
-            guard let header = try? reader.next() else { return }
+            let next: RTCPHeader?
+            do {
+                next = try reader.next()
+            } catch {
+                // A length or padding that lies: what came before it was used; the rest is dropped.
+                malformedPackets += 1
+                return
+            }
+            guard let header = next else { return }
             switch header.packetType {
             case RTCPPacketType.senderReport, RTCPPacketType.receiverReport:
                 guard let (ssrc, info, count) = try? reader.report(header) else {
@@ -570,6 +578,8 @@ public final class MediaSession: @unchecked Sendable {
             duplicatePackets: jitterBuffer.counters.duplicates, audioLevel: playedFrame ? Self.level(UnsafeBufferPointer(rebasing: playout[0..<tickSamples])) : 0,
             localAudioLevel: Self.level(UnsafeBufferPointer(localFrame)), srtpProfile: profile,
             srtpAuthenticationFailures: channel.counters.authenticationFailures, srtpReplays: channel.counters.replays,
-            dtmfReceived: dtmfReceived, muted: muted, preEncodedFramesSent: preEncodedFramesSent)
+            dtmfReceived: dtmfReceived, muted: muted, preEncodedFramesSent: preEncodedFramesSent,
+            malformedPackets: malformedPackets, unknownDatagrams: channel.counters.unknownDatagrams,
+            fecNegotiated: configuration.codec.usesInbandFEC)
     }
 }

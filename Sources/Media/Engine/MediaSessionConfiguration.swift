@@ -20,6 +20,12 @@ public enum MediaCodec: Sendable, Equatable {
         }
     }
 
+    /// Opus whose far end asked for in-band FEC; our own offer and answer always ask for it.
+    public var usesInbandFEC: Bool {
+        if case .opus(_, let settings) = self { return settings.inbandFEC }
+        return false
+    }
+
     /// PCM and RTP clock rate.
     public var sampleRate: Int {
         switch self {

@@ -1,5 +1,5 @@
 /// A snapshot of one call's audio, in the shape of the `--json` stats event's `audio` object
-/// (DESIGN.md): `packetsSent`, `packetsReceived`, `packetsLost`, `jitterMs`, `rttMs`, and more.
+/// (docs/cli.md): `packetsSent`, `packetsReceived`, `packetsLost`, `jitterMs`, `rttMs`, and more.
 public struct MediaStatistics: Sendable, Equatable, Codable {
     public var codec: String
     public var payloadType: Int
@@ -36,4 +36,12 @@ public struct MediaStatistics: Sendable, Equatable, Codable {
     public var muted: Bool
     /// Frames sent as a source handed them, pre-encoded (a bot's cached prompts), not encoded here.
     public var preEncodedFramesSent: Int = 0
+    /// Authenticated RTP/RTCP that did not parse (an RTCP length that lies, a truncated header):
+    /// dropped, the call goes on.
+    public var malformedPackets: Int = 0
+    /// Datagrams that are neither DTLS nor RTP/RTCP (stray STUN after ICE, garbage): dropped.
+    public var unknownDatagrams: Int = 0
+    /// Opus with in-band FEC negotiated (useinbandfec=1): a lost frame can be rebuilt from the
+    /// next packet, which the call's MOS estimate counts (docs/calls.md).
+    public var fecNegotiated: Bool = false
 }

@@ -22,6 +22,8 @@ public actor Call {
     private(set) var mediaOptions: MediaOptions
     var machine: CallStateMachine
     private var publishedState: CallState
+    /// When the call was dialled, rang, was answered and ended, for its record.
+    public private(set) var timeline = CallTimeline()
     private var finished = false
     var leg: MediaLeg?
     /// Our addresses changed since the media path was set up: the next re-offer restarts ICE.
@@ -76,6 +78,7 @@ public actor Call {
         self.reconnectTimeout = reconnectTimeout
         machine = CallStateMachine(direction: direction)
         publishedState = machine.state
+        timeline.note(machine.state, direction: direction)
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
         (digits, digitSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
         eventSink.yield(.state(machine.state))
@@ -385,6 +388,7 @@ public actor Call {
     private func publishState() {
         guard !machine.state.isDone, machine.state != publishedState else { return }
         publishedState = machine.state
+        timeline.note(machine.state, direction: direction)
         eventSink.yield(.state(machine.state))
     }
 
@@ -408,6 +412,7 @@ public actor Call {
     func finish() async {
         guard case .done = machine.state, !finished else { return }
         finished = true
+        timeline.note(machine.state, direction: direction)
         legPump?.cancel()
         recoveryDeadline?.cancel()
         await leaveMerge()

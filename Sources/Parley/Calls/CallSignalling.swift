@@ -1,7 +1,7 @@
 import Signaling
 
 /// What a call asks of its signalling dialect (Verto, Janus), in words neither dialect owns: the
-/// call never knows which one carries it (docs/architecture-calls.md). A request the dialect cannot
+/// call never knows which one carries it (docs/architecture.md). A request the dialect cannot
 /// make (Janus: hold, incoming calls, re-attach) throws a `call-state` error.
 protocol CallSignalling: Sendable {
     /// Readies the dialect's side of the call before any media is set up (Janus: its session,

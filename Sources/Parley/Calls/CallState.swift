@@ -1,4 +1,4 @@
-/// Why a call ended, as the server stated it or as the client decided (DESIGN.md, call model).
+/// Why a call ended, as the server stated it or as the client decided (docs/calls.md).
 public struct TerminationReason: Sendable, Equatable, CustomStringConvertible {
     /// Endings the client decides itself.
     /// Each maps to one of Kandy's end reasons 9900-9908 (`kandyCode`, docs/calls.md).

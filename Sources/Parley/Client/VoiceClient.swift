@@ -13,6 +13,8 @@ public actor VoiceClient {
     let signalling: VertoCallSignalling
     let logger: Logger
     var calls: [String: Call] = [:]
+    /// Invites refused because `configuration.maximumCalls` calls were already in progress.
+    public private(set) var refusedIncomingCalls = 0
     private var pump: Task<Void, Never>?
     /// Reconnection state (VoiceClient+Recovery.swift).
     var recovery = RecoveryState()
@@ -20,7 +22,7 @@ public actor VoiceClient {
     public init(configuration: VoiceClientConfiguration, logger: Logger = Logger(label: "parley.client")) {
         self.configuration = configuration
         self.logger = logger
-        verto = VertoClient(url: configuration.server, configuration: configuration.verto, socketOptions: configuration.socket)
+        verto = VertoClient(url: configuration.server, configuration: configuration.verto, socketOptions: configuration.socket, logger: logger)
         signalling = VertoCallSignalling(client: verto)
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
     }
@@ -37,6 +39,7 @@ public actor VoiceClient {
         do {
             try await verto.connect()
         } catch {
+            logger.debug("could not log in to \(configuration.server): \(error)")
             throw ParleyError(error)
         }
         await noteSocketEndpoints()
@@ -125,13 +128,23 @@ public actor VoiceClient {
 
     private func offered(_ offer: VertoOffer) async {
         guard calls[offer.callID] == nil else { return }
+        guard calls.count < configuration.maximumCalls else {
+            refusedIncomingCalls += 1
+            logger.warning("refused an incoming call: \(calls.count) calls already in progress (maximumCalls)")
+            let verto = verto
+            Task { _ = try? await verto.bye(callID: offer.callID, cause: HangupCause(cause: "USER_BUSY", causeCode: 17)) }
+            return
+        }
         let caller = offer.callerNumber ?? offer.callerName ?? "unknown"
         let call = makeCall(id: offer.callID, direction: .incoming, remoteParty: caller)
         calls[call.id] = call
         let incoming = IncomingCall(
             call: call, callerName: offer.callerName, callerNumber: offer.callerNumber, calleeName: offer.calleeName,
             calleeNumber: offer.calleeNumber, headers: offer.customHeaders, clientState: offer.clientState, offer: offer.sdp)
-        if configuration.ringingFeedback { await call.sendRinging() }
+        // Not awaited: a server that never answers the ringing acknowledgement would hold up
+        // every later event by its request timeout (HostileServerCallTests). The task is
+        // created before the offer is reported, so the acknowledgement still goes out first.
+        if configuration.ringingFeedback { Task { await call.sendRinging() } }
         eventSink.yield(.incomingCall(incoming))
     }
 }

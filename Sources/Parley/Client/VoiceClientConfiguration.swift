@@ -15,6 +15,9 @@ public struct VoiceClientConfiguration: Sendable {
     public var callerName = ""
     public var callerNumber = ""
     public var reconnection = ReconnectionPolicy()
+    /// Calls at once. An invite beyond this is refused with USER_BUSY and counted
+    /// (`VoiceClient.refusedIncomingCalls`), so a flood of invites cannot grow memory unbounded.
+    public var maximumCalls = 64
 
     public init(server: WebSocketURL, credentials: VertoCredentials) {
         self.server = server

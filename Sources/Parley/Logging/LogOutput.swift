@@ -35,6 +35,10 @@ public final class LogOutput: Sendable {
             let suffix = fields.isEmpty ? "" : " " + fields.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
             FileHandle.standardError.write(Data("[\(level)] \(label): \(text)\(suffix)\n".utf8))
         }
+        writeFile(level: level, label: label, message: text, fields: fields, date: date)
+    }
+
+    private func writeFile(level: Logger.Level, label: String, message text: String, fields: [(String, String)], date: Date) {
         file.withLock { handle in
             guard let handle else { return }
             var object: [String: String] = ["level": level.rawValue, "logger": label, "message": text,
@@ -45,6 +49,16 @@ public final class LogOutput: Sendable {
             guard let data = try? encoder.encode(object) else { return }
             handle.write(data + Data("\n".utf8))
         }
+    }
+
+    /// The output `LoggingSystem` was bootstrapped with, once a command has done so.
+    public static let active = Mutex<LogOutput?>(nil)
+
+    /// A line for the log file only: what a command already showed a person on standard error
+    /// (an error that ends it) still belongs in the file, without a second human line.
+    public func recordInFile(level: Logger.Level, label: String, message: String) {
+        guard level >= self.level else { return }
+        writeFile(level: level, label: label, message: SecretRedactor.redact(message), fields: [], date: Date())
     }
 
     /// A swift-log handler writing here; use with `LoggingSystem.bootstrap` or `Logger(label:factory:)`.

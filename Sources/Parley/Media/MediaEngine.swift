@@ -8,7 +8,7 @@ import Synchronization
 /// fewest calls when its media leg is made and stays there: its packets and ticks take only its
 /// own locks and its shard's, never one another shard's calls contend for. Still no thread per
 /// call: a process has 2K of them at most, made when a shard gets its first call
-/// (docs/architecture-threads.md).
+/// (docs/architecture.md).
 public final class MediaEngine: Sendable {
     /// One shard per core: what `MediaOptions` uses unless told otherwise.
     public static let shared = MediaEngine(shards: MediaEngine.defaultShardCount)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Any JSON value, for frames whose shape varies by sender (see the reference's quirks section).
+/// Any JSON value, for frames whose shape varies by sender (docs/verto-protocol.md §12).
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)

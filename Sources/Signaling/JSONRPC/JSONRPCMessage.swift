@@ -38,10 +38,13 @@ public enum JSONRPCMessage: Sendable, Equatable {
     case request(id: JSONRPCID, method: String, params: JSONValue, frame: JSONValue)
     case notification(method: String, params: JSONValue, frame: JSONValue)
     case response(id: JSONRPCID, outcome: Result<JSONValue, JSONRPCErrorObject>, frame: JSONValue)
+    /// An error with `"id": null`: the peer could not read the id of something we sent (JSON-RPC
+    /// 2.0 §5), so it answers none of our requests.
+    case errorWithoutID(JSONRPCErrorObject, frame: JSONValue)
 
     public var frame: JSONValue {
         switch self {
-        case .request(_, _, _, let frame), .notification(_, _, let frame), .response(_, _, let frame): frame
+        case .request(_, _, _, let frame), .notification(_, _, let frame), .response(_, _, let frame), .errorWithoutID(_, let frame): frame
         }
     }
 }
@@ -86,15 +89,17 @@ extension JSONRPCMessage {
             if let id { return .request(id: id, method: method, params: params, frame: value) }
             return .notification(method: method, params: params, frame: value)
         }
-        guard let id else {
-            throw JSONRPCFrameError(kind: .badID, reason: "a response needs an id", id: nil)
-        }
         if let error = members["error"], !error.isNull {
             guard let code = error["code"]?.intValue else {
                 throw JSONRPCFrameError(kind: .badError, reason: "\"error\" needs an integer \"code\"", id: id)
             }
             let message = error["message"]?.stringValue ?? ""
-            return .response(id: id, outcome: .failure(JSONRPCErrorObject(code: code, message: message, details: error)), frame: value)
+            let object = JSONRPCErrorObject(code: code, message: message, details: error)
+            guard let id else { return .errorWithoutID(object, frame: value) }
+            return .response(id: id, outcome: .failure(object), frame: value)
+        }
+        guard let id else {
+            throw JSONRPCFrameError(kind: .badID, reason: "a response needs an id", id: nil)
         }
         guard let result = members["result"] else {
             throw JSONRPCFrameError(kind: .noMethodOrResult, reason: "the frame has neither \"method\", \"result\" nor \"error\"", id: id)

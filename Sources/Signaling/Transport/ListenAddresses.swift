@@ -32,7 +32,8 @@ enum ListenAddresses {
             guard family == AF_INET || family == AF_INET6, let socketAddress = current.pointee.ai_addr else { continue }
             var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
             guard getnameinfo(socketAddress, current.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
-            let address = ListenAddress(family: family, numeric: String(cString: text))
+            let numeric = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let address = ListenAddress(family: family, numeric: numeric)
             if !addresses.contains(address) { addresses.append(address) }
         }
         guard !addresses.isEmpty else { throw .listenFailed("\(name) has no IPv4 or IPv6 address to listen on") }

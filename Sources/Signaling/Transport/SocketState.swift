@@ -44,6 +44,10 @@ final class SocketState {
     var closeRequest: (code: UInt16, reason: String)?
     var peerClose: (code: UInt16?, reason: String)?
     var failure: WebSocketError?
+    /// The host a client connects to, for messages.
+    var host = ""
+    /// OpenSSL showed us the server's certificate (TLS got that far).
+    var certificateSeen = false
     let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
     private var keptStrings: [UnsafeMutablePointer<CChar>] = []
     private var finished = false

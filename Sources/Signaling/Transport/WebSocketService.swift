@@ -2,7 +2,7 @@ import CWebSockets
 import Foundation
 import Synchronization
 
-/// The one libwebsockets context of the process and the thread that services it (DESIGN.md).
+/// The one libwebsockets context of the process and the thread that services it (docs/architecture.md).
 ///
 /// Only this thread touches libwebsockets; every other thread queues a `Command` and wakes it
 /// with `lws_cancel_service`, the one call libwebsockets allows from any thread.
@@ -114,6 +114,7 @@ final class WebSocketService: @unchecked Sendable {
             vhost = clientVhost
         }
         let socket = SocketState(id: request.id, listener: nil, options: request.limits, sink: request.sink, budget: request.budget)
+        socket.host = request.url.host
         socket.retryPolicy.pointee.secs_since_valid_ping = request.options.pingAfterIdleSeconds
         socket.retryPolicy.pointee.secs_since_valid_hangup = request.options.dropAfterIdleSeconds
         sockets[request.id] = socket
@@ -145,8 +146,10 @@ final class WebSocketService: @unchecked Sendable {
         // a nil return with the socket still registered means it failed before any callback.
         let created = lws_client_connect_via_info(&info)
         if created == nil, let socket = sockets.removeValue(forKey: request.id) {
+            // libwebsockets resolves the name as it starts and says only that it could not.
+            let unresolved = Self.resolutionFailure(request.url.host).map { WebSocketError.connectFailed("cannot resolve \(request.url.host): \($0)") }
             socket.finish(WebSocketClosure(code: nil, reason: "", initiatedByPeer: false,
-                                           error: socket.failure ?? .connectFailed("libwebsockets refused to start connecting to \(request.url)")))
+                                           error: socket.failure ?? unresolved ?? .connectFailed("libwebsockets refused to start connecting to \(request.url)")))
             return
         }
         socket.wsi = created
@@ -256,7 +259,7 @@ final class WebSocketService: @unchecked Sendable {
         LWS_CALLBACK_CLIENT_ESTABLISHED, LWS_CALLBACK_ESTABLISHED, LWS_CALLBACK_CLIENT_RECEIVE, LWS_CALLBACK_RECEIVE,
         LWS_CALLBACK_CLIENT_WRITEABLE, LWS_CALLBACK_SERVER_WRITEABLE, LWS_CALLBACK_WS_PEER_INITIATED_CLOSE,
         LWS_CALLBACK_CLIENT_CONNECTION_ERROR, LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED,
-        LWS_CALLBACK_CLOSED_CLIENT_HTTP, LWS_CALLBACK_WSI_DESTROY, LWS_CALLBACK_HTTP, LWS_CALLBACK_HTTP_WRITEABLE, LWS_CALLBACK_CLOSED_HTTP,
+        LWS_CALLBACK_CLOSED_CLIENT_HTTP, LWS_CALLBACK_WSI_DESTROY, LWS_CALLBACK_HTTP, LWS_CALLBACK_HTTP_WRITEABLE, LWS_CALLBACK_CLOSED_HTTP, LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION,
     ].reduce(into: []) { $0.insert($1.rawValue) }
 
     /// Entry from C. Reasons raised while the context is still being built (protocol init and
@@ -293,12 +296,22 @@ final class WebSocketService: @unchecked Sendable {
         case LWS_CALLBACK_CLIENT_WRITEABLE, LWS_CALLBACK_SERVER_WRITEABLE:
             guard let socket = socket(for: wsi) else { return -1 }
             return write(socket, wsi: wsi)
+        case LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION:
+            // OpenSSL's verdict on each certificate of the chain: `length` is preverify_ok and
+            // `user` the X509_STORE_CTX. The first refusal says why, in words, before the
+            // handshake fails with an opaque error code.
+            guard let socket = socket(for: wsi) else { return 0 }
+            socket.certificateSeen = true
+            if length == 0, let user, socket.failure == nil {
+                socket.failure = .tlsFailed(TLSFailure.describe(verifyError: X509_STORE_CTX_get_error(OpaquePointer(user)), host: socket.host))
+            }
+            return 0
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
             if let socket = socket(for: wsi) { socket.peerClose = Self.closePayload(input, length) }
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             guard let socket = socket(for: wsi) else { return 0 }
             let text = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "unknown error"
-            let error = socket.failure ?? Self.classifyConnectError(text)
+            let error = socket.failure ?? Self.classifyConnectError(text, certificateSeen: socket.certificateSeen)
             sockets[socket.id] = nil
             socket.finish(WebSocketClosure(code: nil, reason: "", initiatedByPeer: false, error: error))
         case LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED, LWS_CALLBACK_CLOSED_CLIENT_HTTP, LWS_CALLBACK_WSI_DESTROY:
@@ -361,13 +374,14 @@ final class WebSocketService: @unchecked Sendable {
             if lws_return_http_status(wsi, UInt32(HTTP_STATUS_NOT_FOUND.rawValue), nil) != 0 { return -1 }
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         }
+        let reply = resource.reply()
         let pre = Int(parley_lws_pre())
         var headers = [UInt8](repeating: 0, count: pre + 2048)
         let written = headers.withUnsafeMutableBufferPointer { buffer -> Bool in
             let start = buffer.baseAddress! + pre
             let end = buffer.baseAddress! + buffer.count - 1
             var cursor: UnsafeMutablePointer<UInt8>? = start
-            guard lws_add_http_common_headers(wsi, UInt32(HTTP_STATUS_OK.rawValue), resource.contentType, lws_filepos_t(resource.body.count), &cursor, end) == 0
+            guard lws_add_http_common_headers(wsi, UInt32(reply.status), resource.contentType, lws_filepos_t(reply.body.count), &cursor, end) == 0
             else { return false }
             for header in HTTPResource.fixedHeaders {
                 let added = header.value.withCString { value in
@@ -379,7 +393,7 @@ final class WebSocketService: @unchecked Sendable {
         }
         guard written else { return -1 }
         var body = [UInt8](repeating: 0, count: pre)
-        body.append(contentsOf: resource.body)
+        body.append(contentsOf: reply.body)
         httpBodies[wsi] = body
         lws_callback_on_writable(wsi)
         return 0
@@ -407,9 +421,13 @@ final class WebSocketService: @unchecked Sendable {
                 socket.discardingMessage = true
                 socket.incoming.removeAll()
                 socket.sink(.refused(.tooLarge(limit: socket.limits.maximumMessageSize)))
+                // Closed from the writable callback, like every close we start: returning -1
+                // here, in the middle of a frame libwebsockets is still parsing, corrupted its
+                // heap (a 2 MiB frame against the 1 MiB limit; HostileServerTests). The rest of
+                // the frame is read and dropped until then.
                 socket.closeRequest = (WebSocketCloseCode.messageTooBig, "message larger than \(socket.limits.maximumMessageSize) bytes")
-                lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, nil, 0)
-                return -1
+                lws_callback_on_writable(wsi)
+                return 0
             }
             if let input, length > 0 {
                 socket.incoming.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
@@ -457,9 +475,21 @@ final class WebSocketService: @unchecked Sendable {
         return (code, reason)
     }
 
-    private static func classifyConnectError(_ text: String) -> WebSocketError {
+    private static func classifyConnectError(_ text: String, certificateSeen: Bool) -> WebSocketError {
         let lowered = text.lowercased()
-        if ["tls", "ssl", "cert", "verify"].contains(where: lowered.contains) { return .tlsFailed(text) }
-        return .connectFailed(text)
+        guard ["tls", "ssl", "cert", "verify"].contains(where: lowered.contains) else { return .connectFailed(text) }
+        // No certificate ever arrived: the peer did not answer the ClientHello in TLS.
+        if TLSFailure.notTLS(lowered) || !certificateSeen { return .tlsFailed(TLSFailure.notTLSMessage + " (\(text))") }
+        return .tlsFailed(text)
+    }
+
+    /// Why `host` does not resolve, or nil when it does.
+    private static func resolutionFailure(_ host: String) -> String? {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, nil, &hints, &list)
+        if let list { freeaddrinfo(list) }
+        return status == 0 ? nil : String(cString: gai_strerror(status))
     }
 }

@@ -14,6 +14,8 @@ public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     public init(parsing text: String) throws(WebSocketError) {
+        // Every message below quotes the URL: never with a password in it.
+        let shown = Self.hidingPassword(text)
         let secure: Bool
         let rest: Substring
         if text.hasPrefix("wss://") {
@@ -23,35 +25,45 @@ public struct WebSocketURL: Sendable, Equatable, CustomStringConvertible {
             secure = false
             rest = text.dropFirst(5)
         } else {
-            throw .invalidURL(text, reason: "it must start with ws:// or wss://")
+            throw .invalidURL(shown, reason: "it must start with ws:// or wss://")
         }
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         var path = String(rest[authorityEnd...])
         if path.isEmpty || path.hasPrefix("?") { path = "/" + path }
-        guard !authority.contains("@") else { throw .invalidURL(text, reason: "credentials in the URL are not supported; use the login options") }
+        guard !authority.contains("@") else { throw .invalidURL(shown, reason: "credentials in the URL are not supported; use the login options") }
 
         let host: Substring
         var port = secure ? 443 : 80
         if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { throw .invalidURL(text, reason: "an IPv6 address needs a closing ]") }
+            guard let close = authority.firstIndex(of: "]") else { throw .invalidURL(shown, reason: "an IPv6 address needs a closing ]") }
             host = authority[authority.index(after: authority.startIndex)..<close]
             let afterHost = authority[authority.index(after: close)...]
             if !afterHost.isEmpty {
-                guard afterHost.hasPrefix(":") else { throw .invalidURL(text, reason: "unexpected text after the IPv6 address") }
-                port = try Self.port(afterHost.dropFirst(), in: text)
+                guard afterHost.hasPrefix(":") else { throw .invalidURL(shown, reason: "unexpected text after the IPv6 address") }
+                port = try Self.port(afterHost.dropFirst(), in: shown)
             }
         } else if let colon = authority.lastIndex(of: ":") {
             host = authority[..<colon]
-            port = try Self.port(authority[authority.index(after: colon)...], in: text)
+            port = try Self.port(authority[authority.index(after: colon)...], in: shown)
         } else {
             host = authority
         }
-        guard !host.isEmpty else { throw .invalidURL(text, reason: "the host is missing") }
+        guard !host.isEmpty else { throw .invalidURL(shown, reason: "the host is missing") }
         guard host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == ":" || $0 == "_" }) else {
-            throw .invalidURL(text, reason: "the host has characters a host name cannot have")
+            throw .invalidURL(shown, reason: "the host has characters a host name cannot have")
         }
         self.init(secure: secure, host: String(host), port: port, path: path)
+    }
+
+    /// `text` with the password of a `user:password@` before the host replaced by `<redacted>`.
+    static func hidingPassword(_ text: String) -> String {
+        guard let scheme = text.range(of: "://") else { return text }
+        let rest = text[scheme.upperBound...]
+        // Up to the query, not the path: a password with an unescaped / must not slip through.
+        let queryStart = rest.firstIndex { $0 == "?" || $0 == "#" } ?? rest.endIndex
+        guard let at = rest[..<queryStart].lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") else { return text }
+        return String(text[..<rest.index(after: colon)]) + "<redacted>" + String(text[at...])
     }
 
     private static func port(_ text: Substring, in url: String) throws(WebSocketError) -> Int {

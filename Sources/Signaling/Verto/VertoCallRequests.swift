@@ -1,4 +1,4 @@
-/// The call-level requests a client sends (reference §5), as typed calls on the session.
+/// The call-level requests a client sends (docs/verto-protocol.md §5), as typed calls on the session.
 /// Each returns the request id; the outcome arrives as a `VertoCompletion`.
 extension VertoSession {
     @discardableResult
@@ -46,7 +46,7 @@ extension VertoSession {
         return try request("modify", params: .object(params), now: now)
     }
 
-    /// An ICE-restart offer; the result's `sdp` is the answer (reference §5.8).
+    /// An ICE-restart offer; the result's `sdp` is the answer (docs/verto-protocol.md §5.8).
     @discardableResult
     public mutating func updateMedia(callID: String, offer: String, trickle: Bool = false, now: Double) throws(SignalingError) -> JSONRPCID {
         var params = callParams(dialog: ["callID": .string(callID)])
@@ -80,7 +80,7 @@ extension VertoSession {
         return try request("endOfCandidates", params: .object(params), now: now)
     }
 
-    /// Asks the server to deliver calls waiting for this client (push flows, reference §7.2).
+    /// Asks the server to deliver calls waiting for this client (push flows, docs/verto-protocol.md §7.2).
     @discardableResult
     public mutating func attachCalls(now: Double) throws(SignalingError) -> JSONRPCID {
         try request("attachCalls", params: ["loginParams": .object([:]), "userVariables": configuration.userVariables], now: now)

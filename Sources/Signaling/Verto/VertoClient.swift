@@ -1,3 +1,5 @@
+import Logging
+
 /// A Verto/Telnyx client on a real WebSocket: drives a `VertoSession` with socket events and
 /// time, and turns its requests into async calls.
 public actor VertoClient {
@@ -17,7 +19,12 @@ public actor VertoClient {
     /// The open socket's addresses; nil while there is no open socket.
     public private(set) var socketEndpoints: SocketEndpoints?
 
-    public init(url: WebSocketURL, configuration: VertoConfiguration, socketOptions: WebSocketOptions = WebSocketOptions(), sessid: String? = nil) {
+    /// Every frame at debug, the socket's life at trace. The log output redacts secrets.
+    private let logger: Logger
+
+    public init(url: WebSocketURL, configuration: VertoConfiguration, socketOptions: WebSocketOptions = WebSocketOptions(), sessid: String? = nil,
+                logger: Logger = Logger(label: "parley.signalling")) {
+        self.logger = logger
         (events, eventSink) = AsyncStream.makeStream(of: VertoEvent.self)
         baseURL = url
         self.socketOptions = socketOptions
@@ -40,6 +47,7 @@ public actor VertoClient {
         if let socket { socket.close(code: WebSocketCloseCode.goingAway, reason: "reconnecting") }
         generation += 1
         let current = generation
+        logger.trace("opening the WebSocket to \(connectURL) (attempt \(current), sessid \(session.sessid))")
         let connection = WebSocketConnection(url: connectURL, options: socketOptions)
         socket = connection
         Task { [weak self] in
@@ -146,14 +154,18 @@ public actor VertoClient {
         guard eventGeneration == generation else { return }
         switch event {
         case .opened(_, let endpoints):
+            logger.trace("WebSocket open: \(endpoints.map { "\($0)" } ?? "addresses unknown")")
             socketEndpoints = endpoints
             eventSink.yield(.socketOpened(url: connectURL.description))
             session.connected(now: now)
         case .text(let text):
+            logger.debug("received \(text)")
             session.received(text, now: now)
         case .refused(let refusal):
+            logger.trace("WebSocket refused a message: \(refusal)")
             eventSink.yield(.error(.malformedFrame(refusal.description)))
         case .closed(let closure):
+            logger.trace("WebSocket closed: \(closure)")
             session.disconnected(closure)
             socket = nil
             socketEndpoints = nil
@@ -166,6 +178,7 @@ public actor VertoClient {
     private func flush() {
         let output = session.takeOutput()
         for frame in output.frames {
+            logger.debug("sent \(frame)")
             do {
                 try socket?.send(frame)
             } catch {

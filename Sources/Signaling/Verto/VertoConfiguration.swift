@@ -34,7 +34,7 @@ public struct VertoConfiguration: Sendable {
     }
 }
 
-/// Registration states a Telnyx gateway reports (reference §3.2).
+/// Registration states a Telnyx gateway reports (docs/verto-protocol.md §3.2).
 public enum GatewayState: String, Sendable, CaseIterable {
     case unreged = "UNREGED", trying = "TRYING", register = "REGISTER", reged = "REGED", unregister = "UNREGISTER"
     case failed = "FAILED", failWait = "FAIL_WAIT", expired = "EXPIRED", noreg = "NOREG", down = "DOWN", timeout = "TIMEOUT"
@@ -58,7 +58,7 @@ public struct CustomHeader: Sendable, Equatable, Codable {
     }
 }
 
-/// Why a call ended, as the server or the client states it (reference §5.6, §11).
+/// Why a call ended, as the server or the client states it (docs/verto-protocol.md §5.6, §11).
 public struct HangupCause: Sendable, Equatable {
     public var cause: String
     public var causeCode: Int?

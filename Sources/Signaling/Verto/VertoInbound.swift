@@ -7,7 +7,7 @@ struct InboundProblem: Error {
 }
 
 /// Reads server→client Verto requests into events, tolerating the variations between
-/// servers and SDK generations listed in the reference's §12.
+/// servers and SDK generations listed in docs/verto-protocol.md §12.
 enum VertoInbound {
     /// "telnyx_rtc.invite" and "verto.invite" are the same message.
     static func baseName(_ method: String) -> String {
@@ -92,7 +92,7 @@ enum VertoInbound {
 }
 
 extension HangupCause {
-    /// Q.850 names for the codes the reference lists, for a bye that carries only a code.
+    /// Q.850 names for the codes docs/verto-protocol.md §11 lists, for a bye that carries only a code.
     static func name(forCode code: Int) -> String? {
         let known: [Int: String] = [
             1: "UNALLOCATED_NUMBER", 16: "NORMAL_CLEARING", 17: "USER_BUSY", 21: "CALL_REJECTED", 41: "NORMAL_TEMPORARY_FAILURE",

@@ -46,7 +46,7 @@ public struct VertoSession: Sendable {
 
     // MARK: Inputs
 
-    /// The socket opened: log in at once (reference §2.1).
+    /// The socket opened: log in at once (docs/verto-protocol.md §2.1).
     public mutating func connected(now: Double) {
         phase = .loggingIn
         lastReceived = now
@@ -97,6 +97,9 @@ public struct VertoSession: Sendable {
             handleServerMessage(id: id, method: method, params: params, now: now)
         case .notification(let method, let params, _):
             handleServerMessage(id: nil, method: method, params: params, now: now)
+        case .errorWithoutID(let error, _):
+            // The server could not read something we sent; no request of ours is answered by it.
+            events.append(.error(.serverError(code: error.code, message: error.message, method: nil)))
         }
     }
 

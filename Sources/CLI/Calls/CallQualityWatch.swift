@@ -1,0 +1,105 @@
+import Foundation
+import Media
+import Parley
+
+/// One call's quality on the command line: samples its statistics every half second into a
+/// `CallQualityMonitor`, reports warnings as they change, and builds the call record at the end.
+/// The monitor sees snapshots only, never packets.
+final class CallQualityWatch: @unchecked Sendable {
+    static let tick: Duration = .milliseconds(500)
+
+    let call: Call
+    private let presenter: CallPresenter
+    private let origin = ContinuousClock.now
+    private let lock = NSLock()
+    private var monitor = CallQualityMonitor()
+    private var latest: CallQualityMonitor.Update?
+    private var recoveries = 0
+    private var answered = false
+    private var traffic = CallMetrics.Traffic()
+    private let watchesInputLevel: Bool
+
+    /// `watchesInputLevel`: false for a tone or silence, steady by design: only a source that
+    /// should carry speech (a device, a file, a pipe) is a dead microphone when it holds still.
+    init(call: Call, presenter: CallPresenter, watchesInputLevel: Bool) {
+        self.call = call
+        self.presenter = presenter
+        self.watchesInputLevel = watchesInputLevel
+        CallMetrics.callStarted(call.direction)
+    }
+
+    /// The call's events pass here first: a recovery counts towards the record, the first
+    /// `active` gives the setup time (from this watch's start, the dial or the offer).
+    func note(_ event: CallEvent) {
+        switch event {
+        case .recovered(let path):
+            lock.withLock { recoveries += 1 }
+            CallMetrics.recovered(path)
+        case .state(.active):
+            let first = lock.withLock {
+                defer { answered = true }
+                return !answered
+            }
+            if first { CallMetrics.setup(call.direction, ContinuousClock.now - origin) }
+        default:
+            break
+        }
+    }
+
+    /// The MOS and word of the last sample, for `stats` and the status line.
+    var quality: CallQualityMonitor.Update? { lock.withLock { latest } }
+
+    /// Samples until the call ends or the task is cancelled; `each` sees every sample (the
+    /// status line), and a `stats` event goes out every `statsInterval` seconds (0: none).
+    func run(statsInterval: Double, each: @Sendable (CallState, CallStatistics) async -> Void = { _, _ in }) async {
+        var lastStats = ContinuousClock.now
+        while !Task.isCancelled {
+            try? await Task.sleep(for: Self.tick)
+            let state = await call.state
+            guard !state.isDone else { return }
+            let statistics = await call.statistics()
+            await sample(statistics, state: state)
+            await each(state, statistics)
+            if statsInterval > 0, ContinuousClock.now - lastStats >= .milliseconds(Int(statsInterval * 1000)) {
+                lastStats = .now
+                presenter.stats(call.id, statistics, quality: quality)
+            }
+        }
+    }
+
+    /// The last sample, the final `stats`, and the `ended` event with the call record.
+    func finish(_ reason: TerminationReason) async -> CallRecord {
+        let statistics = await call.statistics()
+        // Counters only: the warnings of a call that is over are neither raised nor cleared.
+        await sample(statistics, state: .done(reason), reporting: false)
+        presenter.stats(call.id, statistics, quality: quality)
+        let summary = lock.withLock { monitor.summary }
+        let record = CallRecord(timeline: await call.timeline, summary: summary, recoveries: lock.withLock { recoveries }, termination: reason)
+        presenter.ended(call.id, reason, statistics: statistics, record: record)
+        CallMetrics.callEnded(call.direction, reason: reason, mos: record.mosMean, lossPercent: record.lossPercent, jitterMs: record.jitterMeanMs)
+        return record
+    }
+
+    private func sample(_ statistics: CallStatistics, state: CallState, reporting: Bool = true) async {
+        guard let audio = statistics.audio else { return }
+        let muted = await call.isMuted
+        let activity = CallQualityMonitor.Activity(expectsAudio: state == .active, sendsSource: watchesInputLevel && state == .active && !muted)
+        let update = lock.withLock {
+            let update = monitor.update(audio, at: ContinuousClock.now - origin, activity: activity)
+            latest = update
+            traffic.add(audio)
+            return update
+        }
+        guard reporting else { return }
+        for change in update.changes { presenter.warning(call.id, change) }
+    }
+}
+
+extension AudioSourceSpec {
+    /// A tone or silence made here, not audio from outside.
+    var isGenerated: Bool {
+        if case .tone = self { return true }
+        if case .silence = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// When a call reached each milestone, for its record: dialled (or offered, incoming), ringing,
+/// answered, ended. The first time each is reached counts.
+public struct CallTimeline: Sendable, Equatable {
+    public private(set) var dialed: Date?
+    public private(set) var ringing: Date?
+    public private(set) var answered: Date?
+    public private(set) var ended: Date?
+
+    public init() {}
+
+    mutating func note(_ state: CallState, direction: CallDirection, at time: Date = Date()) {
+        switch state {
+        case .dialing: dialed = dialed ?? time
+        case .ringing:
+            // An incoming call is offered to us ringing: that is its dial.
+            if direction == .incoming { dialed = dialed ?? time }
+            ringing = ringing ?? time
+        case .active: answered = answered ?? time
+        case .done: ended = ended ?? time
+        default: break
+        }
+    }
+
+    /// From answer to end; nil for a call never answered.
+    public var duration: TimeInterval? {
+        guard let answered, let ended else { return nil }
+        return ended.timeIntervalSince(answered)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import ICE
+import Synchronization
+import Testing
+
+/// Two agents of this process on loopback, each on its own network loop: every packet arrives on
+/// the receiving agent's loop thread, and a sender racing the agent's close neither crashes nor
+/// (under `swift test --sanitize=thread`) races: `Generation.closed` is an atomic written by the
+/// loop and read by `send` on the sender's thread.
+@Suite(.serialized) struct LoopThreadTests {
+    @Test func packetsArriveOnTheAgentsOwnLoopAndSendingRacesCloseSafely() async throws {
+        let loopA = NetworkLoop(name: "parley-test-loop-a")
+        let loopB = NetworkLoop(name: "parley-test-loop-b")
+        let a = try ICEAgent(configuration: ICEAgentConfiguration(role: .controlling, allowedInterfaces: ["lo"], ipv6: false), loop: loopA)
+        let b = try ICEAgent(configuration: ICEAgentConfiguration(role: .controlled, allowedInterfaces: ["lo"], ipv6: false), loop: loopB)
+        let received = Mutex((onLoop: 0, offLoop: 0))
+        b.setReceiveHandler { _, _ in
+            let onLoop = loopB.isCurrentThread
+            received.withLock { onLoop ? ($0.onLoop += 1) : ($0.offLoop += 1) }
+        }
+        a.setRemoteCredentials(ufrag: b.localCredentials.ufrag, password: b.localCredentials.password)
+        b.setRemoteCredentials(ufrag: a.localCredentials.ufrag, password: a.localCredentials.password)
+        let connectedA = Task { try await Self.trickle(a, to: b) }
+        let connectedB = Task { try await Self.trickle(b, to: a) }
+        try await a.startGathering()
+        try await b.startGathering()
+        try await connectedA.value
+        try await connectedB.value
+
+        let payload = [UInt8](repeating: 0x80, count: 100)
+        for _ in 0..<50 { _ = payload.withUnsafeBytes { a.send($0) } }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while received.withLock({ $0.onLoop }) < 40, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(received.withLock { $0.onLoop } >= 40)
+        #expect(received.withLock { $0.offLoop } == 0)
+        #expect(!loopA.isCurrentThread && !loopB.isCurrentThread)
+
+        // A sender on another thread keeps sending while the agent closes on its loop.
+        let stop = Atomic<Bool>(false)
+        let sender = Thread {
+            while !stop.load(ordering: .relaxed) { _ = payload.withUnsafeBytes { a.send($0) } }
+        }
+        sender.start()
+        try await Task.sleep(for: .milliseconds(50))
+        a.close()
+        try await Task.sleep(for: .milliseconds(200))
+        stop.store(true, ordering: .relaxed)
+        // Once closed, nothing goes out.
+        #expect(payload.withUnsafeBytes { a.send($0) } == false)
+        b.close()
+    }
+
+    /// Hands `from`'s candidates to `to` until `from` is connected.
+    private static func trickle(_ from: ICEAgent, to: ICEAgent) async throws {
+        for await event in from.events {
+            switch event {
+            case .localCandidate(let line): try to.addRemoteCandidate(line)
+            case .gatheringComplete: to.remoteEndOfCandidates()
+            case .state(.connected), .state(.completed): return
+            case .failed(let error): throw error
+            default: break
+            }
+        }
+        Issue.record("the agent's events ended before it connected")
+    }
+}
