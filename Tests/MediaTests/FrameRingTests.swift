@@ -2,7 +2,7 @@ import Foundation
 import Media
 import Testing
 
-/// The ring that hands decoded frames between two calls' clocks (docs/architecture-threads.md).
+/// The ring that hands decoded frames between two calls' clocks (docs/architecture.md, "Merged calls").
 @Suite struct FrameRingTests {
     static func frame(_ value: Int16, count: Int = 4) -> [Int16] { [Int16](repeating: value, count: count) }
 

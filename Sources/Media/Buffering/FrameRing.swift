@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Decoded audio handed from one call's media clock to another's, for calls merged into a
-/// three-way call (docs/architecture-threads.md, "Merged calls"). One thread writes (the clock
+/// three-way call (docs/architecture.md, "Merged calls"). One thread writes (the clock
 /// that decodes the far end's audio) and one thread reads (the clock that sends or plays it):
 /// the two positions are atomics, so neither side waits for the other and no lock is shared
 /// between shards. Storage is allocated once; nothing is allocated per frame.

@@ -1,5 +1,5 @@
 /// Three-way calls: two of our calls merged in the process, not on a media server
-/// (docs/calls.md, "Three-way calls"; docs/architecture-threads.md, "Merged calls").
+/// (docs/calls.md, "Three-way calls"; docs/architecture.md, "Merged calls").
 extension Call {
     /// Merges this call with `other`: each far end hears the other as well as us, and what we
     /// play or record of each call carries both far ends. Both calls must be active, with media,

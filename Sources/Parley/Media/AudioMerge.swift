@@ -28,7 +28,7 @@ final class SinkMerge: @unchecked Sendable {
     }
 }
 
-/// Two calls' audio crossed in the process (docs/architecture-threads.md, "Merged calls"): each
+/// Two calls' audio crossed in the process (docs/architecture.md, "Merged calls"): each
 /// far end hears the other besides us, and what we play or record of each call carries both
 /// far ends. Four rings, each written by one call's clock and read by the other's, so the two
 /// calls may sit on different shards.
