@@ -32,6 +32,7 @@ test: build
 	scripts/test-reconnect $(PARLEY)
 	scripts/test-no-media $(PARLEY)
 	scripts/test-browser $(PARLEY)
+	scripts/test-audio $(PARLEY)
 
 demo: build
 	@scripts/demo $(PARLEY)

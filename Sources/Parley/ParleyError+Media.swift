@@ -24,6 +24,10 @@ extension ParleyError {
     }
 
     public init(_ error: AudioError) {
+        if case .unavailable = error {
+            self.init(kind: .audioUnavailable, message: error.description)
+            return
+        }
         self.init(kind: .audio, message: error.description)
     }
 

@@ -30,6 +30,8 @@ public struct ParleyError: Error, Sendable, Equatable, CustomStringConvertible {
         case dtlsFailed = "dtls-failed"
         case mediaTimeout = "media-timeout"
         case audio
+        /// No sound server answered for the microphone, the speaker or `parley devices`.
+        case audioUnavailable = "audio-unavailable"
         /// The network under a call went away and did not come back within the reconnect timeout.
         case reconnectTimeout = "reconnect-timeout"
         /// Reconnecting the signalling failed as many times as allowed, or the server no longer

@@ -12,11 +12,16 @@ import Testing
         let milliseconds = try Peers.connect(a, b)
         let pair = try a.waitFor("selectedPair", after: mark, timeout: .seconds(5))
         Peers.report("flat, vanilla, host pair", milliseconds, pair: pair)
-        // Vanilla: no candidate comes out before the batch, and the batch ends the gathering.
-        let complete = try a.waitFor("gatheringComplete", after: mark, timeout: .seconds(1))
-        let candidates = a.events(named: "candidate", after: mark)
-        #expect(!candidates.isEmpty)
-        #expect(candidates.allSatisfy { complete.milliseconds - $0.milliseconds <= 5 })
+        // Vanilla: the candidates come out as one batch that ends the gathering: one unbroken
+        // run of candidate events, then gatheringComplete. (Their timestamps show it too, but a
+        // starved machine can stretch a batch over milliseconds, so the order is what is checked.)
+        _ = try a.waitFor("gatheringComplete", after: mark, timeout: .seconds(1))
+        let names = a.events(after: mark).map(\.name)
+        let first = try #require(names.firstIndex(of: "candidate"))
+        let complete = try #require(names.firstIndex(of: "gatheringComplete"))
+        #expect(first < complete)
+        #expect(names[first..<complete].allSatisfy { $0 == "candidate" })
+        #expect(!names[complete...].contains("candidate"))
         try Peers.expectDataFlows(a, b)
     }
 

@@ -58,12 +58,12 @@ import Testing
         #expect(try AudioSourceSpec("loop:/tmp/a.WAV") == .wav(path: "/tmp/a.WAV", loop: true))
         #expect(throws: AudioError.invalidTone("tone:abc")) { try AudioSourceSpec("tone:abc") }
         #expect(throws: AudioError.invalidTone("tone:5")) { try AudioSourceSpec("tone:5") }
-        #expect(throws: AudioError.unknownSource("mic")) { try AudioSourceSpec("mic") }
+        #expect(throws: AudioError.unknownSource("microphone")) { try AudioSourceSpec("microphone") }
         #expect(try AudioSinkSpec("null") == .null)
         #expect(try AudioSinkSpec("stdout") == .standardOutput)
         #expect(try AudioSinkSpec("call.wav") == .wav(path: "call.wav", stereo: false))
         #expect(try AudioSinkSpec("stereo:call.wav") == .wav(path: "call.wav", stereo: true))
-        #expect(throws: AudioError.unknownSink("speaker")) { try AudioSinkSpec("speaker") }
+        #expect(throws: AudioError.unknownSink("headphones")) { try AudioSinkSpec("headphones") }
     }
 
     @Test(arguments: [(8000, 1), (16000, 1), (48000, 1), (8000, 2), (16000, 2), (48000, 2)])

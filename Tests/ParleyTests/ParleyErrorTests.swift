@@ -1,3 +1,4 @@
+import Media
 import Parley
 import Signaling
 import Testing
@@ -29,5 +30,7 @@ import Testing
         #expect(Set(codes).count == codes.count)
         #expect(ParleyError(.gatewayNotRegistered(lastState: "TRYING")).code == "gateway-not-registered")
         #expect(ParleyError(.janus(code: 458, reason: "No such session")).serverCode == 458)
+        #expect(ParleyError(AudioError.unavailable("Connection refused")).code == "audio-unavailable")
+        #expect(ParleyError(AudioError.noSuchDevice(kind: "speaker", name: "x", known: [])).code == "audio")
     }
 }

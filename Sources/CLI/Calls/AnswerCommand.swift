@@ -113,6 +113,7 @@ struct AnswerCommand: AsyncParsableCommand {
             presenter.error(error)
             throw ExitCode(ExitStatus.forSetup(error))
         }
+        media.chooseTerminalAudio(&configuration.media, json: logging.json, person: botScript == nil && maxCalls == 1 && recordDir == nil, presenter: presenter)
         if noPromptCache { BotPromptCache.shared.preEncoded = false }
         let metrics = try await metricsFlags.start(json: logging.json)
         let client = VoiceClient(configuration: configuration, logger: logger)

@@ -76,6 +76,7 @@ struct CallCommand: AsyncParsableCommand {
         } catch {
             fail(error, presenter: presenter)
         }
+        media.chooseTerminalAudio(&mediaOptions, json: logging.json, person: true, presenter: presenter)
         var recorder: SDPRecorder?
         if let directory = media.saveSDP {
             do {
@@ -127,7 +128,7 @@ struct CallCommand: AsyncParsableCommand {
         }
         recorder?.name(call.id)
         var session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval, interactive: !logging.json,
-                                  commandsFromStandardInput: media.play != "stdin" && media.play != "-",
+                                  commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-",
                                   watchesInputLevel: !mediaOptions.source.isGenerated)
         // The second call of a three-way call plays and records nothing apart: while merged, the
         // first call's output carries both far ends.
@@ -154,7 +155,7 @@ struct CallCommand: AsyncParsableCommand {
             fail(error, presenter: presenter)
         }
         let session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval,
-                                  interactive: !logging.json, commandsFromStandardInput: media.play != "stdin" && media.play != "-",
+                                  interactive: !logging.json, commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-",
                                   watchesInputLevel: !mediaOptions.source.isGenerated)
         return await session.run()
     }

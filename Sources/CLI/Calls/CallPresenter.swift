@@ -14,6 +14,8 @@ final class CallPresenter: @unchecked Sendable {
     private var statusShown = false
     /// A destination being typed (after `t` or `c`): shown in place of the live status line.
     private var typing: String?
+    /// Which devices the call talks and listens through, shown on the status line.
+    var audioLabel: String?
 
     /// Received digits are often PINs: shown (and in --json) only at debug or trace, else counted.
     let revealDigits: Bool
@@ -181,6 +183,7 @@ final class CallPresenter: @unchecked Sendable {
                            audio.rttMs.map { String(format: "%.0fms", $0) } ?? "-", Self.meter(audio.audioLevel), Self.meter(audio.localAudioLevel))
         }
         if let mos = quality?.mos, let word = quality?.quality { text += String(format: " MOS %.1f %@", mos, word.rawValue) }
+        if let audioLabel { text += " " + audioLabel }
         if muted { text += " MUTED" }
         text += "  [0-9*# dtmf, m mute, h hold, t transfer, c merge a call, u unmerge, q quit]"
         showStatus(text)

@@ -77,6 +77,7 @@ struct CallSession {
         signals.cancel()
         keyboard.stop()
         commands.stop()
+        presenter.deviceDelays(call.id, statistics: await call.statistics())
         _ = await quality.finish(reason)
         return ExitStatus.forEnd(reason, failure: await call.failure)
     }

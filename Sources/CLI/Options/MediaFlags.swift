@@ -11,11 +11,28 @@ struct MediaFlags: ParsableArguments {
         case trickle, vanilla
     }
 
-    @Option(help: "What to send: tone:HZ, silence, stdin (16-bit mono PCM at the codec rate), FILE.wav or loop:FILE.wav.")
-    var play = "silence"
+    @Option(help: "What to send: tone:HZ, silence, stdin (16-bit mono PCM at the codec rate), FILE.wav, loop:FILE.wav, mic or mic:DEVICE (docs/audio.md). Default: silence, or the default microphone on a terminal with a sound server.")
+    var play: String?
 
-    @Option(help: "Where to put what we hear: FILE.wav, stereo:FILE.wav (local left, remote right), stdout or null.")
-    var record = "null"
+    @Option(help: "Where to put what we hear: FILE.wav, stereo:FILE.wav (local left, remote right), stdout, null, speaker or speaker:DEVICE. Default: null, or the default speaker on a terminal with a sound server.")
+    var record: String?
+
+    @Option(help: ArgumentHelp("A recording made beside --record (the speaker, say): FILE.wav or stereo:FILE.wav.", valueName: "FILE.wav"))
+    var tee: String?
+
+    @Flag(name: .customLong("no-aec"), help: "Microphone: no acoustic echo cancellation.")
+    var noAEC = false
+
+    @Flag(name: .customLong("no-noise-suppression"), help: "Microphone: no noise suppression.")
+    var noNoiseSuppression = false
+
+    @Flag(name: .customLong("no-agc"), help: "Microphone: no automatic gain control.")
+    var noAGC = false
+
+    /// What --play names, or its default.
+    var playSpec: String { play ?? "silence" }
+    /// What --record names, or its default.
+    var recordSpec: String { record ?? "null" }
 
     @Option(help: "A STUN server, stun:HOST[:PORT] (repeatable).")
     var stun: [String] = []
@@ -69,15 +86,16 @@ struct MediaFlags: ParsableArguments {
     /// there and playable, the recording can be written.
     func checkLocalFiles(profile: ConfigProfile?) throws(LocalInputError) {
         do {
-            try AudioSourceSpec(play).check()
+            try AudioSourceSpec(playSpec).check()
         } catch {
             if case .cannotOpen = error { throw LocalInputError(error: ParleyError(kind: .audio, message: "--play: \(error)"), status: LocalInputError.unreadableInput) }
-            throw LocalInputError(error: ParleyError(kind: .audio, message: "--play: \(error)"), status: ExitStatus.usage)
+            throw Self.localError(error, flag: "--play")
         }
         do {
-            try AudioSinkSpec(record).check()
+            try AudioSinkSpec(recordSpec).check()
+            if let tee { try AudioSinkSpec(tee).check() }
         } catch {
-            throw LocalInputError(error: ParleyError(kind: .audio, message: "--record: \(error)"), status: ExitStatus.usage)
+            throw Self.localError(error, flag: "--record")
         }
         _ = try turnCredential(profile)
     }
@@ -87,9 +105,52 @@ struct MediaFlags: ParsableArguments {
                               profileFile: profile?.turnPasswordFile)
     }
 
+    /// No sound server is its own kind (`audio-unavailable`, exit status 3 as for any server
+    /// that does not answer); every other bad audio flag is a usage error.
+    private static func localError(_ error: AudioError, flag: String) -> LocalInputError {
+        let converted = ParleyError(error)
+        let status = converted.kind == .audioUnavailable ? ExitStatus.notConnected : ExitStatus.usage
+        return LocalInputError(error: ParleyError(kind: converted.kind, message: "\(flag): \(error)"), status: status)
+    }
+
+    /// A person at a terminal who named neither --play nor --record talks and listens through
+    /// the default microphone and speaker, when a sound server answers (docs/audio.md). Returns
+    /// the line that tells them which, or why not.
+    func applyTerminalDefaults(to options: inout MediaOptions) -> String {
+        do {
+            try SoundServer.shared.connect()
+        } catch {
+            return "audio: \(error); sending silence and playing nothing (--play and --record choose otherwise)"
+        }
+        options.source = .microphone(device: nil, processing: processing)
+        let speaker = AudioSinkSpec.speaker(device: nil)
+        // checkOutput has already refused a --tee that is not a WAV recording.
+        if let tee, let recording = try? AudioSinkSpec(tee) {
+            options.sink = .tee([speaker, recording])
+        } else {
+            options.sink = speaker
+        }
+        return "audio: default microphone and speaker" + (processing.echoCancellation ? " (echo cancellation on)" : "")
+    }
+
+    /// The terminal default for `parley call` and `parley answer`: only for a person (standard
+    /// input and error are terminals, no --json, no bot) who named neither --play nor --record.
+    func chooseTerminalAudio(_ options: inout MediaOptions, json: Bool, person: Bool, presenter: CallPresenter) {
+        guard person, !json, play == nil, record == nil, isatty(0) == 1, isatty(2) == 1 else { return }
+        presenter.note(applyTerminalDefaults(to: &options))
+        if case .microphone = options.source { presenter.audioLabel = "mic+speaker" }
+    }
+
+    private var processing: VoiceProcessing {
+        VoiceProcessing(echoCancellation: !noAEC, noiseSuppression: !noNoiseSuppression, gainControl: !noAGC)
+    }
+
     /// Refuses raw audio on standard output when standard output carries the --json lines.
     func checkOutput(json: Bool) throws {
-        guard json, (try? AudioSinkSpec(record)) == .standardOutput else { return }
+        if let tee {
+            guard case .wav = try? AudioSinkSpec(tee) else { throw ValidationError("--tee takes FILE.wav or stereo:FILE.wav, got \"\(tee)\"") }
+        }
+        guard json, (try? AudioSinkSpec(recordSpec)) == .standardOutput else { return }
         throw ValidationError("--record stdout would mix raw audio into the --json lines on standard output: record to a FILE.wav, or leave out --json")
     }
 
@@ -106,8 +167,10 @@ struct MediaFlags: ParsableArguments {
     func mediaOptions(profile: ConfigProfile? = nil) throws(ParleyError) -> MediaOptions {
         var options = MediaOptions()
         do {
-            options.source = try AudioSourceSpec(play)
-            options.sink = try AudioSinkSpec(record)
+            options.source = try AudioSourceSpec(playSpec)
+            if case .microphone(let device, _) = options.source { options.source = .microphone(device: device, processing: processing) }
+            options.sink = try AudioSinkSpec(recordSpec)
+            if let tee { options.sink = .tee([options.sink, try AudioSinkSpec(tee)]) }
         } catch {
             throw ParleyError(error)
         }

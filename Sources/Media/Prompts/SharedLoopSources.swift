@@ -5,10 +5,10 @@ extension AudioSourceSpec {
     /// codec format and shared by every call (`parley load`: hundreds of calls playing the same
     /// thing cost no encoder each). A tone loops one second (whole periods for whole-hertz
     /// tones), a WAV file loops its samples padded with silence to a whole 20 ms frame, and
-    /// silence loops one frame. Standard input cannot be shared; it is read as by `makeSource`.
+    /// silence loops one frame. Standard input and a microphone cannot be shared; they are read as by `makeSource`.
     public func makeSharedLoopSource(sampleRate: Int) throws(AudioError) -> any AudioSource {
         switch self {
-        case .standardInput:
+        case .standardInput, .microphone:
             return try makeSource(sampleRate: sampleRate)
         case .tone, .silence, .wav:
             return LoopedPromptSource(try SharedLoops.shared.prompt(self, sampleRate: sampleRate))
@@ -37,7 +37,7 @@ final class SharedLoops: @unchecked Sendable {
         case .tone(let frequency):
             samples = [Int16](repeating: 0, count: sampleRate)
             samples.withUnsafeMutableBufferPointer { _ = ToneSource(frequency: frequency, sampleRate: sampleRate).read(into: $0) }
-        case .silence, .standardInput:
+        case .silence, .standardInput, .microphone:
             samples = [Int16](repeating: 0, count: frame)
         case .wav(let path, _):
             let file = try WAVFileSource(path: path, sampleRate: sampleRate)

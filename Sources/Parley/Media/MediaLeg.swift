@@ -295,7 +295,9 @@ public actor MediaLeg {
         do {
             let base = options.sharesLoopedSource ? try options.source.makeSharedLoopSource(sampleRate: rate) : try options.source.makeSource(sampleRate: rate)
             source = AudioSourceSwitch(base: base)
-            sink = AudioSinkSwitch(base: try options.sink.makeSink(sampleRate: rate))
+            let sinkBase = try options.sink.makeSink(sampleRate: rate)
+            DeviceAudioLink.link(source: base, sink: sinkBase)
+            sink = AudioSinkSwitch(base: sinkBase)
         } catch {
             throw ParleyError(error)
         }

@@ -96,6 +96,11 @@ final class PeerProcess: @unchecked Sendable {
     /// The number of events so far: pass it to `waitFor(after:)` to wait for newer ones only.
     var mark: Int { condition.withLock { events.count } }
 
+    /// Every event after `mark`, in the order the peer printed them.
+    func events(after mark: Int) -> [PeerEvent] {
+        condition.withLock { Array(events.dropFirst(mark)) }
+    }
+
     func events(named name: String, after mark: Int = 0) -> [PeerEvent] {
         condition.withLock { events.dropFirst(mark).filter { $0.name == name } }
     }
