@@ -23,6 +23,8 @@ test: build
 	swift test --no-parallel
 	scripts/test-cli $(PARLEY)
 	scripts/test-calls $(PARLEY)
+	scripts/test-transfer $(PARLEY)
+	scripts/test-merge $(PARLEY)
 	scripts/test-quality $(PARLEY)
 	scripts/test-metrics $(PARLEY)
 	scripts/test-deploy $(PARLEY)

@@ -153,6 +153,9 @@ private struct ActivityPayload: Encodable {
             (kind, login, callID, detail, text) = ("answered", nil, id, nil, "call \(id) answered")
         case .callEnded(let id, let cause):
             (kind, login, callID, detail, text) = ("ended", nil, id, cause, "call \(id) ended: \(cause)")
+        case .callTransferred(let id, let to, let forwarded):
+            (kind, login, callID, detail, text) = (forwarded ? "forwarded" : "transferred", nil, id, to,
+                                                    "call \(id) \(forwarded ? "forwarded" : "transferred") to \(to)")
         case .callsReattached(let login, let count):
             (kind, self.login, callID, detail, text) = ("reattached", login, nil, "\(count)", "\(login) is back; \(count) call(s) re-offered")
         }

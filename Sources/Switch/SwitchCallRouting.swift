@@ -105,6 +105,8 @@ extension SwitchCore {
             let relayID = sendRequest("modify", params: ["callID": .string(call.callID), "action": "updateMedia", "sdp": .string(sdp)], to: otherPeer)
             relayed.add(relayID, method: "updateMedia", now: now, timeout: configuration.relayTimeout,
                         context: RelayedRequest(originPeer: peer, originID: id, callID: call.callID, method: "updateMedia"))
+        case "transfer":
+            transfer(id: id, call: call, params: params, from: party, peer: peer)
         default:
             sendError(id: id, code: -32002, message: "action not supported: \(action)", to: peer)
         }

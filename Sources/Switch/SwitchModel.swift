@@ -22,6 +22,8 @@ public enum SwitchActivity: Sendable, Equatable {
     case callRouted(callID: String, from: String, to: String)
     case callAnswered(callID: String)
     case callEnded(callID: String, cause: String)
+    /// A party sent the call on: `forwarded` before it was answered, transferred after.
+    case callTransferred(callID: String, to: String, forwarded: Bool)
     case callsReattached(login: String, count: Int)
 }
 

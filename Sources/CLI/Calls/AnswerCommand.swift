@@ -51,6 +51,9 @@ struct AnswerCommand: AsyncParsableCommand {
     @Flag(help: "Refuse every call as busy instead of answering (for testing callers).")
     var reject = false
 
+    @Option(help: "Forward every call offered to this destination before answering (a login on the switch); each ends call-forwarded.")
+    var forward: String?
+
     @Option(help: "Refuse every Nth call offered as busy (the 10th, 20th, ... with 10), answering the rest (for testing callers).")
     var rejectEvery: Int?
 
@@ -71,6 +74,10 @@ struct AnswerCommand: AsyncParsableCommand {
         if let calls, calls < 1 { throw ValidationError("--calls must be at least 1") }
         if let rejectEvery, rejectEvery < 1 { throw ValidationError("--reject-every must be at least 1") }
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
+        if let forward {
+            guard (try? Call.checkedDestination(forward)) != nil else { throw ValidationError("--forward needs one destination word without spaces") }
+            if reject || rejectEvery != nil || bot != nil { throw ValidationError("--forward cannot be combined with --reject, --reject-every or --bot") }
+        }
         guard (0...3600).contains(drainTimeout) else { throw ValidationError("--drain-timeout must be 0-3600 seconds") }
         guard clockInterval == 0 || (0.1...3600).contains(clockInterval) else { throw ValidationError("--clock-interval must be 0 or 0.1-3600 seconds") }
         try MediaFlags.checkDTMF(dtmf)
@@ -112,7 +119,7 @@ struct AnswerCommand: AsyncParsableCommand {
         presenter.note("logged in; waiting for calls (up to \(maxCalls) at once)")
         let answerer = Answerer(
             client: client, presenter: presenter, logger: logger, baseMedia: configuration.media, bot: botScript, maxCalls: maxCalls,
-            callLimit: calls, recordDirectory: recordDir, duration: duration, dtmf: dtmf, reject: reject, rejectEvery: rejectEvery, statsInterval: statsInterval,
+            callLimit: calls, recordDirectory: recordDir, duration: duration, dtmf: dtmf, reject: reject, rejectEvery: rejectEvery, forward: forward, statsInterval: statsInterval,
             clockInterval: logging.json ? clockInterval : 0, reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP,
             login: configuration.credentials.login, drainTimeout: drainTimeout, metrics: metrics)
         let status = await answerer.run()

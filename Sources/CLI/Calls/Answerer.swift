@@ -19,6 +19,7 @@ actor Answerer {
     private let dtmf: String?
     private let reject: Bool
     private let rejectEvery: Int?
+    private let forward: String?
     private var offeredCount = 0
     private let statsInterval: Double
     private let clockInterval: Double
@@ -38,7 +39,7 @@ actor Answerer {
     private let metrics: MetricsEndpoint?
 
     init(client: VoiceClient, presenter: CallPresenter, logger: Logger, baseMedia: MediaOptions, bot: BotScript?, maxCalls: Int,
-         callLimit: Int?, recordDirectory: String?, duration: Double?, dtmf: String?, reject: Bool, rejectEvery: Int? = nil, statsInterval: Double,
+         callLimit: Int?, recordDirectory: String?, duration: Double?, dtmf: String?, reject: Bool, rejectEvery: Int? = nil, forward: String? = nil, statsInterval: Double,
          clockInterval: Double = 0, reportFirstAudio: Bool = false, saveSDPDirectory: String? = nil, login: String? = nil,
          drainTimeout: Double = 0, metrics: MetricsEndpoint? = nil) {
         self.client = client
@@ -55,6 +56,7 @@ actor Answerer {
         self.dtmf = dtmf
         self.reject = reject
         self.rejectEvery = rejectEvery
+        self.forward = forward
         self.statsInterval = statsInterval
         self.clockInterval = clockInterval
         self.reportFirstAudio = reportFirstAudio
@@ -160,6 +162,7 @@ actor Answerer {
             callEnded(failed: false)
             return
         }
+        if let forward { return await forwardCall(incoming, to: forward) }
         active += 1
         Task { await self.serve(incoming) }
     }
@@ -227,6 +230,24 @@ actor Answerer {
         active -= 1
         let mediaFailed = await call.failure != nil || reason.localStatus == .noMedia
         callEnded(failed: failed || mediaFailed)
+    }
+
+    /// `--forward`: sends the caller on without answering; a refused forward fails the call.
+    private func forwardCall(_ incoming: IncomingCall, to destination: String) async {
+        let watcher = Task { [presenter] in
+            for await event in incoming.call.events { presenter.event(incoming.id, event) }
+        }
+        var failed = false
+        do {
+            try await incoming.forward(to: destination)
+        } catch {
+            failed = true
+            await incoming.call.hangup()
+        }
+        let reason = await incoming.call.waitUntilDone()
+        await watcher.value
+        presenter.ended(incoming.id, reason, statistics: await incoming.call.statistics())
+        callEnded(failed: failed)
     }
 
     private func callEnded(failed: Bool) {

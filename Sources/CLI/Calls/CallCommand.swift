@@ -134,9 +134,17 @@ struct CallCommand: AsyncParsableCommand {
             fail(error, presenter: presenter)
         }
         recorder?.name(call.id)
-        let session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval, interactive: !logging.json,
+        var session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval, interactive: !logging.json,
                                   commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-",
                                   watchesInputLevel: !mediaOptions.source.isGenerated, bot: botRunner, logger: logger)
+        // The second call of a three-way call plays and records nothing apart: while merged, the
+        // first call's output carries both far ends.
+        var secondOptions = options
+        secondOptions.media = mediaOptions
+        secondOptions.media?.sink = .null
+        session.threeWay = ThreeWay(presenter: presenter) { [secondOptions] destination throws(ParleyError) in
+            try await client.dial(destination, options: secondOptions)
+        }
         let status = await session.run()
         await client.disconnect()
         throw ExitCode(status)

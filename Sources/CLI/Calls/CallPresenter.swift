@@ -12,6 +12,8 @@ final class CallPresenter: @unchecked Sendable {
     let statusLine: Bool
     private let lock = NSLock()
     private var statusShown = false
+    /// A destination being typed (after `t` or `c`): shown in place of the live status line.
+    private var typing: String?
     /// Which devices the call talks and listens through, shown on the status line.
     var audioLabel: String?
 
@@ -61,6 +63,12 @@ final class CallPresenter: @unchecked Sendable {
             if json { JSONEvents.emit("media", MediaPayload(call: call, media: "restored")) } else { line("call \(short(call)): audio arriving again") }
         case .recovered(let path):
             if json { JSONEvents.emit("recovered", RecoveredPayload(call: call, path: path.rawValue)) } else { line("call \(short(call)): recovered (\(path.rawValue))") }
+        case .transfer(let progress):
+            transfer(call, progress)
+        case .merged(let other):
+            merge(call, merged: true, other: other)
+        case .unmerged(let other):
+            merge(call, merged: false, other: other)
         case .error(let error):
             self.error(error, call: call)
         }
@@ -174,6 +182,7 @@ final class CallPresenter: @unchecked Sendable {
     /// The live line on a terminal: state, duration, codec, loss, jitter, RTT and two meters.
     func status(_ state: CallState, elapsed: Duration, statistics: CallStatistics, quality: CallQualityMonitor.Update?, muted: Bool) {
         guard statusLine else { return }
+        if let typing = lock.withLock({ typing }) { return showStatus(typing) }
         let seconds = Int(elapsed.components.seconds)
         var text = String(format: "%@ %02d:%02d", state.name, seconds / 60, seconds % 60)
         if let audio = statistics.audio {
@@ -183,7 +192,7 @@ final class CallPresenter: @unchecked Sendable {
         if let mos = quality?.mos, let word = quality?.quality { text += String(format: " MOS %.1f %@", mos, word.rawValue) }
         if let audioLabel { text += " " + audioLabel }
         if muted { text += " MUTED" }
-        text += "  [0-9*# dtmf, m mute, h hold, q quit]"
+        text += "  [0-9*# dtmf, m mute, h hold, t transfer, c merge a call, u unmerge, q quit]"
         showStatus(text)
     }
 
@@ -194,6 +203,12 @@ final class CallPresenter: @unchecked Sendable {
             statusShown = true
             FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
         }
+    }
+
+    /// Shows `text` (a prompt and what is typed so far) instead of the status until nil.
+    func showTyping(_ text: String?) {
+        lock.withLock { typing = text }
+        if let text { showStatus(text) }
     }
 
     /// Removes the live line, if one is shown.
@@ -233,6 +248,9 @@ final class CallPresenter: @unchecked Sendable {
         case .mediaDisrupted: "no RTP arriving (disrupted)"
         case .mediaRestored: "RTP arriving again"
         case .recovered(let path): "recovered by \(path.rawValue)"
+        case .transfer(let progress): "transfer \(progress)"
+        case .merged(let other): "merged with call \(other)"
+        case .unmerged(let other): "split from call \(other)"
         case .error(let error): "error \(error.code): \(error.message)"
         }
     }
@@ -286,6 +304,8 @@ struct BotPayload: Encodable {
     let reason: String?
 }
 struct EndedPayload: Encodable { let call: String; let reason: ReasonPayload; var record: CallRecordPayload? = nil }
+/// `transfer`: "requested", "completed", "failed" (with `reason`) or "transferred" (we were sent on).
+struct TransferPayload: Encodable { let call: String; let transfer: String; let destination: String; let reason: String? }
 
 struct CandidatePairPayload: Encodable {
     let local: String
@@ -311,7 +331,10 @@ struct ReasonPayload: Encodable {
     let sipCode: Int?
     let sipReason: String?
     let sipCallId: String?
-    let localStatus: String?
+    /// Always present: `not-provided` when the far end or the server ended the call.
+    let localStatus: String
+    /// Kandy's end reason for `localStatus` (9900-9908).
+    let localStatusCode: Int
     let normal: Bool
 
     init(_ reason: TerminationReason) {
@@ -320,7 +343,8 @@ struct ReasonPayload: Encodable {
         sipCode = reason.sipCode
         sipReason = reason.sipReason
         sipCallId = reason.sipCallID
-        localStatus = reason.localStatus?.rawValue
+        localStatus = reason.reportedLocalStatus.rawValue
+        localStatusCode = reason.reportedLocalStatus.kandyCode
         normal = reason.isNormal
     }
 }

@@ -18,6 +18,8 @@ struct CallSession {
     /// A calling-side bot to run once the call is active (docs/bots.md, "Testing an IVR").
     var bot: BotRunner?
     var logger = Logger(label: "parley.bot")
+    /// Places the second call of a three-way call; nil where there is none (Janus).
+    var threeWay: ThreeWay? = nil
 
     func run() async -> Int32 {
         let started = ContinuousClock.now
@@ -66,7 +68,8 @@ struct CallSession {
             return botRun
         }
         let keys = Task {
-            for await key in keyboard.keys { await handle(key) }
+            var keys = keyboard.keys.makeAsyncIterator()
+            while let key = await keys.next() { await handle(key, then: &keys) }
         }
         let scripted = Task {
             for await line in commands.lines { await perform(line) }
@@ -81,6 +84,7 @@ struct CallSession {
         }
 
         let reason = await call.waitUntilDone()
+        await threeWay?.end()
         let botOutcome = await watcher.value?.value
         ticker.cancel()
         keys.cancel()
@@ -112,15 +116,19 @@ struct CallSession {
             case "unmute": try await call.unmute()
             case "hangup": await call.hangup()
             case "ice-restart": try await call.restartMedia()
+            case "transfer" where words.count == 2: try await call.transfer(to: words[1])
+            case "merge" where words.count == 2: try await addToCall(words[1])
+            case "unmerge": try await call.unmerge()
             default:
-                throw ParleyError(kind: .configuration, message: "unknown command \"\(line.prefix(40))\"; use dtmf DIGITS, hold, unhold, mute, unmute, ice-restart or hangup")
+                throw ParleyError(kind: .configuration,
+                                  message: "unknown command \"\(line.prefix(40))\"; use dtmf DIGITS, hold, unhold, mute, unmute, transfer DEST, merge DEST, unmerge, ice-restart or hangup")
             }
         } catch {
             presenter.error(error, call: call.id)
         }
     }
 
-    private func handle(_ key: Character) async {
+    private func handle(_ key: Character, then keys: inout AsyncStream<Character>.Iterator) async {
         do {
             switch key {
             case "q", "Q":
@@ -132,6 +140,14 @@ struct CallSession {
             case "h", "H":
                 let state = await call.state
                 if state == .held || state == .doubleHeld { try await call.unhold() } else { try await call.hold() }
+            case "t", "T":
+                let destination = await readDestination("transfer to", from: &keys)
+                if destination.isEmpty { presenter.note("transfer cancelled") } else { try await call.transfer(to: destination) }
+            case "c", "C":
+                let destination = await readDestination("add to the call", from: &keys)
+                if destination.isEmpty { presenter.note("nothing added") } else { try await addToCall(destination) }
+            case "u", "U":
+                try await call.unmerge()
             case "0"..."9", "*", "#", "A"..."D":
                 try await call.sendDTMF(String(key))
                 presenter.sent(call.id, digits: String(key))
@@ -141,5 +157,35 @@ struct CallSession {
         } catch {
             presenter.error(error, call: call.id)
         }
+    }
+}
+
+extension CallSession {
+    /// `merge DEST` or `c`: calls DEST and merges it with this call once answered. Runs apart so
+    /// that the other commands (hangup, say) still work while DEST rings.
+    func addToCall(_ destination: String) async throws(ParleyError) {
+        guard let threeWay else { throw ParleyError(kind: .callState, message: "this call cannot place a second call to merge (Janus)") }
+        let (call, presenter) = (call, presenter)
+        Task {
+            do throws(ParleyError) { try await threeWay.add(destination, to: call) } catch { presenter.error(error, call: call.id) }
+        }
+    }
+
+    /// After `t` or `c`: the destination typed on the status line, up to Enter; Escape cancels
+    /// (an empty destination).
+    func readDestination(_ label: String, from keys: inout AsyncStream<Character>.Iterator) async -> String {
+        var typed = ""
+        presenter.showTyping(label + ": ")
+        defer { presenter.showTyping(nil) }
+        while let key = await keys.next() {
+            switch key {
+            case "\n", "\r": return typed
+            case "\u{1B}": return ""
+            case "\u{7F}", "\u{08}": typed = String(typed.dropLast())
+            default: if typed.count < 256 { typed.append(key) }
+            }
+            presenter.showTyping(label + ": " + typed)
+        }
+        return typed
     }
 }

@@ -18,6 +18,10 @@ enum SwitchMetrics {
             Meter(label: "parley_switch_calls_active").increment()
         case .callEnded:
             Meter(label: "parley_switch_calls_active").decrement()
+        case .callTransferred(_, _, let forwarded):
+            // The switch lets go of a transferred call; the party sent on calls again (callRouted).
+            Counter(label: "parley_switch_transfers_total", dimensions: [("kind", forwarded ? "forward" : "transfer")]).increment()
+            Meter(label: "parley_switch_calls_active").decrement()
         case .callAnswered, .callsReattached:
             break
         }

@@ -20,6 +20,9 @@ public protocol BotCallControl: AnyObject, Sendable {
     /// Records what the caller says into a WAV file at `path` until `stopRecording()`.
     func startRecording(path: String) throws
     func stopRecording()
+    /// Sends the caller on to `destination` (a blind transfer: the bot has answered); nil when
+    /// it went, else why not.
+    func forward(to destination: String) async -> String?
     /// Ends the call (normal clearing). Safe to call twice.
     func hangup() async
     /// Runs `heard` once, from the media clock thread, when what the far end sends holds
@@ -34,4 +37,8 @@ public protocol BotCallControl: AnyObject, Sendable {
 
 extension BotCallControl {
     public var remoteParty: String { "" }
+
+    /// Sends the caller on to `destination`; nil when it went, else why not. A control that
+    /// cannot forward refuses.
+    public func forward(to destination: String) async -> String? { "this call cannot be forwarded" }
 }

@@ -13,6 +13,8 @@ public enum BotRunError: Error, Sendable, Equatable, CustomStringConvertible {
     case expectationFailed(step: String, reason: String)
     /// A `send` step could not send its digits.
     case sendFailed(String)
+    /// A forward step's destination was refused.
+    case forwardFailed(destination: String, reason: String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum BotRunError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cancelled: "the bot was stopped"
         case .expectationFailed(let step, let reason): "step \"\(step)\": \(reason)"
         case .sendFailed(let reason): "cannot send digits: \(reason)"
+        case .forwardFailed(let destination, let reason): "cannot forward the call to \(destination): \(reason)"
         }
     }
 }
@@ -57,12 +60,15 @@ public struct BotOutcome: Sendable, Equatable {
         case callerHungUp
         /// The bot hung up because of this.
         case failed(BotRunError)
+        /// A forward step sent the caller on; the bot's call ended `session-completed`.
+        case forwarded(to: String)
 
         public var description: String {
             switch self {
             case .botHungUp: "bot hung up"
             case .callerHungUp: "caller hung up"
             case .failed(let error): "failed: \(error)"
+            case .forwarded(let destination): "bot forwarded the call to \(destination)"
             }
         }
     }

@@ -112,6 +112,10 @@ struct BotRun {
             return await expect(expectation, named: name)
         case .send(let digits, let next):
             return await send(digits, next: next)
+        case .forward(let prompt, let destination):
+            if let prompt, let ended = await play(prompt) { return ended }
+            if let refusal = await call.forward(to: destination) { return .end(await fail(.forwardFailed(destination: destination, reason: refusal))) }
+            return .end(.forwarded(to: destination))
         }
     }
 

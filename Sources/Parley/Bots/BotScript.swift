@@ -74,6 +74,8 @@ public enum BotStep: Sendable, Equatable {
     case expect(BotExpectation)
     /// Sends DTMF digits to the far end, then goes on.
     case send(digits: String, next: BotTarget)
+    /// Plays the prompt, if any, then sends the caller on to `destination` (docs/bots.md).
+    case forward(prompt: BotPrompt?, destination: String)
 }
 
 public enum BotScriptFormat: String, Sendable, CaseIterable {

@@ -13,8 +13,9 @@ struct BotScriptDecoder {
         "record": ["type", "prompt", "path", "max_seconds", "stop_digit", "next", "barge_in"],
         "hangup": ["type", "prompt"],
         "say": ["type", "text", "voice", "rate", "pitch", "next", "barge_in"],
+        "forward": ["type", "prompt", "to"],
     ].merging(listeningStepKeys) { first, _ in first }
-    static let stepTypes = ["menu", "play", "say", "record", "hangup"] + listeningStepTypes
+    static let stepTypes = ["menu", "play", "say", "record", "hangup", "forward"] + listeningStepTypes
     static let speechKeys = ["voice", "rate", "pitch"]
     /// The longest a timeout, recording or prompt part may be: one hour.
     static let longestSeconds = 3600.0
@@ -101,10 +102,21 @@ struct BotScriptDecoder {
             return .play(prompt: bargeIn ? .bargeIn(prompt) : prompt, next: try target(required: "next", body, context: context, line: entry.line))
         case "wait", "expect", "send":
             return try listeningStep(type: type, body, context: context, line: entry.line)
+        case "forward": return try forward(body, context: context, line: entry.line)
         default:
             guard let promptEntry = body["prompt"] else { return .hangup(prompt: nil) }
             return .hangup(prompt: try prompt(promptEntry, context: context))
         }
+    }
+
+    /// `forward`: an optional prompt, then the caller is sent on to `to` (a blind transfer).
+    private func forward(_ body: Fields, context: String, line: Int?) throws(BotScriptError) -> BotStep {
+        guard let toEntry = body["to"] else { throw failure(.missingKey, line, "\(context) is a forward with no \"to\"") }
+        let written = try text(toEntry, context: "the destination of \(context)")
+        guard let destination = try? Call.checkedDestination(written) else {
+            throw failure(.invalidValue, toEntry.line, "the destination of \(context) must be one word without spaces or control characters")
+        }
+        return .forward(prompt: try body["prompt"].map { entry throws(BotScriptError) in try prompt(entry, context: context) }, destination: destination)
     }
 
     private func menu(_ body: Fields, context: String, line: Int?) throws(BotScriptError) -> BotMenu {

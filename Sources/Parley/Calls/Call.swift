@@ -43,7 +43,9 @@ public actor Call {
     var pendingRecovery: RecoveryPath?
     /// Watches the host's network for a call that has no client to do it (Call+Recovery.swift).
     var networkWatch: NetworkWatch?
-    private var legPump: Task<Void, Never>?
+    var legPump: Task<Void, Never>?
+    /// The call this one is merged with, and their crossed audio (Call+Merge.swift).
+    var merged: (partner: Call, audio: AudioMerge)?
     /// Candidates wait until the server knows the call (our invite or answer is through).
     private var trickleGate = TrickleGate()
     private var remoteCandidates: [String] = []
@@ -84,7 +86,7 @@ public actor Call {
 
     public var state: CallState { machine.state }
 
-    private var trickle: Bool {
+    var trickle: Bool {
         if case .trickle = mediaOptions.iceMode { return true }
         return false
     }
@@ -236,7 +238,9 @@ public actor Call {
             if let sdp, !(await applyRemote(sdp)) { return }
             await apply(.answered)
         case .remoteHangup(let reason):
-            await end(reason, failure: nil, notifyServer: false)
+            await end(endingReason(forRemote: reason), failure: nil, notifyServer: false)
+        case .transferred(let destination):
+            await followTransfer(to: destination)
         case .remoteCandidate(let line):
             if let leg { await leg.addRemoteCandidate(line) } else { remoteCandidates.append(line) }
         case .remoteEndOfCandidates:
@@ -261,7 +265,7 @@ public actor Call {
 
     // MARK: Inside
 
-    private func begin(_ operation: CallOperation) throws(ParleyError) {
+    func begin(_ operation: CallOperation) throws(ParleyError) {
         do {
             try machine.begin(operation)
         } catch {
@@ -272,7 +276,7 @@ public actor Call {
 
     /// The call may have ended while we awaited (a hangup, the far end, the network): nothing
     /// more goes out for it.
-    private func ensureLive(sending what: String) throws(ParleyError) {
+    func ensureLive(sending what: String) throws(ParleyError) {
         guard machine.state.isDone else { return }
         throw ParleyError(kind: .callState, message: "the call ended before its \(what) went out")
     }
@@ -295,17 +299,22 @@ public actor Call {
         do {
             try await signalling.open(callID: id)
             try ensureLive(sending: role == .controlling ? "invite" : "answer")
-            let leg = try MediaLeg(role: role, options: mediaOptions, logger: logger)
-            self.leg = leg
-            let events = leg.events
-            legPump = Task { [weak self] in
-                for await event in events { await self?.handle(event) }
-            }
-            return leg
+            return try startLeg(role: role)
         } catch {
             await end(TerminationReason(localStatus: .endedByError), failure: error, notifyServer: false)
             throw error
         }
+    }
+
+    /// A new media leg for the call, its events pumped into `handle(_:)`.
+    func startLeg(role: ICEAgentConfiguration.Role) throws(ParleyError) -> MediaLeg {
+        let leg = try MediaLeg(role: role, options: mediaOptions, logger: logger)
+        self.leg = leg
+        let events = leg.events
+        legPump = Task { [weak self] in
+            for await event in events { await self?.handle(event) }
+        }
+        return leg
     }
 
     private func applyRemote(_ sdp: String) async -> Bool {
@@ -330,7 +339,7 @@ public actor Call {
         }
     }
 
-    private func handle(_ event: MediaLegEvent) async {
+    func handle(_ event: MediaLegEvent) async {
         guard !machine.state.isDone else { return }
         if let reported = event.callEvent { eventSink.yield(reported) }
         mediaPath.note(event)
@@ -400,12 +409,13 @@ public actor Call {
     }
 
     /// The call is done: media stops, the dialect lets go, streams end, waiters learn why.
-    private func finish() async {
+    func finish() async {
         guard case .done = machine.state, !finished else { return }
         finished = true
         timeline.note(machine.state, direction: direction)
         legPump?.cancel()
         recoveryDeadline?.cancel()
+        await leaveMerge()
         await amendEndingWithoutMedia()
         mediaTimer?.cancel()
         await networkWatch?.close()

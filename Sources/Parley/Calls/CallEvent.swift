@@ -14,6 +14,12 @@ public enum CallEvent: Sendable, Equatable {
     case mediaRestored
     /// The call came back from dropped or reconnecting, by this path.
     case recovered(RecoveryPath)
+    /// How a transfer or forward goes, ours or the far end's (docs/calls.md).
+    case transfer(TransferProgress)
+    /// The call was merged with the call of this id into a three-way call (docs/calls.md).
+    case merged(with: String)
+    /// It was split from that call again (`unmerge`, or the other call ended).
+    case unmerged(from: String)
     /// A failure that ends the call follows as `state(.done(...))`; others are reported only.
     case error(ParleyError)
 }

@@ -14,6 +14,9 @@ protocol CallSignalling: Sendable {
     func ringing(callID: String) async
     func hangup(callID: String, cause: HangupCause) async
     func hold(callID: String, _ held: Bool) async throws(ParleyError)
+    /// Blind transfer (an answered call) or forward (one still ringing here): the server moves
+    /// the other party to `destination` (docs/calls.md, "Transfer and forward").
+    func transfer(callID: String, destination: String) async throws(ParleyError)
     /// Digits out of band, for a far end that did not negotiate telephone-event.
     func sendDTMF(callID: String, digits: String) async throws(ParleyError)
     func candidate(callID: String, line: String) async
@@ -40,6 +43,8 @@ enum CallSignallingEvent: Sendable {
     case remoteUnhold
     /// Digits the far end sent out of band.
     case dtmf(String)
+    /// The other party transferred or forwarded us: the call goes on towards `destination`.
+    case transferred(destination: String)
     /// The far end renegotiates (its ICE restart, or its re-attach relayed by the server).
     case mediaUpdate(offer: String, reattach: Bool, reply: MediaUpdateReply)
     /// Conference members joined (by the dialect's id) or one left.

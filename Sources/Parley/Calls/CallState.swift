@@ -1,16 +1,30 @@
 /// Why a call ended, as the server stated it or as the client decided (docs/calls.md).
 public struct TerminationReason: Sendable, Equatable, CustomStringConvertible {
     /// Endings the client decides itself.
+    /// Each maps to one of Kandy's end reasons 9900-9908 (`kandyCode`, docs/calls.md).
     public enum LocalStatus: String, Sendable, CaseIterable {
+        /// The client did not end the call: the far end or the server did. Reported in place of
+        /// a missing status (`reportedLocalStatus`), never stored.
+        case notProvided = "not-provided"
         case endedByLocalUser = "ended-by-local-user"
         case rejected
         case ignored
         case answeredElsewhere = "answered-elsewhere"
+        /// We transferred the call away (blind transfer): our part of it is complete.
+        case sessionCompleted = "session-completed"
         case endedByError = "ended-by-error"
+        /// The client logged out (disconnected) with the call still up.
+        case endedByUnregister = "ended-by-unregister"
+        /// We forwarded the call before answering it.
+        case callForwarded = "call-forwarded"
         case networkLost = "network-lost"
         case noMedia = "no-media"
         case reconnectTimeout = "reconnect-timeout"
     }
+
+    /// Why the call ended as the client reports it: its own status, or `notProvided` when the
+    /// far end or the server ended it.
+    public var reportedLocalStatus: LocalStatus { localStatus ?? .notProvided }
 
     public var cause: String?
     public var causeCode: Int?
@@ -30,10 +44,12 @@ public struct TerminationReason: Sendable, Equatable, CustomStringConvertible {
         self.localStatus = localStatus
     }
 
-    /// A normal ending: the call was cleared by either side without an error.
+    /// A normal ending: the call was cleared by either side without an error, or we handed it on
+    /// (transferred, forwarded).
     public var isNormal: Bool {
         switch localStatus {
-        case .endedByLocalUser?, nil: cause == nil || cause == "NORMAL_CLEARING"
+        case .endedByLocalUser?, .notProvided?, .endedByUnregister?, nil: cause == nil || cause == "NORMAL_CLEARING"
+        case .sessionCompleted?, .callForwarded?: true
         default: false
         }
     }

@@ -1,11 +1,15 @@
 /// What a person or program can ask of a call.
 public enum CallOperation: String, Sendable, CaseIterable {
     case dial, answer, reject, ignore, hangup, hold, unhold, mute, unmute, dtmf
+    /// Blind transfer of an answered call (docs/calls.md).
+    case transfer
+    /// Sending an incoming call elsewhere before answering it.
+    case forward
 
     /// Operations that send a request and so may not overlap with another one.
     var sendsRequest: Bool {
         switch self {
-        case .dial, .answer, .hold, .unhold, .dtmf: true
+        case .dial, .answer, .hold, .unhold, .dtmf, .transfer, .forward: true
         case .reject, .ignore, .hangup, .mute, .unmute: false
         }
     }
@@ -68,6 +72,8 @@ public struct CallStateMachine: Sendable {
         case .unhold: [.held, .doubleHeld]
         case .mute, .unmute: CallState.live.filter { $0 != .new }
         case .dtmf: [.earlyMedia, .active]
+        case .transfer: [.active, .held, .remotelyHeld, .doubleHeld]
+        case .forward: direction == .incoming ? [.ringing] : []
         }
     }
 
@@ -94,7 +100,7 @@ public struct CallStateMachine: Sendable {
         case .ignore: end(TerminationReason(localStatus: .ignored))
         case .mute: muted = true
         case .unmute: muted = false
-        case .hold, .unhold, .dtmf: break
+        case .hold, .unhold, .dtmf, .transfer, .forward: break
         }
     }
 

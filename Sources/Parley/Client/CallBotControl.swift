@@ -46,6 +46,15 @@ final class CallBotControl: BotCallControl {
         taps.sink.stopRecording()
     }
 
+    func forward(to destination: String) async -> String? {
+        do {
+            try await call.transfer(to: destination)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
     func hangup() async {
         await call.hangup()
     }

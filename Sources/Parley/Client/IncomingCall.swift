@@ -27,4 +27,10 @@ public struct IncomingCall: Sendable {
     public func ignore() async throws(ParleyError) {
         try await call.ignore()
     }
+
+    /// Sends the caller on to `destination` without answering; the call ends here
+    /// `call-forwarded` (docs/calls.md, "Transfer and forward").
+    public func forward(to destination: String) async throws(ParleyError) {
+        try await call.forward(to: destination)
+    }
 }

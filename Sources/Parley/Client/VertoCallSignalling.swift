@@ -46,6 +46,14 @@ struct VertoCallSignalling: CallSignalling {
         }
     }
 
+    func transfer(callID: String, destination: String) async throws(ParleyError) {
+        do {
+            try await client.transfer(callID: callID, destination: destination)
+        } catch {
+            throw ParleyError(error)
+        }
+    }
+
     func sendDTMF(callID: String, digits: String) async throws(ParleyError) {
         do {
             _ = try await client.info(callID: callID, dtmf: digits)
@@ -97,6 +105,7 @@ struct VertoCallSignalling: CallSignalling {
         case .remoteEndOfCandidates(let callID): (callID, .remoteEndOfCandidates)
         case .modify(let callID, "hold", _): (callID, .remoteHold)
         case .modify(let callID, "unhold", _): (callID, .remoteUnhold)
+        case .modify(let callID, "transfer", let params): (callID, .transferred(destination: params["destination"]?.stringValue ?? ""))
         case .info(let callID?, let params): (callID, .dtmf(params["dtmf"]?.stringValue ?? ""))
         case .mediaUpdateRequest(let requestID, let callID, let offer, let reattach):
             (callID, .mediaUpdate(offer: offer, reattach: reattach, reply: mediaUpdateReply(requestID: requestID, callID: callID)))

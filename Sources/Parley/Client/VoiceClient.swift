@@ -46,11 +46,11 @@ public actor VoiceClient {
         startWatchingNetwork()
     }
 
-    /// Hangs up every call and closes the socket.
+    /// Hangs up every call (each ends `ended-by-unregister`) and closes the socket.
     public func disconnect() async {
         recovery.userDisconnected = true
         await stopRecovery()
-        for call in calls.values { await call.hangup() }
+        for call in calls.values { await call.endByUnregister() }
         await verto.disconnect()
         pump?.cancel()
         pump = nil

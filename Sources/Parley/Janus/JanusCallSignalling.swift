@@ -86,6 +86,10 @@ actor JanusCallSignalling: CallSignalling {
         throw ParleyError(kind: .callState, message: "hold is not available on Janus \(destination) calls")
     }
 
+    func transfer(callID: String, destination: String) async throws(ParleyError) {
+        throw ParleyError(kind: .callState, message: "transfer is not available on Janus \(destination) calls: Janus has no call to move")
+    }
+
     func sendDTMF(callID: String, digits: String) async throws(ParleyError) {
         throw ParleyError(kind: .negotiation, message: "cannot send DTMF: Janus did not accept telephone-event")
     }

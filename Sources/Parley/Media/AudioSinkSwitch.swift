@@ -9,6 +9,8 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
     private var recording: (any AudioSink)?
     private var listener: (any ReceivedAudioListener)?
     private var closed = false
+    /// Set while the call is merged with another (Call+Merge.swift).
+    private var merge: SinkMerge?
 
     init(base: any AudioSink) {
         self.base = base
@@ -18,15 +20,33 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !closed else { return }
-        base.write(remote: remote, local: local)
-        recording?.write(remote: remote, local: local)
+        // The listener hears the far end alone: the other far end of a merged call is not the caller.
         listener?.listen(to: remote)
+        guard let merge else {
+            base.write(remote: remote, local: local)
+            recording?.write(remote: remote, local: local)
+            return
+        }
+        let heard = merge.mixed(remote)
+        base.write(remote: heard, local: local)
+        recording?.write(remote: heard, local: local)
     }
 
     /// Feeds what the far end sends to `detector` (speech, silence or a tone) until the next
     /// call (nil stops).
     func listen(_ detector: (any ReceivedAudioListener)?) {
         lock.withLock { listener = closed ? nil : detector }
+    }
+
+    /// Merged: the far end's audio also goes to `outputs` (the other call's source and sink),
+    /// and what arrives on `input` (the other far end) is mixed into what we record and play.
+    func merge(outputs: [FrameRing], input: FrameRing, frameSamples: Int) {
+        let merge = SinkMerge(outputs: outputs, input: input, frameSamples: frameSamples)
+        lock.withLock { self.merge = merge }
+    }
+
+    func unmerge() {
+        lock.withLock { merge = nil }
     }
 
     /// Starts a second recording beside the base sink, closing any earlier one.

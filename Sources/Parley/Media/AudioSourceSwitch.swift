@@ -16,6 +16,8 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
     private var stopPending = false
     /// The pre-encoded prompt the last read came from; only the media clock thread touches it.
     private var lastEncoded: (any EncodedAudioSource)?
+    /// Set while the call is merged: the other far end's audio, mixed into what we send.
+    private var mergeInput: FrameRing?
 
     init(base: any AudioSource) {
         self.base = base
@@ -25,6 +27,13 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
     func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
         lock.lock()
         defer { lock.unlock() }
+        // Runs after the frame is filled, still under the lock: a mixed frame is ours to encode.
+        defer {
+            if let mergeInput {
+                mergeInput.mix(into: frame)
+                lastEncoded = nil
+            }
+        }
         lastEncoded = nil
         if let prompt {
             if prompt.source.read(into: frame) {
@@ -42,6 +51,11 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
             silence(frame)
         }
         return true
+    }
+
+    /// Merged: `input` (the other far end's audio) is mixed into every frame we send; nil ends it.
+    func merge(input: FrameRing?) {
+        lock.withLock { mergeInput = input }
     }
 
     func encodedFrame(_ format: EncodedFrameFormat, into payload: UnsafeMutableRawBufferPointer) -> Int? {

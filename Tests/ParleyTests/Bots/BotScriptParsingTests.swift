@@ -59,6 +59,7 @@ import Testing
             case .record(let record): collect(record.prompt)
             case .hangup(let prompt): collect(prompt)
             case .wait, .expect, .send: break
+            case .forward(let prompt, _): collect(prompt)
             }
         }
         #expect(frequencies.count == 6)
@@ -136,5 +137,30 @@ import Testing
         let script = try BotScript.load(path: scriptPath)
         let expected = directory.appendingPathComponent("audio/hello.wav").standardizedFileURL.path
         #expect(script.steps["hi"] == .hangup(prompt: .sequence([.wav(path: expected), .wav(path: expected)])))
+    }
+}
+
+@Suite struct BotForwardStepTests {
+    @Test func aForwardStepReadsItsDestinationAndOptionalPrompt() throws {
+        let script = try BotScript.parse(text: """
+            start: op
+            steps:
+              op:
+                type: forward
+                prompt: tone:700/300ms
+                to: carol
+            """, format: .yaml, baseDirectory: ".")
+        let step = try #require(script.steps["op"])
+        let forward: (prompt: BotPrompt?, destination: String)? = if case .forward(let prompt, let destination) = step { (prompt, destination) } else { nil }
+        #expect(forward?.destination == "carol")
+        #expect(forward?.prompt != nil)
+    }
+
+    @Test func aForwardStepWithoutADestinationOrWithSpacesIsRefusedWithItsLine() {
+        for body in ["    type: forward", "    type: forward\n    to: two words"] {
+            #expect(throws: BotScriptError.self) {
+                try BotScript.parse(text: "start: op\nsteps:\n  op:\n\(body)\n", format: .yaml, baseDirectory: ".")
+            }
+        }
     }
 }

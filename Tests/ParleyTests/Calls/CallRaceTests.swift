@@ -51,6 +51,7 @@ import Testing
         func hangup(callID: String, cause: HangupCause) async { requests.append("hangup") }
         func hold(callID: String, _ held: Bool) async throws(ParleyError) { requests.append("hold") }
         func sendDTMF(callID: String, digits: String) async throws(ParleyError) { requests.append("dtmf") }
+        func transfer(callID: String, destination: String) async throws(ParleyError) { requests.append("transfer \(destination)") }
         func candidate(callID: String, line: String) async { requests.append("candidate") }
         func endOfCandidates(callID: String) async { requests.append("end-of-candidates") }
         func updateMedia(callID: String, offer: String) async throws(ParleyError) -> String { throw ParleyError(kind: .callState, message: "not in this test") }
