@@ -7,12 +7,12 @@ prompt (600 Hz for 1 s, 200 ms of silence, in a loop), decodes what it hears and
 WAV per call (--record-dir), and hangs up when the caller does.
 
 One JSON line per event on stdout, in the shape `parley answer --json` uses where they overlap:
-  {"event":"clock","calls":N,"sessionTicks":..,"lateSessionTicks":..,"framesExpected":..,
+  {"event":"clock","calls":N,"sessionTicks":..,"lateSessionTicks":..,"frameLateSessionTicks":..,"framesExpected":..,
    "framesReceived":..,"rssKiB":..,"cpuSeconds":..}   every --clock-interval seconds
   {"event":"first-audio","call":ID}                    the first audible frame aiortc decodes
   {"event":"ended","call":ID}
-`sessionTicks`/`lateSessionTicks`: frames sent and those handed to aiortc more than 10 ms after
-they were due. `framesExpected`/`framesReceived`: 20 ms of received audio per 20 ms since each
+`sessionTicks`/`lateSessionTicks`/`frameLateSessionTicks`: frames sent and those handed to
+aiortc more than 10 ms and more than a whole frame (20 ms) after they were due. `framesExpected`/`framesReceived`: 20 ms of received audio per 20 ms since each
 call's first frame, against the frames aiortc actually decoded (what it does not get, a player
 would have to conceal).
 
@@ -43,6 +43,7 @@ import av
 RATE = 48000
 FRAME = 960
 LATE = 0.010
+FRAME_LATE = 0.020
 
 
 def emit(event, **fields):
@@ -118,6 +119,7 @@ class Totals:
     def __init__(self):
         self.sent = 0
         self.late = 0
+        self.frame_late = 0
         self.expected = 0.0
         self.received = 0
 
@@ -142,8 +144,11 @@ class PromptTrack(MediaStreamTrack):
         delay = due - time.monotonic()
         if delay > 0:
             await asyncio.sleep(delay)
-        if time.monotonic() - due > LATE:
+        behind = time.monotonic() - due
+        if behind > LATE:
             self.totals.late += 1
+        if behind > FRAME_LATE:
+            self.totals.frame_late += 1
         self.totals.sent += 1
         samples = self.frames[(self.sent // FRAME) % len(self.frames)]
         frame = av.AudioFrame.from_ndarray(samples.reshape(1, -1), format="s16", layout="mono")
@@ -303,6 +308,7 @@ class Callee:
                 if line.startswith("VmRSS:"):
                     rss = int(line.split()[1])
         emit("clock", calls=len(self.calls), sessionTicks=self.totals.sent, lateSessionTicks=self.totals.late,
+             frameLateSessionTicks=self.totals.frame_late,
              framesExpected=int(self.totals.expected), framesReceived=self.totals.received, rssKiB=rss,
              cpuSeconds=usage.ru_utime + usage.ru_stime)
 

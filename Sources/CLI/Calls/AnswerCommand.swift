@@ -65,12 +65,7 @@ struct AnswerCommand: AsyncParsableCommand {
         guard clockInterval == 0 || (0.1...3600).contains(clockInterval) else { throw ValidationError("--clock-interval must be 0 or 0.1-3600 seconds") }
         try MediaFlags.checkDTMF(dtmf)
         try media.checkOutput(json: logging.json)
-        if let recordDir {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: recordDir, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ValidationError("--record-dir \(recordDir) is not a directory")
-            }
-        }
+        try RecordDirectory.validate(recordDir)
     }
 
     private static func loadBot(_ path: String) throws(ParleyError) -> BotScript {

@@ -52,7 +52,9 @@ struct LoadCall {
                 continue
             }
             if state == .active, setupMs == nil {
-                setupMs = Self.milliseconds(ContinuousClock.now - dialed)
+                let setup = Self.milliseconds(ContinuousClock.now - dialed)
+                setupMs = setup
+                await run.answered(setupMs: setup)
                 holding = Task { [dtmf, hold, presenter] in
                     if let dtmf {
                         do throws(ParleyError) { try await call.sendDTMF(dtmf) } catch { presenter.error(error, call: call.id) }

@@ -9,12 +9,12 @@ struct LoadCommand: AsyncParsableCommand {
         commandName: "load",
         abstract: "Place many calls from one process: a load test of an IVR, a bot fleet or a switch.",
         discussion: """
-            One login, one socket, every call on it. Starts --calls calls in all, at most --rate a second and at most
-            --concurrency at once; each is held --hold seconds after it is answered, then hung up. --play is sent from frames
-            encoded once per process and loops for the hold. Without --record-dir received audio is counted (loss, jitter,
-            concealment) but not decoded. On a terminal a live line shows the run; --json prints each call's ended event and
-            then one summary event. Exit status: 0 every call answered and held (failures up to --max-failures allowed) and
-            setup p95 within --max-setup-ms; 1 otherwise, with the reason; 3 no session; 64 bad usage. Ctrl-C hangs up every
+            One login, one socket, every call on it. Starts --calls calls in all, at most --rate a second and at most \
+            --concurrency at once; each is held --hold seconds after it is answered, then hung up. --play is sent from frames \
+            encoded once per process and loops for the hold. Without --record-dir received audio is counted (loss, jitter, \
+            concealment) but not decoded. On a terminal a live line shows the run; --json prints each call's ended event and \
+            then one summary event. Exit status: 0 every call answered and held (failures up to --max-failures allowed) and \
+            setup p95 within --max-setup-ms; 1 otherwise, with the reason; 3 no session; 64 bad usage. Ctrl-C hangs up every \
             call and still prints the summary.
             Example: parley load ivr --server ws://127.0.0.1:8080 --login alice --calls 100 --concurrency 50 --rate 10 --hold 20 --play loop:prompt.wav
             """
@@ -69,12 +69,7 @@ struct LoadCommand: AsyncParsableCommand {
         guard connection.dialect == .verto else { throw ValidationError("parley load speaks Verto only (--dialect verto)") }
         guard media.record == "null" else { throw ValidationError("--record would be shared by every call: use --record-dir DIR") }
         guard media.play != "stdin", media.play != "-" else { throw ValidationError("--play stdin cannot feed many calls: use tone:HZ, silence or a WAV file") }
-        if let recordDir {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: recordDir, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ValidationError("--record-dir \(recordDir) is not a directory")
-            }
-        }
+        try RecordDirectory.validate(recordDir)
     }
 
     func run() async throws {
@@ -148,6 +143,7 @@ struct LoadCommand: AsyncParsableCommand {
             return result
         }
         progress.cancel()
+        await progress.value
         clockReporter.cancel()
         signals.cancel()
         presenter.clearStatus()

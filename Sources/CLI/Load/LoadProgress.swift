@@ -11,7 +11,7 @@ struct LoadProgress {
         var lastAttempted = 0
         var lastTime = ContinuousClock.now
         while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(1))
+            do { try await Task.sleep(for: .seconds(1)) } catch { return }
             let counts = await run.counts
             let setup = await run.setupSoFar
             var lost = 0

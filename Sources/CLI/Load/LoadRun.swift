@@ -21,7 +21,7 @@ actor LoadRun {
     /// From the first call started to the last.
     private(set) var startingSeconds: Double?
     private let started = ContinuousClock.now
-    /// Answered calls' setup times so far, for the progress line.
+    /// Setup times of the calls answered so far, for the progress line.
     private(set) var setupSoFar = LatencyHistogram()
 
     init(plan: Plan) {
@@ -70,6 +70,11 @@ actor LoadRun {
         if isStopping { await call.hangup() }
     }
 
+    /// A call was answered this long after it was dialed.
+    func answered(setupMs: Int) {
+        setupSoFar.record(setupMs)
+    }
+
     func untrack(_ index: Int) {
         live[index] = nil
     }
@@ -85,7 +90,6 @@ actor LoadRun {
 
     private func ended(_ result: LoadCallResult) {
         results.append(result)
-        if let setup = result.setupMs { setupSoFar.record(setup) }
         inFlight -= 1
         slotWaiter?.resume()
         slotWaiter = nil
