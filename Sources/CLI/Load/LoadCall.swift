@@ -48,9 +48,15 @@ struct LoadCall {
         var holding: Task<Bool, Never>?
         for await event in call.events {
             guard case .state(let state) = event else {
-                if case .error(let error) = event { presenter.error(error, call: call.id) }
+                switch event {
+                case .error(let error): presenter.error(error, call: call.id)
+                // A run through network changes (make soak) counts the calls that recover.
+                case .recovered: presenter.event(call.id, event)
+                default: break
+                }
                 continue
             }
+            if state == .dropped || state == .reconnecting { presenter.state(call.id, state) }
             if state == .active, setupMs == nil {
                 let setup = Self.milliseconds(ContinuousClock.now - dialed)
                 setupMs = setup
