@@ -4,9 +4,10 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 PKGCONFIG_SHIMS := $(CURDIR)/.build/pkgconfig
 export PKG_CONFIG_PATH := $(PKGCONFIG_SHIMS)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 FUZZ_SECONDS ?= 60
+SOAK_MINUTES ?= 10
 PARLEY := .build/debug/parley
 
-.PHONY: all bootstrap build test demo fuzz sanitize bench clean
+.PHONY: all bootstrap build test demo fuzz sanitize bench soak clean
 
 all: build
 
@@ -43,6 +44,12 @@ demo: build
 bench: build
 	swift build -c release --product parley
 	bench/run .build/release/parley
+
+# The soak (docs/performance.md, "Soak"): 50 calls held SOAK_MINUTES through loss, jitter and a
+# network change every 30 s, on a release build; prints the figures, fails when a goal is missed.
+soak: bootstrap
+	swift build -c release --product parley
+	scripts/soak .build/release/parley $(SOAK_MINUTES)
 
 fuzz: bootstrap
 	@scripts/fuzz $(FUZZ_SECONDS)

@@ -57,10 +57,17 @@ struct LoadCall {
         var botRun: Task<BotOutcome, Never>?
         for await event in call.events {
             guard case .state(let state) = event else {
-                if case .error(let error) = event { presenter.error(error, call: call.id) }
-                if case .recovered(let path) = event { CallMetrics.recovered(path) }
+                switch event {
+                case .error(let error): presenter.error(error, call: call.id)
+                case .recovered(let path):
+                    CallMetrics.recovered(path)
+                    // A run through network changes (make soak) counts the calls that recover.
+                    presenter.event(call.id, event)
+                default: break
+                }
                 continue
             }
+            if state == .dropped || state == .reconnecting { presenter.state(call.id, state) }
             if state == .active, setupMs == nil {
                 let setup = Self.milliseconds(ContinuousClock.now - dialed)
                 setupMs = setup
