@@ -92,6 +92,18 @@ public actor VertoClient {
         return try outcome.get()
     }
 
+    /// Sends a call-level request through `body` without waiting for its result: the reply,
+    /// or the request's timeout, is dropped when it comes.
+    public func send(_ body: (inout VertoSession, Double) throws(SignalingError) -> JSONRPCID) {
+        do {
+            _ = try body(&session, now)
+        } catch {
+            eventSink.yield(.error(error))
+            return
+        }
+        flush()
+    }
+
     public func invite(_ dial: VertoDialParameters, sdp: String) async throws(SignalingError) -> JSONValue {
         try await perform { session, now throws(SignalingError) in try session.invite(dial, sdp: sdp, now: now) }
     }
