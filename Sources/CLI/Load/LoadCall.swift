@@ -78,7 +78,10 @@ struct LoadCall {
         let audio = await call.statistics().audio
         Self.report(audio, reason: reason, setupMs: setupMs, firstAudioMs: firstAudioMs)
         var failure: String?
-        if !held {
+        if reason.localStatus == .noMedia {
+            // No media is a failure even when the hold ran out first (docs/cli.md).
+            failure = TerminationReason.LocalStatus.noMedia.rawValue
+        } else if !held {
             if let error = await call.failure {
                 failure = error.code
             } else if setupMs == nil {
