@@ -133,7 +133,7 @@ public actor VoiceClient {
             logger.warning("refused an incoming call: \(calls.count) calls already in progress (maximumCalls)")
             // The reply is not awaited: a flood of invites must not leave a task per invite
             // waiting out the server's request timeout.
-            await verto.send { session, now throws(SignalingError) in
+            try? await verto.send { session, now throws(SignalingError) in
                 try session.bye(callID: offer.callID, cause: HangupCause(cause: "USER_BUSY", causeCode: 17), now: now)
             }
             eventSink.yield(.refusedCall(callID: offer.callID, callsInProgress: calls.count))

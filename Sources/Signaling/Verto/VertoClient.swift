@@ -94,13 +94,8 @@ public actor VertoClient {
 
     /// Sends a call-level request through `body` without waiting for its result: the reply,
     /// or the request's timeout, is dropped when it comes.
-    public func send(_ body: (inout VertoSession, Double) throws(SignalingError) -> JSONRPCID) {
-        do {
-            _ = try body(&session, now)
-        } catch {
-            eventSink.yield(.error(error))
-            return
-        }
+    public func send(_ body: (inout VertoSession, Double) throws(SignalingError) -> JSONRPCID) throws(SignalingError) {
+        _ = try body(&session, now)
         flush()
     }
 
