@@ -37,17 +37,42 @@ import Testing
 
         // A sender on another thread keeps sending while the agent closes on its loop.
         let stop = Atomic<Bool>(false)
+        let attempts = Atomic<Int>(0)
+        let exited = Atomic<Bool>(false)
         let sender = Thread {
-            while !stop.load(ordering: .relaxed) { _ = payload.withUnsafeBytes { a.send($0) } }
+            while !stop.load(ordering: .relaxed) {
+                _ = payload.withUnsafeBytes { a.send($0) }
+                attempts.add(1, ordering: .relaxed)
+            }
+            exited.store(true, ordering: .releasing)
         }
         sender.start()
-        try await Task.sleep(for: .milliseconds(50))
+        try await Self.waitUntil("the sender is sending") { attempts.load(ordering: .relaxed) >= 20 }
         a.close()
-        try await Task.sleep(for: .milliseconds(200))
+        // close() ends the agent's events; the sender goes on until after that.
+        let eventsEnded = Atomic<Bool>(false)
+        let drain = Task {
+            for await _ in a.events {}
+            eventsEnded.store(true, ordering: .releasing)
+        }
+        defer { drain.cancel() }
+        try await Self.waitUntil("the closed agent's events to end") { eventsEnded.load(ordering: .acquiring) }
+        let afterClose = attempts.load(ordering: .relaxed)
+        try await Self.waitUntil("the sender to send on a closed agent") { attempts.load(ordering: .relaxed) >= afterClose + 20 }
         stop.store(true, ordering: .relaxed)
+        try await Self.waitUntil("the sender thread to exit") { exited.load(ordering: .acquiring) }
         // Once closed, nothing goes out.
         #expect(payload.withUnsafeBytes { a.send($0) } == false)
         b.close()
+    }
+
+    /// Polls `condition` every 5 ms for at most 5 s; throws when it never holds.
+    private static func waitUntil(_ what: String, _ condition: () async -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !(await condition()) {
+            guard ContinuousClock.now < deadline else { throw LoopThreadTestTimeout(what: what) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
     }
 
     /// Hands `from`'s candidates to `to` until `from` is connected.
@@ -63,4 +88,9 @@ import Testing
         }
         Issue.record("the agent's events ended before it connected")
     }
+}
+
+struct LoopThreadTestTimeout: Error, CustomStringConvertible {
+    let what: String
+    var description: String { "waited 5 s for \(what)" }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Media
+import Synchronization
 import Testing
 
 @Suite struct AudioIOTests {
@@ -107,7 +108,45 @@ import Testing
         #expect(throws: AudioError.notWAV(path: path, reason: "no RIFF/WAVE header")) { try WAVFileSource(path: path, sampleRate: 8000) }
         writeWAV(path: path, rate: 8000, channels: 1, bits: 8, frames: [[1], [2]])
         #expect(throws: AudioError.unsupportedWAV(path: path, reason: "format 1 with 8 bits")) { try WAVFileSource(path: path, sampleRate: 8000) }
-        #expect(throws: AudioError.cannotOpen(path: "/nonexistent/x.wav", reason: "not readable")) { try WAVFileSource(path: "/nonexistent/x.wav", sampleRate: 8000) }
+        #expect(throws: AudioError.cannotOpen(path: "/nonexistent/x.wav", reason: "no such file")) { try WAVFileSource(path: "/nonexistent/x.wav", sampleRate: 8000) }
+    }
+
+    @Test func checkingAFIFONamedLikeAWAVRefusesItWithoutHanging() async throws {
+        let path = temporaryPath("pipe.wav")
+        try #require(mkfifo(path, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // No writer ever opens the FIFO: a blocking open or read would wait forever.
+        let outcome = Mutex<AudioError??>(nil)
+        let checker = Thread {
+            do throws(AudioError) {
+                try AudioSourceSpec.wav(path: path, loop: false).check()
+                outcome.withLock { $0 = .some(nil) }
+            } catch {
+                outcome.withLock { $0 = .some(error) }
+            }
+        }
+        checker.start()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while outcome.withLock({ $0 }) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        let result = try #require(outcome.withLock { $0 }, "the check of a FIFO returned within 5 s")
+        #expect(result == .cannotOpen(path: path, reason: "it is not a regular file"))
+        #expect(throws: AudioError.cannotOpen(path: path, reason: "it is not a regular file")) { try WAVFileSource(path: path, sampleRate: 8000) }
+    }
+
+    @Test func checkingAWAVReadsItsHeaderOnly() throws {
+        let path = temporaryPath("long.wav")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // Two seconds at 48 kHz stereo (384 KB): more than the header check reads, and still valid.
+        writeWAV(path: path, rate: 48000, channels: 2, frames: [[Int16]](repeating: [1, 2], count: 48000 * 2))
+        try AudioSourceSpec.wav(path: path, loop: false).check()
+        // A chunk before the samples larger than what the check reads: refused, with why.
+        var bytes = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVE".utf8) + Array("LIST".utf8)
+        let listSize = 200_000
+        bytes += (0..<4).map { UInt8(truncatingIfNeeded: listSize >> (8 * $0)) } + [UInt8](repeating: 0, count: listSize)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(throws: AudioError.notWAV(path: path, reason: "no data chunk in its first 65536 bytes")) {
+            try AudioSourceSpec.wav(path: path, loop: false).check()
+        }
     }
 
     @Test func recorderWritesStereoLocalLeftRemoteRight() throws {

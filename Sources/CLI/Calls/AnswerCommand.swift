@@ -85,6 +85,13 @@ struct AnswerCommand: AsyncParsableCommand {
         try RecordDirectory.validate(recordDir)
     }
 
+    /// The client's own cap: --max-calls plus headroom for calls that are ending (the Answerer
+    /// has counted them down; the client still holds them until their bye is done) and for
+    /// invites the Answerer refuses itself, so the Answerer sees every call it may take.
+    static func clientCallCap(maxCalls: Int) -> Int {
+        maxCalls + max(16, maxCalls / 4)
+    }
+
     func run() async throws {
         let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
         let profile: ConfigProfile?
@@ -100,6 +107,7 @@ struct AnswerCommand: AsyncParsableCommand {
             presenter.logger = logger
             configuration = try connection.clientConfiguration(media: try media.mediaOptions(profile: profile))
             configuration.media.engine = engine.engine()
+            configuration.maximumCalls = Self.clientCallCap(maxCalls: maxCalls)
             botScript = try bot.map { path throws(ParleyError) in try BotScriptFile.load(path) }
         } catch {
             presenter.error(error)

@@ -127,6 +127,11 @@ actor Answerer {
         switch event {
         case .incomingCall(let incoming):
             await offered(incoming)
+        case .refusedCall(let callID, let callsInProgress):
+            // Refused by the client's own cap (set above --max-calls): counted like ours.
+            presenter.note("refusing call \(callID.prefix(8)) as busy (\(callsInProgress) calls in progress in the client)")
+            CallMetrics.refused()
+            callEnded(failed: false)
         case .disconnected(let reason):
             metrics?.ready(false)
             presenter.note("disconnected: \(reason)")

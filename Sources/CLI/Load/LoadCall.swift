@@ -97,7 +97,10 @@ struct LoadCall {
         let audio = await call.statistics().audio
         Self.report(audio, reason: reason, setupMs: setupMs, firstAudioMs: firstAudioMs)
         var failure: String?
-        if let verdict {
+        if reason.localStatus == .noMedia {
+            // No media is a failure even when the hold ran out first (docs/cli.md).
+            failure = TerminationReason.LocalStatus.noMedia.rawValue
+        } else if let verdict {
             if case .failed = verdict { failure = await run.isStopping ? "interrupted" : "bot-failed" }
         } else if !held {
             if let error = await call.failure {

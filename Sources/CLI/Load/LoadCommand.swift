@@ -66,9 +66,7 @@ struct LoadCommand: AsyncParsableCommand {
         if let concurrency, !(1...10_000).contains(concurrency) { throw ValidationError("--concurrency must be between 1 and 10000") }
         guard rate.isFinite, rate >= 0.01, rate <= 1000 else { throw ValidationError("--rate must be between 0.01 and 1000 calls a second") }
         guard hold.isFinite, hold >= 0, hold <= 86_400 else { throw ValidationError("--hold must be between 0 and 86400 seconds") }
-        if let dtmf, dtmf.isEmpty || !dtmf.allSatisfy({ DTMFDigit($0) != nil }) {
-            throw ValidationError("--dtmf must be digits 0-9 * # A-D")
-        }
+        try MediaFlags.checkDTMF(dtmf)
         if bot != nil, dtmf != nil { throw ValidationError("--dtmf and --bot cannot go together: send digits with a send step") }
         guard maxFailures >= 0 else { throw ValidationError("--max-failures must not be negative") }
         if let maxSetupMs, maxSetupMs < 1 { throw ValidationError("--max-setup-ms must be at least 1") }
@@ -99,6 +97,8 @@ struct LoadCommand: AsyncParsableCommand {
             configuration = try connection.clientConfiguration(media: callMedia)
             // Loads the WAV file now: a bad one is a usage error before anything connects.
             _ = try callMedia.source.makeSharedLoopSource(sampleRate: 48000)
+            // Makes the --save-sdp folder now: one that cannot be made stops the run before it starts.
+            if let directory = media.saveSDP { _ = try SDPRecorder(directory: directory, dialect: .verto, peer: destination) }
         } catch let error as ParleyError {
             presenter.error(error)
             throw ExitCode(ExitStatus.forSetup(error))
@@ -160,8 +160,8 @@ struct LoadCommand: AsyncParsableCommand {
             }
         }
         let started = ContinuousClock.now
-        let template = LoadCallTemplate(destination: destination, media: callMedia, recordDirectory: recordDir, hold: hold, dtmf: dtmf,
-                                        presenter: presenter, bot: bot, logger: logger)
+        let template = LoadCallTemplate(destination: destination, media: callMedia, recordDirectory: recordDir, saveSDPDirectory: media.saveSDP,
+                                        hold: hold, dtmf: dtmf, presenter: presenter, bot: bot, logger: logger)
         let results = await run.run { index in
             let result = await template.call(index).run(on: client, run: run)
             if presenter.json { JSONEvents.emit("ended", LoadEndedPayload(result)) }
@@ -192,6 +192,7 @@ struct LoadCallTemplate: Sendable {
     let destination: String
     let media: MediaOptions
     let recordDirectory: String?
+    let saveSDPDirectory: String?
     let hold: Double
     let dtmf: String?
     let presenter: CallPresenter
@@ -202,6 +203,10 @@ struct LoadCallTemplate: Sendable {
         var options = DialOptions()
         var media = media
         if let recordDirectory { media.sink = .wav(path: "\(recordDirectory)/load-\(index).wav", stereo: false) }
+        // Named by the call's number, like its recording; the folder was made before the run.
+        if let saveSDPDirectory {
+            media.sdpObserver = try? SDPRecorder(directory: saveSDPDirectory, dialect: .verto, peer: destination, call: "load-\(index)").observer
+        }
         options.media = media
         return LoadCall(index: index, destination: destination, options: options, hold: .milliseconds(Int(hold * 1000)), dtmf: dtmf,
                         presenter: presenter, bot: bot, logger: logger)

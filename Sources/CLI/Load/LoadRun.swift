@@ -32,7 +32,8 @@ actor LoadRun {
     func run(_ start: @escaping @Sendable (Int) async -> LoadCallResult) async -> [LoadCallResult] {
         let interval = Duration.nanoseconds(Int64(1e9 / plan.rate))
         var next = ContinuousClock.now
-        await withTaskGroup(of: Void.self) { group in
+        // Discarding: a finished call's child task is freed at once, not kept until the run ends.
+        await withDiscardingTaskGroup { group in
             for index in 1...plan.total {
                 while inFlight >= plan.concurrency, !isStopping {
                     await withCheckedContinuation { slotWaiter = $0 }

@@ -2,6 +2,7 @@ import CoreMetrics
 import Media
 import Parley
 import Prometheus
+import Signaling
 
 /// Every metric the CLI reports (docs/metrics.md), through swift-metrics: without `--metrics`
 /// nothing is bootstrapped and each call below does nothing. Updated at call events and stats
@@ -60,9 +61,10 @@ enum CallMetrics {
         Counter(label: "parley_calls_total", dimensions: [("direction", CallDirection.incoming.rawValue), ("reason", "rejected")]).increment()
     }
 
-    /// The client's own ending when it decided one, else the server's cause.
+    /// The client's own ending when it decided one, else the server's cause when it is a known
+    /// cause name, else `other`: the far end must not grow the label set at will.
     static func reasonLabel(_ reason: TerminationReason) -> String {
-        reason.localStatus?.rawValue ?? reason.cause ?? "unknown"
+        reason.localStatus?.rawValue ?? reason.cause.map(HangupCause.knownName) ?? "unknown"
     }
 
     // MARK: Traffic

@@ -81,11 +81,12 @@ public enum AudioSourceSpec: Sendable, Equatable {
 
     /// Checks what can be checked before a call: a WAV file is there, readable, and one Parley
     /// plays (16-bit PCM, mono or stereo). Nothing is played or kept.
+    /// Reads only the header (at most `WAVContent.maximumHeaderBytes`), never the samples.
     public func check() throws(AudioError) {
         if case .microphone(let device, _) = self { return try SoundServer.shared.checkDevice(device, sink: false) }
         guard case .wav(let path, _) = self else { return }
-        let data = try LocalFile.contents(path)
-        _ = try WAVContent.parse(data, path: path)
+        let head = try LocalFile.head(path, upTo: WAVContent.maximumHeaderBytes)
+        try WAVContent.checkHeader(head.bytes, path: path, fileSize: head.size)
     }
 
     public func makeSource(sampleRate: Int) throws(AudioError) -> any AudioSource {

@@ -7,7 +7,22 @@ struct WAVContent {
     /// Interleaved samples.
     var samples: [Int16]
 
+    /// How much of a file `checkHeader` reads: the RIFF header, `fmt ` and any chunks before
+    /// `data` fit in far less.
+    static let maximumHeaderBytes = 64 * 1024
+
+    /// Checks the format from the first bytes of a file of `fileSize` bytes: parsing stops at the
+    /// data chunk's header, so the samples are never read.
+    static func checkHeader(_ head: [UInt8], path: String, fileSize: Int) throws(AudioError) {
+        _ = try parse(head, path: path, fileSize: fileSize, samples: false)
+    }
+
     static func parse(_ data: [UInt8], path: String) throws(AudioError) -> WAVContent {
+        try parse(data, path: path, fileSize: data.count, samples: true)
+    }
+
+    /// `data` is the file's first bytes (all of them when `samples`); `fileSize` the whole size.
+    private static func parse(_ data: [UInt8], path: String, fileSize: Int, samples readsSamples: Bool) throws(AudioError) -> WAVContent {
         func u16(_ offset: Int) -> Int { Int(data[offset]) | Int(data[offset + 1]) << 8 }
         func u32(_ offset: Int) -> Int { u16(offset) | u16(offset + 2) << 16 }
         guard data.count >= 12, data[0..<4].elementsEqual("RIFF".utf8), data[8..<12].elementsEqual("WAVE".utf8) else {
@@ -18,10 +33,12 @@ struct WAVContent {
         while offset + 8 <= data.count {
             let size = u32(offset + 4)
             let body = offset + 8
-            guard body + size <= data.count || data[offset..<(offset + 4)].elementsEqual("data".utf8) else {
+            let isFormat = data[offset..<(offset + 4)].elementsEqual("fmt ".utf8)
+            guard body + size <= fileSize || data[offset..<(offset + 4)].elementsEqual("data".utf8) else {
                 throw .notWAV(path: path, reason: "chunk runs past the end of the file")
             }
-            if data[offset..<(offset + 4)].elementsEqual("fmt ".utf8) {
+            if isFormat, body + size > data.count { throw .notWAV(path: path, reason: "fmt chunk too long") }
+            if isFormat {
                 guard size >= 16 else { throw .notWAV(path: path, reason: "fmt chunk too short") }
                 var code = u16(body)
                 // WAVE_FORMAT_EXTENSIBLE: the real format is the first two bytes of the sub-format GUID.
@@ -34,6 +51,7 @@ struct WAVContent {
                 }
                 guard (1...2).contains(format.channels) else { throw .unsupportedWAV(path: path, reason: "\(format.channels) channels") }
                 guard (8000...96000).contains(format.rate) else { throw .unsupportedWAV(path: path, reason: "\(format.rate) Hz") }
+                guard readsSamples else { return WAVContent(sampleRate: format.rate, channels: format.channels, samples: []) }
                 // A truncated data chunk (a recorder that never finished) plays what is there.
                 let end = min(data.count, body + size) & ~1
                 let samples = stride(from: body, to: end, by: 2).map { Int16(bitPattern: UInt16(u16($0))) }
@@ -41,6 +59,7 @@ struct WAVContent {
             }
             offset = body + size + (size & 1)
         }
+        if data.count < fileSize { throw .notWAV(path: path, reason: "no data chunk in its first \(data.count) bytes") }
         throw .notWAV(path: path, reason: format == nil ? "no fmt chunk" : "no data chunk")
     }
 
@@ -70,8 +89,7 @@ public final class WAVFileSource: AudioSource {
     private var position = 0
 
     public init(path: String, sampleRate: Int, loop: Bool = false) throws(AudioError) {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .cannotOpen(path: path, reason: "not readable") }
-        let content = try WAVContent.parse([UInt8](data), path: path)
+        let content = try WAVContent.parse(try LocalFile.contents(path), path: path)
         self.path = path
         self.loop = loop
         fileSampleRate = content.sampleRate

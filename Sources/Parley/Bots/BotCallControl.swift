@@ -1,3 +1,5 @@
+import Media
+
 /// What a bot needs from a call. `Call` implements it; `BotRunner` drives it.
 public protocol BotCallControl: AnyObject, Sendable {
     var callID: String { get }
@@ -7,7 +9,8 @@ public protocol BotCallControl: AnyObject, Sendable {
     /// One `BotRunner` consumes it for the whole call.
     var digits: AsyncStream<Character> { get }
     /// Plays `prompt` to the caller and returns when it has been played to the end (true) or the call ended first (false).
-    func play(_ prompt: BotPrompt) async -> Bool
+    /// Throws when the prompt cannot be built (an unreadable WAV, one too long): a bot failure, not a hangup.
+    func play(_ prompt: BotPrompt) async throws(AudioError) -> Bool
     /// Arms barge-in for the next prompt: `stopPrompt()` then stops it even if it has not
     /// started yet, and `onSpeech` runs once, from the media clock thread, when the caller
     /// starts to speak.

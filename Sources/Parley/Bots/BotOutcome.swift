@@ -5,7 +5,8 @@ public enum BotRunError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Only for scripts built in code: a target that names no step.
     case unknownStep(String)
     case recordingFailed(path: String, reason: String)
-    /// A `say` prompt could not be spoken (espeak-ng failed).
+    /// A prompt could not be built: a `say` prompt espeak-ng could not speak, a WAV that cannot
+    /// be read or is too long.
     case promptFailed(String)
     /// The task running the bot was cancelled.
     case cancelled

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Media
 import Synchronization
 
 /// Runs a `BotScript` on one call. A runner holds no per-call state, so one runner can serve
@@ -130,10 +131,14 @@ struct BotRun {
             }
         }
         let finished: Bool
-        if case .bargeIn(let inner) = playable {
-            finished = await playUntilInterrupted(inner)
-        } else {
-            finished = await call.play(playable)
+        do {
+            if case .bargeIn(let inner) = playable {
+                finished = try await playUntilInterrupted(inner)
+            } else {
+                finished = try await call.play(playable)
+            }
+        } catch {
+            return .end(await fail(.promptFailed(error.description)))
         }
         // A cancelled bot may cut its prompt short; that is not the caller hanging up.
         guard !Task.isCancelled else { return .end(await fail(.cancelled)) }
@@ -142,7 +147,7 @@ struct BotRun {
 
     /// Plays `prompt` until it ends or the caller barges in: a key (already pressed or pressed
     /// now; the digit stays for the next menu) or the onset of speech. True unless the call ended.
-    private func playUntilInterrupted(_ prompt: BotPrompt) async -> Bool {
+    private func playUntilInterrupted(_ prompt: BotPrompt) async throws(AudioError) -> Bool {
         let interruption = Interruption()
         let call = self.call
         let interrupt: @Sendable () -> Void = {
@@ -152,7 +157,14 @@ struct BotRun {
         call.armBargeIn(onSpeech: interrupt)
         await inbox.watch(interrupt)
         // Armed, a stop that comes before the prompt starts still stops it.
-        let finished = await call.play(prompt)
+        let finished: Bool
+        do {
+            finished = try await call.play(prompt)
+        } catch {
+            call.disarmBargeIn()
+            await inbox.unwatch()
+            throw error
+        }
         call.disarmBargeIn()
         await inbox.unwatch()
         if interruption.happened {

@@ -23,8 +23,11 @@ struct MediaPath: Sendable {
 
 extension Call {
     /// Media flows now: the path is connected and secured, and RTP has arrived and not stopped.
+    /// A held call carries no RTP by design, so for it a connected and secured path is up.
     func mediaIsUp() async -> Bool {
-        guard mediaPath.iceConnected, mediaPath.secured, !mediaPath.disrupted else { return false }
+        guard mediaPath.iceConnected, mediaPath.secured else { return false }
+        if machine.settledState.isHeld { return true }
+        guard !mediaPath.disrupted else { return false }
         return await mediaEverArrived()
     }
 

@@ -27,8 +27,19 @@ extension Call {
             throw ParleyError(kind: .callState, message: "cannot restart the media of a call that is \(machine.state)")
         }
         guard !renegotiating else { throw ParleyError(kind: .callState, message: "the call's media is already being renegotiated") }
-        if !isRecovering { await reconnecting(moved: false) }
-        try await restartICE(reporting: .iceRestart)
+        let wasHealthy = !isRecovering
+        if wasHealthy { await reconnecting(moved: false) }
+        do {
+            try await restartICE(reporting: .iceRestart)
+        } catch {
+            // Our ICE may have restarted already, so the old path cannot be trusted: a healthy
+            // call whose restart failed goes to its owner's recovery, which retries within the
+            // reconnect timeout (VoiceClient) or ends the call saying why (Janus), instead of
+            // sitting in reconnecting until the timeout ends it. Only here, where this restart
+            // started the recovery, so a retry that fails does not loop back.
+            if wasHealthy { await onPathLost?(self) }
+            throw error
+        }
     }
 
     private func restartICE(reporting path: RecoveryPath) async throws(ParleyError) {

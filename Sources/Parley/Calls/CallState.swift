@@ -83,6 +83,9 @@ public enum CallState: Sendable, Equatable, CustomStringConvertible {
     case reconnecting
     case done(TerminationReason)
 
+    /// Held by either side: no RTP flows by design.
+    public var isHeld: Bool { self == .held || self == .remotelyHeld || self == .doubleHeld }
+
     public var name: String {
         switch self {
         case .new: "new"

@@ -57,6 +57,9 @@ public struct CallStateMachine: Sendable {
     /// Where to return when a dropped or reconnecting call recovers.
     private var stateBeforeDisruption: CallState?
 
+    /// The state the call is in, or returns to once a disruption is over.
+    public var settledState: CallState { stateBeforeDisruption ?? state }
+
     public init(direction: CallDirection) {
         self.direction = direction
         state = direction == .outgoing ? .new : .ringing

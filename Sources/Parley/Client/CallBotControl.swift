@@ -16,13 +16,8 @@ final class CallBotControl: BotCallControl {
         self.taps = taps
     }
 
-    func play(_ prompt: BotPrompt) async -> Bool {
-        let source: any AudioSource
-        do {
-            source = try prompt.makeSource(sampleRate: taps.sampleRate)
-        } catch {
-            return false
-        }
+    func play(_ prompt: BotPrompt) async throws(AudioError) -> Bool {
+        let source = try prompt.makeSource(sampleRate: taps.sampleRate)
         return await taps.source.play(source)
     }
 

@@ -131,8 +131,12 @@ public actor VoiceClient {
         guard calls.count < configuration.maximumCalls else {
             refusedIncomingCalls += 1
             logger.warning("refused an incoming call: \(calls.count) calls already in progress (maximumCalls)")
-            let verto = verto
-            Task { _ = try? await verto.bye(callID: offer.callID, cause: HangupCause(cause: "USER_BUSY", causeCode: 17)) }
+            // The reply is not awaited: a flood of invites must not leave a task per invite
+            // waiting out the server's request timeout.
+            try? await verto.send { session, now throws(SignalingError) in
+                try session.bye(callID: offer.callID, cause: HangupCause(cause: "USER_BUSY", causeCode: 17), now: now)
+            }
+            eventSink.yield(.refusedCall(callID: offer.callID, callsInProgress: calls.count))
             return
         }
         let caller = offer.callerNumber ?? offer.callerName ?? "unknown"
@@ -142,8 +146,9 @@ public actor VoiceClient {
             call: call, callerName: offer.callerName, callerNumber: offer.callerNumber, calleeName: offer.calleeName,
             calleeNumber: offer.calleeNumber, headers: offer.customHeaders, clientState: offer.clientState, offer: offer.sdp)
         // Not awaited: a server that never answers the ringing acknowledgement would hold up
-        // every later event by its request timeout (HostileServerCallTests). The task is
-        // created before the offer is reported, so the acknowledgement still goes out first.
+        // every later event by its request timeout (HostileServerCallTests). An unstructured
+        // task has no ordering with what follows: the acknowledgement may go out after the
+        // offer is reported, even after the call is answered.
         if configuration.ringingFeedback { Task { await call.sendRinging() } }
         eventSink.yield(.incomingCall(incoming))
     }

@@ -15,8 +15,9 @@ public struct VoiceClientConfiguration: Sendable {
     public var callerName = ""
     public var callerNumber = ""
     public var reconnection = ReconnectionPolicy()
-    /// Calls at once. An invite beyond this is refused with USER_BUSY and counted
-    /// (`VoiceClient.refusedIncomingCalls`), so a flood of invites cannot grow memory unbounded.
+    /// Calls at once. An invite beyond this is refused with USER_BUSY, counted
+    /// (`VoiceClient.refusedIncomingCalls`) and reported (`VoiceClientEvent.refusedCall`), so a
+    /// flood of invites cannot grow memory unbounded.
     public var maximumCalls = 64
 
     public init(server: WebSocketURL, credentials: VertoCredentials) {
@@ -39,6 +40,9 @@ public enum VoiceClientEvent: Sendable {
     /// Logged in (and, for Telnyx, the gateway registered): calls can be made and received.
     case ready
     case incomingCall(IncomingCall)
+    /// An invite refused with USER_BUSY before it was reported: `callsInProgress` calls were
+    /// already up (`VoiceClientConfiguration.maximumCalls`).
+    case refusedCall(callID: String, callsInProgress: Int)
     /// No route to the server is left: calls are dropped until the network returns.
     case networkLost
     /// The socket is down; the next attempt to open it comes after `delay`.

@@ -92,6 +92,13 @@ public actor VertoClient {
         return try outcome.get()
     }
 
+    /// Sends a call-level request through `body` without waiting for its result: the reply,
+    /// or the request's timeout, is dropped when it comes.
+    public func send(_ body: (inout VertoSession, Double) throws(SignalingError) -> JSONRPCID) throws(SignalingError) {
+        _ = try body(&session, now)
+        flush()
+    }
+
     public func invite(_ dial: VertoDialParameters, sdp: String) async throws(SignalingError) -> JSONValue {
         try await perform { session, now throws(SignalingError) in try session.invite(dial, sdp: sdp, now: now) }
     }

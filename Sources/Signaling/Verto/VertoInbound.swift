@@ -93,12 +93,20 @@ enum VertoInbound {
 
 extension HangupCause {
     /// Q.850 names for the codes docs/verto-protocol.md §11 lists, for a bye that carries only a code.
+    private static let known: [Int: String] = [
+        1: "UNALLOCATED_NUMBER", 16: "NORMAL_CLEARING", 17: "USER_BUSY", 21: "CALL_REJECTED", 41: "NORMAL_TEMPORARY_FAILURE",
+        88: "INCOMPATIBLE_DESTINATION", 96: "MANDATORY_IE_MISSING", 102: "RECOVERY_ON_TIMER_EXPIRE", 487: "ORIGINATOR_CANCEL",
+        602: "ALLOTTED_TIMEOUT", 608: "INVALID_GATEWAY", 805: "PICKED_OFF",
+    ]
+    private static let knownNames = Set(known.values)
+
     static func name(forCode code: Int) -> String? {
-        let known: [Int: String] = [
-            1: "UNALLOCATED_NUMBER", 16: "NORMAL_CLEARING", 17: "USER_BUSY", 21: "CALL_REJECTED", 41: "NORMAL_TEMPORARY_FAILURE",
-            88: "INCOMPATIBLE_DESTINATION", 96: "MANDATORY_IE_MISSING", 102: "RECOVERY_ON_TIMER_EXPIRE", 487: "ORIGINATOR_CANCEL",
-            602: "ALLOTTED_TIMEOUT", 608: "INVALID_GATEWAY", 805: "PICKED_OFF",
-        ]
-        return known[code]
+        known[code]
+    }
+
+    /// `cause` when it is one of the known cause names, else `other`: the far end chooses the
+    /// cause, so a metric label or any other bounded set must not take it as it comes.
+    public static func knownName(_ cause: String) -> String {
+        knownNames.contains(cause) ? cause : "other"
     }
 }

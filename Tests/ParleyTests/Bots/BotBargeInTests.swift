@@ -27,19 +27,26 @@ import Testing
 
     @Test func aKeyStopsTheWelcomeAndIsTakenByTheMenu() async throws {
         let pressed = Guarded<ContinuousClock.Instant?>(nil)
+        let ranToItsEnd = Guarded<Bool?>(nil)
         let call = FakeBotCall { index, _, call in
             guard index == 0 else { return true }
             try? await Task.sleep(for: .milliseconds(100))
             pressed.withLock { $0 = .now }
             call.press("1")
-            return await call.playUntilStopped()
+            let ended = await call.playUntilStopped()
+            ranToItsEnd.withLock { $0 = ended }
+            return ended
         }
         let outcome = try await runBot(Self.script(bargeIn: true), on: call)
         #expect(outcome.steps == ["welcome", "sales"])
         #expect(outcome.ending == .botHungUp)
+        // Cause and effect, not speed (make bench measures that): the stop came after the key
+        // and cut the prompt short.
         let stop = try #require(call.promptStops.withLock { $0.first })
         let latency = stop - (try #require(pressed.withLock { $0 }))
-        #expect(latency < .milliseconds(200), "the prompt stopped \(latency) after the key")
+        print("[barge-in] the prompt stopped \(latency) after the key")
+        #expect(latency >= .zero, "the prompt stopped \(latency) after the key")
+        #expect(ranToItsEnd.withLock { $0 } == false, "the key cut the prompt short")
     }
 
     @Test func speechStopsThePromptAndTheMenuWaitsForAKey() async throws {
@@ -58,20 +65,19 @@ import Testing
     }
 
     @Test func aKeyPressedAheadStopsTheBargeInPromptAtOnce() async throws {
-        let started = Guarded<ContinuousClock.Instant?>(nil)
+        let ranToItsEnd = Guarded<Bool?>(nil)
         let call = FakeBotCall { index, _, call in
             guard index == 0 else { return true }
-            started.withLock { $0 = .now }
-            return await call.playUntilStopped()
+            let ended = await call.playUntilStopped()
+            ranToItsEnd.withLock { $0 = ended }
+            return ended
         }
         call.press("1")
         let outcome = try await runBot(Self.script(bargeIn: true), on: call)
         #expect(outcome.steps == ["welcome", "sales"])
-        // The welcome either never starts or stops as it starts.
-        if let start = started.withLock({ $0 }) {
-            let stop = try #require(call.promptStops.withLock { $0.first })
-            #expect(stop - start < .milliseconds(200))
-        }
+        // The welcome either never starts or is stopped, never played to its end.
+        #expect(ranToItsEnd.withLock { $0 } != true, "the key pressed ahead let the welcome play to its end")
+        if ranToItsEnd.withLock({ $0 }) == false { #expect(call.promptStops.withLock { $0.count } >= 1) }
         #expect(call.played.last == .tone(frequency: 660, seconds: 0.02))
     }
 

@@ -14,6 +14,8 @@ import Testing
     static let welcomeHertz = 1000.0
     /// When the caller starts to speak, in its own audio (the bot's welcome has begun by then).
     static let speechStart = 3.0
+    /// When the caller presses a key in the speech test, in seconds after it began to speak.
+    static let keyAfterSpeech = 1.5
 
     /// What the caller sends: silence, then a sentence spoken by espeak-ng.
     private static func callerAudio(at path: String) throws {
@@ -86,7 +88,7 @@ import Testing
         return directory
     }
 
-    @Test func theCallersSpeechStopsTheWelcomeWithin400Milliseconds() async throws {
+    @Test func theCallersSpeechStopsTheWelcomeBeforeTheKeyCould() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let callerSource = directory.appendingPathComponent("caller.wav").path
@@ -94,7 +96,7 @@ import Testing
         try Self.callerAudio(at: callerSource)
         let outcome = try await Self.call(bot: Self.script, callerSource: callerSource, recording: recording, directory: directory) { call in
             // Speech stops the welcome; the menu then waits for a key.
-            try await Task.sleep(for: .seconds(Self.speechStart + 1.5))
+            try await Task.sleep(for: .seconds(Self.speechStart + Self.keyAfterSpeech))
             try await call.sendDTMF("1")
         }
         #expect(outcome.steps == ["welcome", "after"])
@@ -106,10 +108,13 @@ import Testing
         #expect(welcome.first! < onset - 10, "the welcome began before the caller spoke")
         let latency = Double(lastWelcome + 1 - onset) * StereoRecording.frameSeconds
         print("[barge-in] the welcome stopped \(Int(latency * 1000)) ms after the caller began to speak (heard by the caller)")
-        #expect(latency > 0 && latency < 0.4, "stopped \(latency) s after speech onset")
+        // Cause and effect, not speed (make bench measures that): the welcome stopped after the
+        // speech began and before the key (sent 1.5 s after it) could have stopped it.
+        #expect(latency > 0, "stopped \(latency) s after speech onset")
+        #expect(latency < Self.keyAfterSpeech, "the speech, not the key, stopped the welcome: \(latency) s after onset")
     }
 
-    @Test func theCallersKeyStopsTheWelcomeWithin200Milliseconds() async throws {
+    @Test func theCallersKeyCutsTheWelcomeShort() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let recording = directory.appendingPathComponent("heard.wav").path
@@ -133,7 +138,12 @@ import Testing
         #expect(welcome.first! < Int(press / Double(heard.frameSize)) - 10, "the welcome began before the key")
         let latency = (Double((lastWelcome + 1) * heard.frameSize) - press) / Double(heard.rate)
         print("[barge-in] the welcome stopped \(Int(latency * 1000)) ms after the caller pressed a key (heard by the caller)")
-        #expect(latency > 0 && latency < 0.2, "stopped \(latency) s after the key")
+        // Cause and effect, not speed (make bench measures that): the welcome stopped after the
+        // key, and long before its own end (a 10 s tone), which is when it would stop without
+        // barge-in.
+        #expect(latency > 0, "stopped \(latency) s after the key")
+        let played = Double(lastWelcome + 1 - welcome.first!) * StereoRecording.frameSeconds
+        #expect(played < 9, "the key cut the 10 s welcome short: it played \(played) s")
     }
 
     @Test func aSpokenWelcomeReachesTheCallerWhole() async throws {

@@ -46,6 +46,46 @@ import Testing
         """
     }
 
+    /// A 20 ms 8 kHz mono WAV of silence.
+    static func shortWAV() -> Data {
+        func little<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
+        let samples = 160
+        var bytes = Array("RIFF".utf8) + little(UInt32(36 + samples * 2)) + Array("WAVEfmt ".utf8)
+        bytes += little(UInt32(16)) + little(UInt16(1)) + little(UInt16(1)) + little(UInt32(8000)) + little(UInt32(16000))
+        bytes += little(UInt16(2)) + little(UInt16(16)) + Array("data".utf8) + little(UInt32(samples * 2))
+        return Data(bytes + [UInt8](repeating: 0, count: samples * 2))
+    }
+
+    @Test func aPromptThatCannotBeBuiltFailsTheBotInsteadOfReadingAsAHangup() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("parley-prompt-\(UUID().uuidString).wav").path
+        try Self.shortWAV().write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let script = """
+        start: intro
+        steps:
+          intro:
+            type: play
+            prompt: tone:440/20ms
+            next: greeting
+          greeting:
+            type: play
+            prompt: \(path)
+            next: hangup
+        """
+        // The file was fine when the script loaded; it is not by the time it plays.
+        let call = FakeBotCall(onPlay: { index, _, _ in
+            if index == 0 { try? Data("not a wav".utf8).write(to: URL(fileURLWithPath: path)) }
+            return true
+        }, buildsSources: true)
+        let outcome = try await runBot(script, on: call)
+        guard case .failed(.promptFailed(let reason)) = outcome.ending else {
+            Issue.record("a prompt that cannot be built ended as \(outcome.ending)")
+            return
+        }
+        #expect(reason.contains(path))
+        #expect(call.log.withLock { $0.hangups } == 1)
+    }
+
     @Test func aDigitSelectsItsBranch() async throws {
         let call = FakeBotCall { index, _, call in
             if index == 0 { call.press("1") }

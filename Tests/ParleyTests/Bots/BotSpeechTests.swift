@@ -108,6 +108,18 @@ import Testing
         #expect(BotPromptCache.shared.count < 1000, "per-call speech is not cached")
     }
 
+    @Test func aHostileCallerIdIsCutBeforeItIsSpoken() throws {
+        let greeting = Speech("Hello {caller}, you called about {digits}.")
+        let hostile = String(repeating: "Robert'); DROP TABLE calls; -- ", count: 20_000)
+        let filled = greeting.filled(["caller": hostile, "digits": String(repeating: "1", count: 10_000)])
+        #expect(filled.text.count <= Speech.maximumLength)
+        #expect(filled.text.hasPrefix("Hello " + hostile.prefix(Speech.maximumVariableLength) + ", you called about 1 1 1"))
+        // Sixty-four digits, spelt key by key, and the sentence's end.
+        #expect(filled.text.hasSuffix(String(repeating: "1 ", count: Speech.maximumVariableLength - 1) + "1."))
+        let onlyCaller = Speech("{caller}").filled(["caller": hostile])
+        #expect(onlyCaller.text == String(hostile.prefix(Speech.maximumVariableLength)))
+    }
+
     @Test func sayPromptsAreCheckedWhenTheScriptLoads() throws {
         func error(_ prompt: String) -> BotScriptError? {
             do {

@@ -61,11 +61,15 @@ final class FakeBotCall: BotCallControl, @unchecked Sendable {
     /// Called for each prompt with its 0-based number; returns what `play` returns.
     let onPlay: @Sendable (Int, BotPrompt, FakeBotCall) async -> Bool
     let onStartRecording: @Sendable (String, FakeBotCall) throws -> Void
+    /// Build each prompt's source before playing it, as a call does, so a prompt that cannot
+    /// be built throws.
+    let buildsSources: Bool
 
     init(callID: String = "call-1",
          onPlay: @escaping @Sendable (Int, BotPrompt, FakeBotCall) async -> Bool = { _, _, _ in true },
-         onStartRecording: @escaping @Sendable (String, FakeBotCall) throws -> Void = { _, _ in }) {
+         onStartRecording: @escaping @Sendable (String, FakeBotCall) throws -> Void = { _, _ in }, buildsSources: Bool = false) {
         self.callID = callID
+        self.buildsSources = buildsSources
         (digits, continuation) = AsyncStream.makeStream(of: Character.self)
         self.onPlay = onPlay
         self.onStartRecording = onStartRecording
@@ -76,7 +80,8 @@ final class FakeBotCall: BotCallControl, @unchecked Sendable {
 
     var played: [BotPrompt] { log.withLock { $0.played } }
 
-    func play(_ prompt: BotPrompt) async -> Bool {
+    func play(_ prompt: BotPrompt) async throws(AudioError) -> Bool {
+        if buildsSources { _ = try prompt.makeSource(sampleRate: 8000) }
         let index = log.withLock { log in
             log.played.append(prompt)
             log.playTimes.append(.now)

@@ -60,6 +60,7 @@ import Testing
     @Test func anInviteFloodIsCappedAndEventsAreNotHeldUpByUnansweredRequests() async throws {
         defer { server.stop() }
         let (client, peer) = try await loggedInClient { $0.maximumCalls = 20 }
+        let clientEvents = EventRecorder(client.events)
         let flood = 300
         for index in 0..<flood {
             try send("invite", id: 10_000 + index, ["callID": .string("flood-\(index)"), "sdp": .string(Self.sdp), "caller_id_number": "+15550000"], to: peer)
@@ -71,6 +72,10 @@ import Testing
             let ids = await client.activeCalls.map(\.id)
             let refused = await client.refusedIncomingCalls
             return !ids.contains("flood-0") && refused == flood - 20
+        }
+        // Each refusal is reported, so `parley answer` can note and count it (docs/metrics.md).
+        try await waitUntil("a refusedCall event for every refused invite", within: 5) {
+            await clientEvents.all().filter { if case .refusedCall = $0 { true } else { false } }.count == flood - 20
         }
         #expect(await client.activeCalls.count == 19)
         // Each refused invite gets a USER_BUSY bye.

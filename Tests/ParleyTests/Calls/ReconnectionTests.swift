@@ -11,9 +11,10 @@ import Testing
 /// embedded switch on loopback (real ICE, DTLS-SRTP, Opus). The network-change cases run in
 /// network namespaces in scripts/test-reconnect.
 @Suite(.serialized) struct ReconnectionTests {
-    static func client(_ login: String, at url: WebSocketURL, play: String, reconnectTimeout: Duration = .seconds(20)) throws -> VoiceClient {
+    static func client(_ login: String, at url: WebSocketURL, play: String, reconnectTimeout: Duration = .seconds(20),
+                       reconnectDelay: Duration = .milliseconds(200)) throws -> VoiceClient {
         var configuration = try CallThroughSwitchTests.configuration(login, at: url, play: play)
-        configuration.reconnection.initialDelay = .milliseconds(200)
+        configuration.reconnection.initialDelay = reconnectDelay
         configuration.reconnection.reconnectTimeout = reconnectTimeout
         // Loopback never changes; the netns fault tests cover the network monitor.
         configuration.reconnection.watchesNetwork = false
@@ -30,9 +31,10 @@ import Testing
         let aliceClientEvents: EventRecorder<VoiceClientEvent>
     }
 
-    static func connectedCall(through embedded: EmbeddedSwitch, reconnectTimeout: Duration = .seconds(20)) async throws -> Connected {
+    static func connectedCall(through embedded: EmbeddedSwitch, reconnectTimeout: Duration = .seconds(20),
+                              bobReconnectDelay: Duration = .milliseconds(200)) async throws -> Connected {
         let alice = try client("alice", at: embedded.url, play: "tone:440", reconnectTimeout: reconnectTimeout)
-        let bob = try client("bob", at: embedded.url, play: "tone:880", reconnectTimeout: reconnectTimeout)
+        let bob = try client("bob", at: embedded.url, play: "tone:880", reconnectTimeout: reconnectTimeout, reconnectDelay: bobReconnectDelay)
         let aliceClientEvents = EventRecorder(alice.events)
         let bobClientEvents = EventRecorder(bob.events)
         try await alice.connect()
@@ -81,6 +83,37 @@ import Testing
         #expect(await bed.call.state == .active)
         #expect(await bed.bobCall.state == .active)
         #expect(await embedded.activeCallIDs == [bed.call.id])
+        await bed.alice.disconnect()
+        await bed.bob.disconnect()
+    }
+
+    @Test func aRestartTheFarEndCannotTakeLeavesTheCallToRecoverBeforeTheTimeout() async throws {
+        let embedded = try await CallThroughSwitchTests.startSwitch()
+        defer { Task { await embedded.stop() } }
+        // Bob is away for 3 s: the switch refuses alice's restart meanwhile.
+        let bed = try await Self.connectedCall(through: embedded, bobReconnectDelay: .seconds(3))
+        await embedded.dropConnections(of: "bob")
+        await #expect(throws: ParleyError.self) { try await bed.call.restartMedia() }
+        // Recovered within the reconnect timeout (20 s) once bob is back: by a retried restart or
+        // by bob's re-attach, whichever comes first.
+        _ = try await bed.aliceEvents.next("recovered once bob is back", within: 15) { if case .recovered = $0 { true } else { false } }
+        #expect(await bed.call.state == .active)
+        try await Self.expectAudioBothWays(bed.call, bed.bobCall, "after the retried restart")
+        #expect(await bed.call.failure == nil)
+        await bed.alice.disconnect()
+        await bed.bob.disconnect()
+    }
+
+    @Test func aHeldCallWithNoRTPRecoversFromAnICERestartAndStaysHeld() async throws {
+        let embedded = try await CallThroughSwitchTests.startSwitch()
+        defer { Task { await embedded.stop() } }
+        let bed = try await Self.connectedCall(through: embedded)
+        try await bed.call.hold()
+        // Neither side sends while held: the path reads as disrupted after 5 s without RTP.
+        _ = try await bed.aliceEvents.next("media disrupted while held", within: 15) { $0 == .mediaDisrupted }
+        try await bed.call.restartMedia()
+        _ = try await bed.aliceEvents.next("recovered by the restart", within: 15) { $0 == .recovered(.iceRestart) }
+        #expect(await bed.call.state == .held)
         await bed.alice.disconnect()
         await bed.bob.disconnect()
     }

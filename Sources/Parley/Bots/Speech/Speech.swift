@@ -12,6 +12,9 @@ public struct Speech: Sendable, Hashable {
     public static let maximumLength = 2000
     /// What `{name}` in the text may name; each is filled in per call.
     public static let variables = ["caller", "digits"]
+    /// The most characters of a variable's value that are spoken: the caller id comes from the
+    /// far end, and the text is synthesised on the one queue every call shares.
+    public static let maximumVariableLength = 64
 
     public var text: String
     public var voice: String
@@ -45,11 +48,15 @@ public struct Speech: Sendable, Hashable {
 
     /// The text with each variable replaced by its value, spelt key by key so a number is read
     /// as digits ("1 2 3", not "one hundred and twenty-three").
+    /// Each value is cut to `maximumVariableLength` characters and the filled text to
+    /// `maximumLength`, whatever the far end sent.
     func filled(_ values: [String: String]) -> Speech {
         var copy = self
         for name in Self.variables {
-            copy.text = copy.text.replacingOccurrences(of: "{\(name)}", with: Self.spelt(values[name] ?? ""))
+            let value = String((values[name] ?? "").prefix(Self.maximumVariableLength))
+            copy.text = copy.text.replacingOccurrences(of: "{\(name)}", with: Self.spelt(value))
         }
+        copy.text = String(copy.text.prefix(Self.maximumLength))
         return copy
     }
 

@@ -1,0 +1,32 @@
+# Helpers the end-to-end test scripts source: counted checks, and waits that are all bounded in
+# time, so a process that hangs fails its check instead of hanging `make test`.
+# The sourcing script keeps `passed`, `failed` and `pids` (the processes `reap` ends).
+
+check() { # NAME CONDITION-EXIT-STATUS
+    if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1" >&2; fi
+}
+
+wait_for() { # FILE PATTERN SECONDS
+    local deadline=$((SECONDS + $3))
+    until grep -q -- "$2" "$1" 2>/dev/null; do
+        [ $SECONDS -lt $deadline ] || { echo "timed out after $3 s waiting for /$2/ in $(basename "$1")" >&2; return 1; }
+        sleep 0.1
+    done
+}
+
+# bounded PID SECONDS: waits for PID, killing it after SECONDS; its exit status (137 when killed).
+bounded() {
+    local deadline=$((SECONDS + $2))
+    while kill -0 "$1" 2>/dev/null; do
+        [ $SECONDS -lt $deadline ] || { echo "process $1 still running after $2 s: killed" >&2; kill -9 "$1"; break; }
+        sleep 0.2
+    done
+    wait "$1"
+}
+
+# reap: ends every process in `pids` (TERM, then KILL after 5 s), for the cleanup trap.
+reap() {
+    local pid
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
+    for pid in "${pids[@]}"; do bounded "$pid" 5 >/dev/null 2>&1; done
+}
