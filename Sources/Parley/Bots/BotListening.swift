@@ -81,7 +81,7 @@ extension BotOutcome {
     public func verdict(callingSide: Bool) -> BotVerdict {
         let step = steps.last ?? "(none)"
         switch ending {
-        case .botHungUp: return .passed
+        case .botHungUp, .forwarded: return .passed
         case .callerHungUp: return callingSide ? .failed(step: step, reason: "the far end hung up") : .passed
         case .failed(.expectationFailed(let failedStep, let reason)): return .failed(step: failedStep, reason: reason)
         case .failed(let error): return .failed(step: step, reason: error.description)

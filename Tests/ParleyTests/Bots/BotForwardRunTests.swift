@@ -33,6 +33,12 @@ import Testing
         }
 
         func hangup() async { log.withLock { $0.hangups += 1 } }
+
+        // A forwarding bot neither listens nor sends digits.
+        func listen(for sound: BotSound, heard: @escaping @Sendable () -> Void) {}
+        func stopListening() {}
+        func sendDigits(_ digits: String) async throws {}
+        func endCause() async -> String { "NORMAL_CLEARING" }
     }
 
     static let script = """
