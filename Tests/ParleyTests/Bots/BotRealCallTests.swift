@@ -112,6 +112,8 @@ import Testing
         // speech began and before the key (sent 1.5 s after it) could have stopped it.
         #expect(latency > 0, "stopped \(latency) s after speech onset")
         #expect(latency < Self.keyAfterSpeech, "the speech, not the key, stopped the welcome: \(latency) s after onset")
+        // The bound docs/bots.md (Barge-in) promises: the prompt stops within 400 ms of speech.
+        #expect(latency < 0.4, "stopped \(latency) s after speech onset, not within 400 ms")
     }
 
     @Test func theCallersKeyCutsTheWelcomeShort() async throws {
@@ -144,6 +146,8 @@ import Testing
         #expect(latency > 0, "stopped \(latency) s after the key")
         let played = Double(lastWelcome + 1 - welcome.first!) * StereoRecording.frameSeconds
         #expect(played < 9, "the key cut the 10 s welcome short: it played \(played) s")
+        // The bound docs/bots.md (Barge-in) promises: the prompt stops within 200 ms of a key.
+        #expect(latency < 0.2, "stopped \(latency) s after the key, not within 200 ms")
     }
 
     @Test func aSpokenWelcomeReachesTheCallerWhole() async throws {
