@@ -26,7 +26,7 @@ public final class MediaEngine: Sendable {
     public static let maximumShardCount = 64
 
     public let shardCount: Int
-    private let state: Mutex
+    private let state: Placements
 
     /// `shards` is clamped to 1...64. The first shard of every engine uses the process's shared
     /// network loop and media clock (what a call used before engines), so one engine of one
@@ -37,7 +37,7 @@ public final class MediaEngine: Sendable {
     /// its own clock, the first included.
     public init(shards: Int, manualClocks: Bool = false) {
         shardCount = min(max(1, shards), Self.maximumShardCount)
-        state = Mutex(shardCount: shardCount, manualClocks: manualClocks)
+        state = Placements(shardCount: shardCount, manualClocks: manualClocks)
     }
 
     /// A place on the shard with the fewest calls (the lowest index on a tie) for a new call,
@@ -61,7 +61,7 @@ public final class MediaEngine: Sendable {
     }
 
     /// The engine's placement table behind its lock.
-    private final class Mutex: @unchecked Sendable {
+    private final class Placements: @unchecked Sendable {
         private let lock = NSLock()
         private var made: [MediaShard?]
         private let manualClocks: Bool
