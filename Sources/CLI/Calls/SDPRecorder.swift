@@ -16,7 +16,7 @@ final class SDPRecorder: Sendable {
     private struct State {
         var call: String?
         var count = 0
-        var pending: [SDPExchange] = []
+        var pending: [(exchange: SDPExchange, number: Int)] = []
     }
 
     private let directory: URL
@@ -44,27 +44,26 @@ final class SDPRecorder: Sendable {
 
     /// Names the call (its id) and writes what waited for the name.
     func name(_ call: String) {
-        let (label, waiting) = state.withLock { state -> (String, [SDPExchange]) in
-            state.call = Self.safeName(call)
+        let label = Self.safeName(call)
+        let waiting = state.withLock { state in
+            state.call = label
             defer { state.pending = [] }
-            return (state.call!, state.pending)
+            return state.pending
         }
-        for exchange in waiting { write(exchange, call: label) }
+        for (exchange, number) in waiting { write(exchange, number: number, call: label) }
     }
 
+    /// Numbers each SDP in the order the call saw them, named or not yet.
     private func record(_ exchange: SDPExchange) {
-        guard let call = state.withLock({ state -> String? in
-            if state.call == nil { state.pending.append(exchange) }
-            return state.call
-        }) else { return }
-        write(exchange, call: call)
+        let (call, number) = state.withLock { state -> (String?, Int) in
+            state.count += 1
+            if state.call == nil { state.pending.append((exchange, state.count)) }
+            return (state.call, state.count)
+        }
+        if let call { write(exchange, number: number, call: call) }
     }
 
-    private func write(_ exchange: SDPExchange, call: String) {
-        let number = state.withLock { state -> Int in
-            state.count += 1
-            return state.count
-        }
+    private func write(_ exchange: SDPExchange, number: Int, call: String) {
         let base = "\(call)-\(number)-\(exchange.direction.rawValue)-\(exchange.kind.rawValue)"
         let sidecar = Sidecar(
             call: call, number: number, direction: exchange.direction.rawValue, kind: exchange.kind.rawValue, type: exchange.kind.type.rawValue,

@@ -13,8 +13,9 @@ import SDP
 /// (and optionally `NAME.warnings`).
 struct SDPTestCase {
     let name: String
-    /// The file that names the input and arguments, for messages; nil when the input is a plain file.
+    /// The input SDP.
     let input: URL
+    /// `parley sdp munge` arguments after the input; `--rules` paths made absolute.
     let arguments: [String]
     let expected: URL
     let warnings: URL
