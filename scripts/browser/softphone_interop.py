@@ -338,6 +338,13 @@ def call_scenario(context, callee, parley_ice, browser_trickle, full):
     figure(f"{label}: Parley's recording holds {seconds:.1f} s of the browser's {BROWSER_TONE} Hz")
 
 
+def resumes_both_ways(callee, output):
+    """Parley's tone heard in the browser again, the browser's packets in a second and Parley's
+    in a second and a half."""
+    resumed = callee.hears(PARLEY_TONE)
+    return resumed, callee.packets_received_over(1), parley_received_over(output, 1.5)
+
+
 def hold_scenarios(callee, output, sdp_dir, label, command):
     """Parley holds the browser, then the browser holds Parley: each time the direction changes
     in the SDP both ends hold (a=sendonly offered, recvonly answered) and the audio stops, then
@@ -365,9 +372,7 @@ def hold_scenarios(callee, output, sdp_dir, label, command):
     settled = wait_until(lambda: direction().get("currentDirection") == "sendrecv", 5)
     check(f"{label}: Parley's unhold re-offers a=sendrecv and the browser settles on sendrecv", settled and remote() == "sendrecv",
           f"browser {direction()}, Parley's offer a={remote()}")
-    resumed = callee.hears(PARLEY_TONE)
-    after = callee.packets_received_over(1)
-    parley_after = parley_received_over(output, 1.5)
+    resumed, after, parley_after = resumes_both_ways(callee, output)
     check(f"{label}: audio resumes both ways after unhold", resumed is not None and after >= 30 and parley_after >= 40,
           f"browser {after} packets/s at {resumed and round(resumed, 1)} Hz, Parley {parley_after} in 1.5 s")
     figure(f"{label}: Parley holds: browser received {received}/s before, {during} in 1.5 s held, {after}/s after unhold; "
@@ -393,9 +398,7 @@ def hold_scenarios(callee, output, sdp_dir, label, command):
     answer = saved_sdp(sdp_dir, "sent-reanswer")
     check(f"{label}: Parley is active again and answered a=sendrecv", back and sdp_direction(answer) == "sendrecv",
           f"state {parley_state(output)}, browser {direction()}, a={sdp_direction(answer)}")
-    resumed = callee.hears(PARLEY_TONE)
-    after = callee.packets_received_over(1)
-    parley_after = parley_received_over(output, 1.5)
+    resumed, after, parley_after = resumes_both_ways(callee, output)
     check(f"{label}: audio resumes both ways after the browser unholds", resumed is not None and after >= 30 and parley_after >= 40,
           f"browser {after} packets/s, Parley {parley_after} in 1.5 s")
     figure(f"{label}: browser holds: browser received {during}, Parley {parley_during} in 1.5 s held; after unhold browser {after}/s, Parley {parley_after} in 1.5 s")

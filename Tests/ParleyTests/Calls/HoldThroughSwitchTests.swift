@@ -1,7 +1,6 @@
 import Foundation
 import Parley
 import SDP
-import Signaling
 import Switch
 import Synchronization
 import TestSupport
@@ -31,33 +30,12 @@ import Testing
         }
     }
 
-    static func client(_ login: String, at url: WebSocketURL, play: String, log: SDPLog) throws -> VoiceClient {
-        var configuration = try CallThroughSwitchTests.configuration(login, at: url, play: play)
-        configuration.media.sdpObserver = { log.note($0) }
-        return VoiceClient(configuration: configuration)
-    }
-
     @Test func holdAndUnholdRenegotiateTheDirectionBothWays() async throws {
         let embedded = try await CallThroughSwitchTests.startSwitch()
         let aliceSDP = SDPLog()
         let bobSDP = SDPLog()
-        let alice = try Self.client("alice", at: embedded.url, play: "tone:440", log: aliceSDP)
-        let bob = try Self.client("bob", at: embedded.url, play: "tone:880", log: bobSDP)
-        let bobClientEvents = EventRecorder(bob.events)
-        try await alice.connect()
-        try await bob.connect()
-        let call = try await alice.dial("bob")
-        let aliceEvents = EventRecorder(call.events)
-        let offered = try await bobClientEvents.next("an incoming call") { if case .incomingCall = $0 { true } else { false } }
-        let incoming = try #require(offered.incomingCall)
-        let bobEvents = EventRecorder(incoming.call.events)
-        try await incoming.answer()
-        let bobCall = incoming.call
-        _ = try await aliceEvents.next("active") { $0 == .state(.active) }
-        try await waitUntil("audio both ways") {
-            let received = (await call.statistics().audio?.packetsReceived ?? 0, await bobCall.statistics().audio?.packetsReceived ?? 0)
-            return received.0 >= 25 && received.1 >= 25
-        }
+        let bed = try await ReconnectionTests.connectedCall(through: embedded, aliceSDP: { aliceSDP.note($0) }, bobSDP: { bobSDP.note($0) })
+        let (call, bobCall, aliceEvents, bobEvents) = (bed.call, bed.bobCall, bed.aliceEvents, bed.bobEvents)
 
         // Alice holds: she offers sendonly, bob answers recvonly, and neither sends.
         try await call.hold()
@@ -104,8 +82,8 @@ import Testing
 
         await call.hangup()
         _ = try await bobEvents.next("the hangup") { if case .state(.done) = $0 { true } else { false } }
-        await alice.disconnect()
-        await bob.disconnect()
+        await bed.alice.disconnect()
+        await bed.bob.disconnect()
         await embedded.stop()
     }
 }
