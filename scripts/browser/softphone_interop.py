@@ -94,6 +94,32 @@ def parley_received(path):
     return next((e["audio"]["packetsReceived"] for e in reversed(events(path, "stats")) if "audio" in e), 0)
 
 
+def parley_received_over(path, seconds):
+    """Packets Parley received over `seconds`, by its --json stats events (every 0.5 s)."""
+    before = parley_received(path)
+    time.sleep(seconds)
+    return parley_received(path) - before
+
+
+def parley_state(path):
+    states = events(path, "state")
+    return states[-1].get("state") if states else None
+
+
+def saved_sdp(directory, kind):
+    """The latest SDP of `kind` (sent-hold-offer, received-reoffer, ...) `--save-sdp` wrote."""
+    try:
+        names = sorted((name for name in os.listdir(directory) if name.endswith(f"-{kind}.sdp")), key=lambda name: int(re.search(r"-(\d+)-(?:sent|received)-", name).group(1)))
+    except FileNotFoundError:
+        return ""
+    return open(os.path.join(directory, names[-1])).read() if names else ""
+
+
+def sdp_direction(sdp):
+    found = re.search(r"^a=(sendrecv|sendonly|recvonly|inactive)\r?$", sdp or "", re.M)
+    return found.group(1) if found else None
+
+
 def pairs(path):
     return [e["pair"] for e in events(path, "ice") if "pair" in e]
 
@@ -246,11 +272,12 @@ def call_scenario(context, callee, parley_ice, browser_trickle, full):
     tag = f"call-{parley_ice}"
     output = os.path.join(WORK, f"{tag}.json")
     recording = os.path.join(WORK, f"{tag}.wav")
+    sdp_dir = os.path.join(WORK, f"{tag}-sdp")
     callee.set_trickle(browser_trickle)
     with open(output, "w") as out, open(os.path.join(WORK, f"{tag}.err"), "w") as err:
         process = in_b([PARLEY, "call", callee.login, "--server", SERVER, "--insecure", "--login", "parley", "--interface", f"{BED}b0",
                         "--no-ipv6", "--ice", parley_ice, "--play", f"tone:{PARLEY_TONE}", "--record", recording, "--json",
-                        "--stats-interval", "0.5", "--log-level", "debug", "--log-file", os.path.join(WORK, f"{tag}.log")],
+                        "--stats-interval", "0.5", "--save-sdp", sdp_dir, "--log-level", "debug", "--log-file", os.path.join(WORK, f"{tag}.log")],
                        env={**os.environ, "PARLEY_PASSWORD": PASSWORD["parley"]}, stdin=subprocess.PIPE, stdout=out, stderr=err, text=True)
 
     def command(line):
@@ -279,19 +306,7 @@ def call_scenario(context, callee, parley_ice, browser_trickle, full):
     check(f"{label}: Parley's RFC 4733 digits arrive in the browser", got, f"heard {heard_digits!r}")
     figure(f"{label}: digits sent by Parley {digits!r}, detected in the browser's audio {heard_digits!r}")
     if full:
-        received = callee.packets_received_over(1)
-        command("hold")
-        check(f"{label}: the browser sees the hold (media inactive)", callee.wait_state("held by far end", 5))
-        time.sleep(0.5)
-        during = callee.packets_received_over(1.5)
-        silent = wait_until(lambda: callee.value("window.softphone.outputLevel") < 0.002, 3)
-        check(f"{label}: audio stops while held", during <= 2 and silent, f"{received} packets/s before, {during} in 1.5 s held")
-        command("unhold")
-        check(f"{label}: unhold brings the call back to active", callee.wait_state("active", 5))
-        resumed = callee.hears(PARLEY_TONE)
-        after = callee.packets_received_over(1)
-        check(f"{label}: audio resumes after unhold", resumed is not None and after >= 30, f"{after} packets/s, {resumed and round(resumed, 1)} Hz")
-        figure(f"{label}: packets received by the browser: {received}/s before hold, {during} in 1.5 s held, {after}/s after unhold")
+        hold_scenarios(callee, output, sdp_dir, label, command)
         pair_before = callee.stats().get("candidatePair")
         restart_started = time.monotonic()
         command("ice-restart")
@@ -321,6 +336,72 @@ def call_scenario(context, callee, parley_ice, browser_trickle, full):
     seconds = wav_tone_seconds(recording, BROWSER_TONE, [PARLEY_TONE, BROWSER_TONE, 440])
     check(f"{label}: Parley's recording holds the browser's {BROWSER_TONE} Hz", seconds >= 1.0, f"{seconds:.1f} s")
     figure(f"{label}: Parley's recording holds {seconds:.1f} s of the browser's {BROWSER_TONE} Hz")
+
+
+def resumes_both_ways(callee, output):
+    """Parley's tone heard in the browser again, the browser's packets in a second and Parley's
+    in a second and a half."""
+    resumed = callee.hears(PARLEY_TONE)
+    return resumed, callee.packets_received_over(1), parley_received_over(output, 1.5)
+
+
+def hold_scenarios(callee, output, sdp_dir, label, command):
+    """Parley holds the browser, then the browser holds Parley: each time the direction changes
+    in the SDP both ends hold (a=sendonly offered, recvonly answered) and the audio stops, then
+    comes back with a=sendrecv."""
+    direction = lambda: callee.value("window.softphone.mediaDirection()") or {}
+    remote = lambda: sdp_direction(callee.value("window.softphone.call && window.softphone.call.pc.remoteDescription.sdp"))
+    received = callee.packets_received_over(1)
+    reoffers = callee.value("window.softphone.reoffers")
+    command("hold")
+    check(f"{label}: the browser sees the hold (held by far end)", callee.wait_state("held by far end", 5))
+    settled = wait_until(lambda: direction().get("currentDirection") == "recvonly" and callee.value("window.softphone.reoffers") > reoffers, 5)
+    check(f"{label}: Parley's hold re-offers a=sendonly and the browser's transceiver settles on recvonly", settled and remote() == "sendonly",
+          f"browser {direction()}, Parley's offer a={remote()}")
+    sent, answered = saved_sdp(sdp_dir, "sent-hold-offer"), saved_sdp(sdp_dir, "received-hold-answer")
+    check(f"{label}: Parley's --save-sdp holds its hold offer (sendonly) and the browser's answer (recvonly)",
+          sdp_direction(sent) == "sendonly" and sdp_direction(answered) == "recvonly", f"a={sdp_direction(sent)} / a={sdp_direction(answered)}")
+    time.sleep(0.5)
+    during = callee.packets_received_over(1.5)
+    parley_during = parley_received_over(output, 1.5)
+    silent = wait_until(lambda: callee.value("window.softphone.outputLevel") < 0.002, 3)
+    check(f"{label}: audio stops both ways while Parley holds", during <= 2 and parley_during <= 2 and silent,
+          f"browser: {received} packets/s before, {during} in 1.5 s held; Parley: {parley_during} in 1.5 s held")
+    command("unhold")
+    check(f"{label}: unhold brings the call back to active", callee.wait_state("active", 5))
+    settled = wait_until(lambda: direction().get("currentDirection") == "sendrecv", 5)
+    check(f"{label}: Parley's unhold re-offers a=sendrecv and the browser settles on sendrecv", settled and remote() == "sendrecv",
+          f"browser {direction()}, Parley's offer a={remote()}")
+    resumed, after, parley_after = resumes_both_ways(callee, output)
+    check(f"{label}: audio resumes both ways after unhold", resumed is not None and after >= 30 and parley_after >= 40,
+          f"browser {after} packets/s at {resumed and round(resumed, 1)} Hz, Parley {parley_after} in 1.5 s")
+    figure(f"{label}: Parley holds: browser received {received}/s before, {during} in 1.5 s held, {after}/s after unhold; "
+           f"Parley received {parley_during} in 1.5 s held, {parley_after} in 1.5 s after")
+
+    # The softphone's hold button: the browser holds Parley.
+    callee.page.click("#hold")
+    check(f"{label}: the browser's hold button holds the call", callee.wait_state("held", 5))
+    held = wait_until(lambda: parley_state(output) == "remotely-held", 5)
+    check(f"{label}: Parley reports remotely-held in --json", held, f"state {parley_state(output)}")
+    settled = wait_until(lambda: direction().get("currentDirection") == "sendonly", 5)
+    offer, answer = saved_sdp(sdp_dir, "received-reoffer"), saved_sdp(sdp_dir, "sent-reanswer")
+    check(f"{label}: the browser re-offers a=sendonly and Parley answers a=recvonly", settled and sdp_direction(offer) == "sendonly" and sdp_direction(answer) == "recvonly",
+          f"browser {direction()}, a={sdp_direction(offer)} / a={sdp_direction(answer)}")
+    time.sleep(0.5)
+    during = callee.packets_received_over(1.5)
+    parley_during = parley_received_over(output, 1.5)
+    check(f"{label}: audio stops both ways while the browser holds", during <= 2 and parley_during <= 2,
+          f"browser received {during}, Parley {parley_during} in 1.5 s held")
+    callee.page.click("#hold")
+    check(f"{label}: the browser unholds", callee.wait_state("active", 5))
+    back = wait_until(lambda: parley_state(output) == "active" and direction().get("currentDirection") == "sendrecv", 5)
+    answer = saved_sdp(sdp_dir, "sent-reanswer")
+    check(f"{label}: Parley is active again and answered a=sendrecv", back and sdp_direction(answer) == "sendrecv",
+          f"state {parley_state(output)}, browser {direction()}, a={sdp_direction(answer)}")
+    resumed, after, parley_after = resumes_both_ways(callee, output)
+    check(f"{label}: audio resumes both ways after the browser unholds", resumed is not None and after >= 30 and parley_after >= 40,
+          f"browser {after} packets/s, Parley {parley_after} in 1.5 s")
+    figure(f"{label}: browser holds: browser received {during}, Parley {parley_during} in 1.5 s held; after unhold browser {after}/s, Parley {parley_after} in 1.5 s")
 
 
 def main():

@@ -84,8 +84,8 @@ final class SDPRecorder: Sendable {
         switch (dialect, exchange.kind) {
         case (.verto, .offer): return "verto.invite"
         case (.verto, .answer): return exchange.direction == .sent ? "verto.answer" : "verto.answer or verto.media (early media)"
-        case (.verto, .restartOffer), (.verto, .reoffer): return "verto.modify (action updateMedia)"
-        case (.verto, .restartAnswer), (.verto, .reanswer): return "verto.modify result (updateMedia)"
+        case (.verto, .restartOffer), (.verto, .holdOffer), (.verto, .reoffer): return "verto.modify (action updateMedia)"
+        case (.verto, .restartAnswer), (.verto, .holdAnswer), (.verto, .reanswer): return "verto.modify result (updateMedia)"
         case (.verto, .attachOffer): return "verto.attach"
         case (.verto, .attachAnswer): return "verto.answer (attach)"
         case (.janus, _): return exchange.direction == .sent ? "janus message (jsep \(exchange.kind.type.rawValue))" : "janus event (jsep \(exchange.kind.type.rawValue))"

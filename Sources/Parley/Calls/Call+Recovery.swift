@@ -134,6 +134,7 @@ extension Call {
     /// The far end renegotiates: its ICE restart, or its re-attach relayed by the server.
     func answerMediaUpdate(offer: String, reattach: Bool, reply: MediaUpdateReply) async {
         guard isPastAnswer, let leg else { return await reply(.failure(.notAnswered)) }
+        let wasHeld = await leg.farEndHolds
         let answer: (sdp: String, restarted: Bool)
         do {
             // A relayed re-attach's answer reaches no one: if we moved too, our own restart follows.
@@ -143,6 +144,7 @@ extension Call {
             return await reply(.failure(.media(error.message)))
         }
         await reply(.success(answer.sdp))
+        await followHold(wasHeld: wasHeld)
         if answer.restarted || !networkMoved {
             networkMoved = false
             await recovered(by: .remote)

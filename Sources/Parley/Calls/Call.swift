@@ -30,6 +30,9 @@ public actor Call {
     var networkMoved = false
     /// One recovery of the media path at a time (ours or the far end's).
     var renegotiating = false
+    /// Our hold re-offers are under way (Call+Hold.swift): a hold or unhold meanwhile is sent
+    /// by the same loop once the one in flight is answered.
+    var reofferingHold = false
     /// Ends the call if it is still dropped or reconnecting when it fires.
     var recoveryDeadline: Task<Void, Never>?
     let reconnectTimeout: Duration
@@ -292,6 +295,7 @@ public actor Call {
         machine.finish(operation, succeeded: true)
         publishState()
         await updateHold()
+        await reofferDirection()
     }
 
     /// The dialect's side of the call, then our media; a failure ends the call (nothing was sent).

@@ -14,7 +14,7 @@ extension MediaLeg {
         let ice = try await restartICE(keepingCredentials: false)
         sdpVersion += 1
         var description = SessionDescription.audioOffer(OfferOptions(
-            capabilities: options.capabilities, ice: ice, security: .dtls(identity.fingerprint),
+            capabilities: options.capabilities, ice: ice, security: .dtls(identity.fingerprint), direction: wantedDirection,
             sessionId: sdpSessionID, sessionVersion: String(2 + sdpVersion), ssrc: localSSRC, cname: cname))
         try munge(&description, direction: .sent, type: .offer)
         return sent(description, as: .restartOffer)
@@ -24,6 +24,7 @@ extension MediaLeg {
     public func applyRestartAnswer(_ text: String) throws(ParleyError) {
         let remote = try RemoteMedia(received(text, as: .restartAnswer))
         adoptRemoteICE(remote)
+        settleDirection(answeredWith: remote)
     }
 
     /// Answers a re-offer for the running media. Our ICE restarts when the far end's credentials
@@ -39,13 +40,14 @@ extension MediaLeg {
         }
         let offer = try received(text, as: attach ? .attachOffer : .reoffer)
         let remote = try RemoteMedia(offer)
+        offeredDirection = remote.section.attributes.direction ?? offer.attributes.direction ?? .sendrecv
         let restarts = moved || remote.ufrag != remoteUfrag
         let ice = restarts ? try await restartICE(keepingCredentials: keepingCredentials) : currentICE()
         sdpVersion += 1
         let answer: Answer
         do {
             answer = try SessionDescription.answer(to: offer, options: AnswerOptions(
-                capabilities: options.capabilities, ice: ice, security: security, codecOrder: options.codecOrder,
+                capabilities: options.capabilities, ice: ice, security: security, direction: wantedDirection, codecOrder: options.codecOrder,
                 sessionId: sdpSessionID, sessionVersion: String(2 + sdpVersion), ssrc: localSSRC, cname: cname))
         } catch {
             throw .negotiation(error.description)
@@ -56,6 +58,8 @@ extension MediaLeg {
         var description = answer.description
         try munge(&description, direction: .sent, type: .answer)
         if restarts { adoptRemoteICE(remote) }
+        negotiatedDirection = description.media.first { !$0.isRejected }?.attributes.direction ?? answer.audio.direction
+        applySending()
         return (sent(description, as: attach ? .attachAnswer : .reanswer), restarts)
     }
 
@@ -82,14 +86,14 @@ extension MediaLeg {
         return currentICE()
     }
 
-    private func currentICE() -> ICEDescription {
+    func currentICE() -> ICEDescription {
         let credentials = agent.localCredentials
         let candidates = gathered.compactMap { try? Candidate(attributeValue: String($0.dropFirst("candidate:".count))) }
         return ICEDescription(ufrag: credentials.ufrag, password: credentials.password, trickle: false, candidates: candidates,
                               gatheringComplete: true)
     }
 
-    private func adoptRemoteICE(_ remote: RemoteMedia) {
+    func adoptRemoteICE(_ remote: RemoteMedia) {
         remoteUfrag = remote.ufrag
         agent.setRemoteCredentials(ufrag: remote.ufrag, password: remote.password)
         for line in remote.candidates { addRemoteCandidate(line) }

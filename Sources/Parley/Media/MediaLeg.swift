@@ -46,6 +46,12 @@ public actor MediaLeg {
     private var sessionStarted = false
     private var muted = false
     private var held = false
+    /// The direction our next offer or answer asks for: sendonly while we hold the call.
+    var wantedDirection: Direction = .sendrecv
+    /// Our side of the direction the last offer/answer settled on: no RTP leaves unless it sends.
+    var negotiatedDirection: Direction = .sendrecv
+    /// The direction of the far end's latest offer: sendonly or inactive while it holds us.
+    var offeredDirection: Direction = .sendrecv
     var stopped = false
     private var pumps: [Task<Void, Never>] = []
 
@@ -112,6 +118,7 @@ public actor MediaLeg {
         guard let role = DTLSRole.negotiated(local: .actpass, remote: remote.setup ?? .active) else {
             throw .negotiation("the answer's a=setup:\(remote.setup?.rawValue ?? "") is not a valid reply to actpass")
         }
+        negotiatedDirection = (remote.section.attributes.direction ?? description.attributes.direction ?? .sendrecv).answer(wanting: wantedDirection)
         try begin(configuration: &configuration, security: .dtls(identity: identity, role: role, remoteFingerprint: fingerprint), remote: remote)
     }
 
@@ -148,6 +155,8 @@ public actor MediaLeg {
             throw .negotiation("no audio section was accepted")
         }
         let remote = try RemoteMedia(offer, index: index)
+        offeredDirection = remote.section.attributes.direction ?? offer.attributes.direction ?? .sendrecv
+        negotiatedDirection = description.media[index].attributes.direction ?? answer.audio.direction
         // The offer's attributes (fmtp, ssrc, ptime) in the order our (munged) answer chose.
         var negotiatedSection = remote.section
         negotiatedSection.formats = description.media[index].formats
@@ -202,7 +211,13 @@ public actor MediaLeg {
     /// While held (either way) we send no RTP; RTCP and ICE consent keep the path alive.
     public func setHeld(_ held: Bool) {
         self.held = held
-        session?.isSendingPaused = held
+        applySending()
+    }
+
+    /// RTP leaves only when neither side holds the call and the negotiated direction lets us
+    /// send (RFC 3264 §6.1: recvonly and inactive send nothing).
+    func applySending() {
+        session?.isSendingPaused = held || !negotiatedDirection.sends
     }
 
     public var canSendTelephoneEvents: Bool { session?.configuration.telephoneEventPayloadType != nil }
@@ -309,7 +324,7 @@ public actor MediaLeg {
             throw ParleyError(error)
         }
         session.isMuted = muted
-        session.isSendingPaused = held
+        session.isSendingPaused = held || !negotiatedDirection.sends
         self.session = session
         self.source = source
         self.sink = sink

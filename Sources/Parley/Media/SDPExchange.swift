@@ -12,6 +12,10 @@ public struct SDPExchange: Sendable {
         /// Our ICE-restart offer (after a network change) and the far end's answer to it.
         case restartOffer = "restart-offer"
         case restartAnswer = "restart-answer"
+        /// Our re-offer that only changes the direction (hold: a=sendonly, unhold: a=sendrecv)
+        /// and the far end's answer to it.
+        case holdOffer = "hold-offer"
+        case holdAnswer = "hold-answer"
         /// A re-offer from the far end (its ICE restart, hold, or re-attach relayed by the server) and our answer to it.
         case reoffer, reanswer
         /// The server's re-offer after we logged in again (Verto attach), and our answer.
@@ -20,8 +24,8 @@ public struct SDPExchange: Sendable {
 
         public var type: SDPType {
             switch self {
-            case .offer, .restartOffer, .reoffer, .attachOffer: return .offer
-            case .answer, .restartAnswer, .reanswer, .attachAnswer: return .answer
+            case .offer, .restartOffer, .holdOffer, .reoffer, .attachOffer: return .offer
+            case .answer, .restartAnswer, .holdAnswer, .reanswer, .attachAnswer: return .answer
             }
         }
     }

@@ -20,7 +20,7 @@ enum SoftphoneScript {
     socket: null, sessid: uuid(), nextID: 1, pending: new Map(), me: null, call: null,
     audio: null, micStream: null, inputAnalyser: null, outputAnalyser: null,
     sentDigits: "", heardDigits: "", heardFrequency: null, inputLevel: 0, outputLevel: 0,
-    stats: {}, history: [], restarts: 0, log: [],
+    stats: {}, history: [], restarts: 0, reoffers: 0, log: [],
   };
   window.softphone = phone;
 
@@ -336,8 +336,36 @@ enum SoftphoneScript {
       call.held = result.holdState ? result.holdState === "held" : action === "hold";
       await applySending(call);
       setState(holdState(call));
-    } catch (error) { note(action + " refused: " + error.message); }
+    } catch (error) { note(action + " refused: " + error.message); return; }
+    await reofferDirection(call);
   }
+
+  /// Hold in the SDP too, as Parley does (docs/verto-protocol.md): a re-offer of the running
+  /// media, a=sendonly while we hold and a=sendrecv after, through updateMedia; no ICE restart.
+  async function reofferDirection(call) {
+    const transceiver = call.pc && call.pc.getTransceivers()[0];
+    if (!transceiver || call.renegotiating) return;
+    call.renegotiating = true;
+    try {
+      transceiver.direction = call.held ? "sendonly" : "sendrecv";
+      await call.pc.setLocalDescription(await call.pc.createOffer());
+      const result = await request("modify", { action: "updateMedia", sdp: await gathered(call.pc), callID: call.id, dialogParams: { callID: call.id } });
+      await call.pc.setRemoteDescription({ type: "answer", sdp: result.sdp });
+      note((call.held ? "hold" : "unhold") + " re-offered: media " + transceiver.currentDirection);
+    } catch (error) {
+      note("hold re-offer refused: " + error.message);
+      if (call.pc && call.pc.signalingState === "have-local-offer") await call.pc.setLocalDescription({ type: "rollback" }).catch(() => {});
+    } finally {
+      call.renegotiating = false;
+    }
+  }
+
+  /// What the call's audio transceiver asks for and what the last negotiation settled on.
+  phone.mediaDirection = () => {
+    const transceiver = phone.call && phone.call.pc && phone.call.pc.getTransceivers()[0];
+    return transceiver ? { direction: transceiver.direction, currentDirection: transceiver.currentDirection } : null;
+  };
+  const ufrag = (sdp) => (/a=ice-ufrag:(\S+)/.exec(sdp || "") || [])[1];
 
   function holdState(call) {
     if (call.held && call.remoteHeld) return "double held";
@@ -356,14 +384,17 @@ enum SoftphoneScript {
       return setState(holdState(call));
     }
     if (params.action === "updateMedia" && params.sdp && call.pc) {
-      // The far end re-offers (an ICE restart): answer with every candidate in the SDP.
+      // The far end re-offers (an ICE restart, or its hold and unhold, a=sendonly and back):
+      // answer with every candidate in the SDP.
       call.renegotiating = true;
       try {
+        const restart = ufrag(params.sdp) !== ufrag(call.pc.remoteDescription && call.pc.remoteDescription.sdp);
         await call.pc.setRemoteDescription({ type: "offer", sdp: params.sdp });
         await call.pc.setLocalDescription(await call.pc.createAnswer());
         const sdp = await gathered(call.pc);
-        phone.restarts += 1;
-        note("renegotiated by the far end (" + phone.restarts + ")");
+        if (restart) phone.restarts += 1; else phone.reoffers += 1;
+        const current = call.pc.getTransceivers()[0];
+        note(restart ? "ICE restarted by the far end (" + phone.restarts + ")" : "re-offered by the far end: media " + (current && current.currentDirection));
         reply(frame, { sdp, callID: call.id, action: "updateMedia" });
       } catch (error) {
         note("could not renegotiate: " + error.message);

@@ -12,8 +12,9 @@ import Testing
 /// network namespaces in scripts/test-reconnect.
 @Suite(.serialized) struct ReconnectionTests {
     static func client(_ login: String, at url: WebSocketURL, play: String, reconnectTimeout: Duration = .seconds(20),
-                       reconnectDelay: Duration = .milliseconds(200)) throws -> VoiceClient {
+                       reconnectDelay: Duration = .milliseconds(200), sdpObserver: (@Sendable (SDPExchange) -> Void)? = nil) throws -> VoiceClient {
         var configuration = try CallThroughSwitchTests.configuration(login, at: url, play: play)
+        configuration.media.sdpObserver = sdpObserver
         configuration.reconnection.initialDelay = reconnectDelay
         configuration.reconnection.reconnectTimeout = reconnectTimeout
         // Loopback never changes; the netns fault tests cover the network monitor.
@@ -32,9 +33,11 @@ import Testing
     }
 
     static func connectedCall(through embedded: EmbeddedSwitch, reconnectTimeout: Duration = .seconds(20),
-                              bobReconnectDelay: Duration = .milliseconds(200)) async throws -> Connected {
-        let alice = try client("alice", at: embedded.url, play: "tone:440", reconnectTimeout: reconnectTimeout)
-        let bob = try client("bob", at: embedded.url, play: "tone:880", reconnectTimeout: reconnectTimeout, reconnectDelay: bobReconnectDelay)
+                              bobReconnectDelay: Duration = .milliseconds(200), aliceSDP: (@Sendable (SDPExchange) -> Void)? = nil,
+                              bobSDP: (@Sendable (SDPExchange) -> Void)? = nil) async throws -> Connected {
+        let alice = try client("alice", at: embedded.url, play: "tone:440", reconnectTimeout: reconnectTimeout, sdpObserver: aliceSDP)
+        let bob = try client("bob", at: embedded.url, play: "tone:880", reconnectTimeout: reconnectTimeout, reconnectDelay: bobReconnectDelay,
+                             sdpObserver: bobSDP)
         let aliceClientEvents = EventRecorder(alice.events)
         let bobClientEvents = EventRecorder(bob.events)
         try await alice.connect()
