@@ -28,7 +28,7 @@ struct AnswerCommand: AsyncParsableCommand {
     @OptionGroup var metricsFlags: MetricsFlags
 
     @Option(help: "On SIGTERM or Ctrl-C, refuse new calls and wait this many seconds for the calls up to end before hanging them up (a second signal hangs up at once).")
-    var drainTimeout: Double = 0
+    var drainTimeout: Duration = .zero
 
     @Option(help: "An IVR bot script (YAML or JSON, docs/bots.md) to run on every call.")
     var bot: String?
@@ -43,7 +43,7 @@ struct AnswerCommand: AsyncParsableCommand {
     var recordDir: String?
 
     @Option(help: "Hang up each call this many seconds after answering.")
-    var duration: Double?
+    var duration: Duration?
 
     @Option(help: "Digits to send on each call once it is answered (0-9 * # A-D).")
     var dtmf: String?
@@ -58,7 +58,7 @@ struct AnswerCommand: AsyncParsableCommand {
     var rejectEvery: Int?
 
     @Option(help: "Seconds between --json stats events per call (0: only at the end).")
-    var statsInterval: Double = 5
+    var statsInterval: Duration = .seconds(5)
 
     @Flag(help: "Print a --json first-audio event when each call decodes its first audible frame (polled every 5 ms; for setup-time benchmarks).")
     var reportFirstAudio = false
@@ -67,19 +67,19 @@ struct AnswerCommand: AsyncParsableCommand {
     var noPromptCache = false
 
     @Option(help: "Seconds between --json clock events: calls up, media clock lateness, RSS, CPU time (0: none).")
-    var clockInterval: Double = 0
+    var clockInterval: Duration = .zero
 
     func validate() throws {
         guard maxCalls >= 1, maxCalls <= 10_000 else { throw ValidationError("--max-calls must be between 1 and 10000") }
         if let calls, calls < 1 { throw ValidationError("--calls must be at least 1") }
         if let rejectEvery, rejectEvery < 1 { throw ValidationError("--reject-every must be at least 1") }
-        if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
+        if let duration, duration <= .zero { throw ValidationError("--duration must be positive") }
         if let forward {
             guard (try? Call.checkedDestination(forward)) != nil else { throw ValidationError("--forward needs one destination word without spaces") }
             if reject || rejectEvery != nil || bot != nil { throw ValidationError("--forward cannot be combined with --reject, --reject-every or --bot") }
         }
-        guard (0...3600).contains(drainTimeout) else { throw ValidationError("--drain-timeout must be 0-3600 seconds") }
-        guard clockInterval == 0 || (0.1...3600).contains(clockInterval) else { throw ValidationError("--clock-interval must be 0 or 0.1-3600 seconds") }
+        guard (.zero ... .seconds(3600)).contains(drainTimeout) else { throw ValidationError("--drain-timeout must be 0-3600 seconds") }
+        guard clockInterval == .zero || (.milliseconds(100) ... .seconds(3600)).contains(clockInterval) else { throw ValidationError("--clock-interval must be 0 or 0.1-3600 seconds") }
         try MediaFlags.checkDTMF(dtmf)
         try media.checkOutput(json: logging.json)
         try RecordDirectory.validate(recordDir)
@@ -128,7 +128,7 @@ struct AnswerCommand: AsyncParsableCommand {
         let answerer = Answerer(
             client: client, presenter: presenter, logger: logger, baseMedia: configuration.media, bot: botScript, maxCalls: maxCalls,
             callLimit: calls, recordDirectory: recordDir, duration: duration, dtmf: dtmf, reject: reject, rejectEvery: rejectEvery, forward: forward, statsInterval: statsInterval,
-            clockInterval: logging.json ? clockInterval : 0, reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP,
+            clockInterval: logging.json ? clockInterval : .zero, reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP,
             login: configuration.credentials.login, drainTimeout: drainTimeout, metrics: metrics)
         let status = await answerer.run()
         await client.disconnect()

@@ -54,8 +54,8 @@ final class CallQualityWatch: Sendable {
     var quality: CallQualityMonitor.Update? { state.withLock { $0.latest } }
 
     /// Samples until the call ends or the task is cancelled; `each` sees every sample (the
-    /// status line), and a `stats` event goes out every `statsInterval` seconds (0: none).
-    func run(statsInterval: Double, each: @Sendable (CallState, CallStatistics) async -> Void = { _, _ in }) async {
+    /// status line), and a `stats` event goes out every `statsInterval` (zero: none).
+    func run(statsInterval: Duration, each: @Sendable (CallState, CallStatistics) async -> Void = { _, _ in }) async {
         var lastStats = ContinuousClock.now
         while !Task.isCancelled {
             try? await Task.sleep(for: Self.tick)
@@ -64,7 +64,7 @@ final class CallQualityWatch: Sendable {
             let statistics = await call.statistics()
             await sample(statistics, state: state)
             await each(state, statistics)
-            if statsInterval > 0, ContinuousClock.now - lastStats >= .milliseconds(Int(statsInterval * 1000)) {
+            if statsInterval > .zero, ContinuousClock.now - lastStats >= statsInterval {
                 lastStats = .now
                 presenter.stats(call.id, statistics, quality: quality)
             }

@@ -8,8 +8,8 @@ struct CallSession {
     let call: Call
     let presenter: CallPresenter
     let dtmf: String?
-    let duration: Double?
-    let statsInterval: Double
+    let duration: Duration?
+    let statsInterval: Duration
     let interactive: Bool
     /// Read commands from standard input (it is not a terminal and not the audio source).
     let commandsFromStandardInput: Bool
@@ -60,7 +60,7 @@ struct CallSession {
                 }
                 if let duration {
                     Task {
-                        try? await Task.sleep(for: .milliseconds(Int(duration * 1000)))
+                        try? await Task.sleep(for: duration)
                         await call.hangup()
                     }
                 }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Media
 import Parley
+import Signaling
 
 struct LoadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,7 +42,7 @@ struct LoadCommand: AsyncParsableCommand {
     var rate: Double = 10
 
     @Option(help: "Seconds to hold each call after it is answered.")
-    var hold: Double = 30
+    var hold: Duration = .seconds(30)
 
     @Option(help: "Digits to send on each call once it is active (0-9 * # A-D).")
     var dtmf: String?
@@ -59,18 +60,18 @@ struct LoadCommand: AsyncParsableCommand {
     var maxSetupMs: Int?
 
     @Option(help: "Seconds between --json clock events: calls up, media clock lateness, RSS, CPU time (0: none).")
-    var clockInterval: Double = 0
+    var clockInterval: Duration = .zero
 
     func validate() throws {
         guard (1...1_000_000).contains(calls) else { throw ValidationError("--calls must be between 1 and 1000000") }
         if let concurrency, !(1...10_000).contains(concurrency) { throw ValidationError("--concurrency must be between 1 and 10000") }
         guard rate.isFinite, rate >= 0.01, rate <= 1000 else { throw ValidationError("--rate must be between 0.01 and 1000 calls a second") }
-        guard hold.isFinite, hold >= 0, hold <= 86_400 else { throw ValidationError("--hold must be between 0 and 86400 seconds") }
+        guard hold >= .zero, hold <= .seconds(86_400) else { throw ValidationError("--hold must be between 0 and 86400 seconds") }
         try MediaFlags.checkDTMF(dtmf)
         if bot != nil, dtmf != nil { throw ValidationError("--dtmf and --bot cannot go together: send digits with a send step") }
         guard maxFailures >= 0 else { throw ValidationError("--max-failures must not be negative") }
         if let maxSetupMs, maxSetupMs < 1 { throw ValidationError("--max-setup-ms must be at least 1") }
-        guard clockInterval == 0 || (0.1...3600).contains(clockInterval) else { throw ValidationError("--clock-interval must be 0 or 0.1-3600 seconds") }
+        guard clockInterval == .zero || (.milliseconds(100) ... .seconds(3600)).contains(clockInterval) else { throw ValidationError("--clock-interval must be 0 or 0.1-3600 seconds") }
         guard connection.dialect == .verto else { throw ValidationError("parley load speaks Verto only (--dialect verto)") }
         guard media.recordSpec == "null" else { throw ValidationError("--record would be shared by every call: use --record-dir DIR") }
         guard media.play != "stdin", media.play != "-" else { throw ValidationError("--play stdin cannot feed many calls: use tone:HZ, silence or a WAV file") }
@@ -152,10 +153,10 @@ struct LoadCommand: AsyncParsableCommand {
             await LoadProgress(run: run, presenter: presenter).show()
         }
         let clockReporter = Task { [clockInterval, json = logging.json, engine] in
-            guard json, clockInterval > 0 else { return }
+            guard json, clockInterval > .zero else { return }
             JSONEvents.emit("clock", ClockPayload(calls: 0, engine: engine))
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(Int(clockInterval * 1000)))
+                try? await Task.sleep(for: clockInterval)
                 JSONEvents.emit("clock", ClockPayload(calls: await run.counts.up, engine: engine))
             }
         }
@@ -174,7 +175,7 @@ struct LoadCommand: AsyncParsableCommand {
         presenter.clearStatus()
         let clock = engine.lateness
         let summary = LoadSummary(
-            results: results, attempted: await run.attempted, seconds: LoadRun.seconds(ContinuousClock.now - started),
+            results: results, attempted: await run.attempted, seconds: (ContinuousClock.now - started).inSeconds,
             startingSeconds: await run.startingSeconds,
             clock: (clockAtStart, clock),
             interrupted: await run.isStopping, thresholds: LoadSummary.Thresholds(maxFailures: maxFailures, maxSetupMs: maxSetupMs))
@@ -193,7 +194,7 @@ struct LoadCallTemplate: Sendable {
     let media: MediaOptions
     let recordDirectory: String?
     let saveSDPDirectory: String?
-    let hold: Double
+    let hold: Duration
     let dtmf: String?
     let presenter: CallPresenter
     let bot: BotRunner?
@@ -208,7 +209,7 @@ struct LoadCallTemplate: Sendable {
             media.sdpObserver = try? SDPRecorder(directory: saveSDPDirectory, dialect: .verto, peer: destination, call: "load-\(index)").observer
         }
         options.media = media
-        return LoadCall(index: index, destination: destination, options: options, hold: .milliseconds(Int(hold * 1000)), dtmf: dtmf,
+        return LoadCall(index: index, destination: destination, options: options, hold: hold, dtmf: dtmf,
                         presenter: presenter, bot: bot, logger: logger)
     }
 }

@@ -120,8 +120,9 @@ public final class MediaClock: Sendable {
             state.grantedPriority = granted
         }
         let interval = Int(Self.tickMilliseconds) * 1_000_000
-        let lateNanoseconds = Int(Self.lateThreshold.components.attoseconds / 1_000_000_000)
-        let frameLateNanoseconds = Int(Self.frameLateThreshold.components.attoseconds / 1_000_000_000)
+        // Whole durations (seconds included), not only their fractions of a second.
+        let lateNanoseconds = Int(Self.lateThreshold / .nanoseconds(1))
+        let frameLateNanoseconds = Int(Self.frameLateThreshold / .nanoseconds(1))
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
         var stepped = 0

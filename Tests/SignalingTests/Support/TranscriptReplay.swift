@@ -144,7 +144,7 @@ struct TranscriptReplay {
         case "endOfCandidates":
             try expectNoThrow(place) { session, now throws(SignalingError) in try session.endOfCandidates(callID: action["callID"]?.stringValue ?? "", now: now) }
         case "probe":
-            try expectNoThrow(place) { session, now throws(SignalingError) in try session.ping(now: now, timeout: action["timeout"]?.doubleValue ?? 5) }
+            try expectNoThrow(place) { session, now throws(SignalingError) in try session.ping(now: now, timeout: .seconds(action["timeout"]?.doubleValue ?? 5)) }
         case "inviteBeforeReady":
             do {
                 try session.invite(VertoDialParameters(callID: "x", destination: "y"), sdp: "v=0", now: now)
