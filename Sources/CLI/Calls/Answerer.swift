@@ -208,18 +208,7 @@ actor Answerer {
         do {
             try await incoming.answer(media: media)
             presenter.negotiated(call.id, await call.statistics())
-            if let dtmf {
-                do {
-                    try await call.sendDTMF(dtmf)
-                    presenter.sent(call.id, digits: dtmf)
-                } catch { presenter.error(error, call: call.id) }
-            }
-            if let duration {
-                Task {
-                    try? await Task.sleep(for: duration)
-                    await call.hangup()
-                }
-            }
+            await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter)
             if let bot {
                 let outcome = await call.runBot(BotRunner(script: bot, recordDirectory: recordDirectory ?? "."), logger: logger)
                 presenter.bot(call.id, outcome)

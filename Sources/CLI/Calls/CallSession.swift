@@ -52,18 +52,7 @@ struct CallSession {
                     }
                 }
                 presenter.negotiated(call.id, await call.statistics())
-                if let dtmf {
-                    do throws(ParleyError) {
-                        try await call.sendDTMF(dtmf)
-                        presenter.sent(call.id, digits: dtmf)
-                    } catch { presenter.error(error, call: call.id) }
-                }
-                if let duration {
-                    Task {
-                        try? await Task.sleep(for: duration)
-                        await call.hangup()
-                    }
-                }
+                await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter)
             }
             return botRun
         }

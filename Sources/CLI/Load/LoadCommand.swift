@@ -31,6 +31,7 @@ struct LoadCommand: AsyncParsableCommand {
     @OptionGroup var engine: EngineFlags
     @OptionGroup var logging: LoggingFlags
     @OptionGroup var metricsFlags: MetricsFlags
+    @OptionGroup var fleet: CallFleetFlags
 
     @Option(help: "Calls to place in all.")
     var calls = 1
@@ -44,55 +45,35 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Seconds to hold each call after it is answered.")
     var hold: Duration = .seconds(30)
 
-    @Option(help: "Digits to send on each call once it is active (0-9 * # A-D).")
-    var dtmf: String?
-
-    @Option(help: "A bot script (docs/bots.md) to run on every call once it is active, instead of --hold and --dtmf; its verdicts are counted.")
-    var bot: String?
-
-    @Option(help: "Record (and so decode) each call to DIR/load-<n>.wav.")
-    var recordDir: String?
-
     @Option(help: "Failed calls the run may have and still pass.")
     var maxFailures = 0
 
     @Option(help: "Fail the run when the 95th percentile of setup time (dial to answer) is over this many milliseconds.")
     var maxSetupMs: Int?
-
-    @Option(help: "Seconds between --json clock events: calls up, media clock lateness, RSS, CPU time (0: none).")
-    var clockInterval: Duration = .zero
-
     func validate() throws {
         guard (1...1_000_000).contains(calls) else { throw ValidationError("--calls must be between 1 and 1000000") }
         if let concurrency, !(1...10_000).contains(concurrency) { throw ValidationError("--concurrency must be between 1 and 10000") }
         guard rate.isFinite, rate >= 0.01, rate <= 1000 else { throw ValidationError("--rate must be between 0.01 and 1000 calls a second") }
         guard hold >= .zero, hold <= .seconds(86_400) else { throw ValidationError("--hold must be between 0 and 86400 seconds") }
-        try MediaFlags.checkDTMF(dtmf)
-        if bot != nil, dtmf != nil { throw ValidationError("--dtmf and --bot cannot go together: send digits with a send step") }
+        if fleet.bot != nil, fleet.dtmf != nil { throw ValidationError("--dtmf and --bot cannot go together: send digits with a send step") }
         guard maxFailures >= 0 else { throw ValidationError("--max-failures must not be negative") }
         if let maxSetupMs, maxSetupMs < 1 { throw ValidationError("--max-setup-ms must be at least 1") }
-        guard clockInterval == .zero || (.milliseconds(100) ... .seconds(3600)).contains(clockInterval) else { throw ValidationError("--clock-interval must be 0 or 0.1-3600 seconds") }
         guard connection.dialect == .verto else { throw ValidationError("parley load speaks Verto only (--dialect verto)") }
         guard media.recordSpec == "null" else { throw ValidationError("--record would be shared by every call: use --record-dir DIR") }
         guard media.play != "stdin", media.play != "-" else { throw ValidationError("--play stdin cannot feed many calls: use tone:HZ, silence or a WAV file") }
         if case .microphone = try? AudioSourceSpec(media.playSpec) { throw ValidationError("--play mic cannot feed many calls: use tone:HZ, silence or a WAV file") }
-        try RecordDirectory.validate(recordDir)
     }
 
     func run() async throws {
         let presenter = CallPresenter(json: logging.json)
-        let profile: ConfigProfile?
-        do { profile = try connection.checkLocalInputs(media: media) } catch {
-            presenter.error(error.error)
-            throw ExitCode(error.status)
-        }
+        let profile = try connection.checkLocalInputs(media: media, presenter: presenter)
         let logger: Logger
         let configuration: VoiceClientConfiguration
         var callMedia: MediaOptions
         let botScript: BotScript?
         do {
             logger = try logging.bootstrap()
-            botScript = try bot.map { path throws(ParleyError) in try BotScriptFile.load(path) }
+            botScript = try fleet.bot.map { path throws(ParleyError) in try BotScriptFile.load(path) }
             callMedia = try media.mediaOptions(profile: profile)
             callMedia.engine = engine.engine()
             configuration = try connection.clientConfiguration(media: callMedia)
@@ -109,7 +90,7 @@ struct LoadCommand: AsyncParsableCommand {
         }
         callMedia.sharesLoopedSource = true
         // A bot listens to what each call receives.
-        callMedia.decodesReceivedAudio = recordDir != nil || botScript != nil
+        callMedia.decodesReceivedAudio = fleet.recordDir != nil || botScript != nil
 
         let metrics = try await metricsFlags.start(json: logging.json)
         let client = VoiceClient(configuration: configuration, logger: logger)
@@ -132,7 +113,7 @@ struct LoadCommand: AsyncParsableCommand {
             guard metrics != nil else { return }
             await CallMetrics.watchClock(of: engine)
         }
-        let runner = botScript.map { BotRunner(script: $0, recordDirectory: recordDir ?? ".") }
+        let runner = botScript.map { BotRunner(script: $0, recordDirectory: fleet.recordDir ?? ".") }
         let status = await place(on: client, media: callMedia, bot: runner, logger: logger, presenter: presenter)
         clockMetrics.cancel()
         await client.disconnect()
@@ -152,7 +133,7 @@ struct LoadCommand: AsyncParsableCommand {
             guard presenter.statusLine else { return }
             await LoadProgress(run: run, presenter: presenter).show()
         }
-        let clockReporter = Task { [clockInterval, json = logging.json, engine] in
+        let clockReporter = Task { [clockInterval = fleet.clockInterval, json = logging.json, engine] in
             guard json, clockInterval > .zero else { return }
             JSONEvents.emit("clock", ClockPayload(calls: 0, engine: engine))
             while !Task.isCancelled {
@@ -161,8 +142,8 @@ struct LoadCommand: AsyncParsableCommand {
             }
         }
         let started = ContinuousClock.now
-        let template = LoadCallTemplate(destination: destination, media: callMedia, recordDirectory: recordDir, saveSDPDirectory: media.saveSDP,
-                                        hold: hold, dtmf: dtmf, presenter: presenter, bot: bot, logger: logger)
+        let template = LoadCallTemplate(destination: destination, media: callMedia, recordDirectory: fleet.recordDir, saveSDPDirectory: media.saveSDP,
+                                        hold: hold, dtmf: fleet.dtmf, presenter: presenter, bot: bot, logger: logger)
         let results = await run.run { index in
             let result = await template.call(index).run(on: client, run: run)
             if presenter.json { JSONEvents.emit("ended", LoadEndedPayload(result)) }
