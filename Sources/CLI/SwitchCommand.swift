@@ -34,13 +34,13 @@ struct SwitchCommand: AsyncParsableCommand {
     var privateKey: String?
 
     @Option(help: "Seconds a dropped client's calls wait for it to log in again.")
-    var detachTimeout: Double = 30
+    var detachTimeout: Duration = .seconds(30)
 
     @Option(help: "Idle seconds before the switch pings a client.")
-    var pingInterval: Double = 30
+    var pingInterval: Duration = .seconds(30)
 
     @Option(help: "Seconds a pinged client may stay silent before its socket is dropped and its calls detached.")
-    var pingTimeout: Double = 10
+    var pingTimeout: Duration = .seconds(10)
 
     @Flag(help: "Also serve the browser softphone on the same port (https:// with --cert/--key); see docs/browser.md.")
     var web = false
@@ -54,8 +54,8 @@ struct SwitchCommand: AsyncParsableCommand {
         guard !users.isEmpty || !tokens.isEmpty || usersFile != nil else {
             throw ValidationError("give at least one --user LOGIN:PASSWORD, --users FILE or --token TOKEN=LOGIN")
         }
-        guard detachTimeout > 0 else { throw ValidationError("--detach-timeout must be positive") }
-        guard pingInterval > 0, pingTimeout > 0 else { throw ValidationError("--ping-interval and --ping-timeout must be positive") }
+        guard detachTimeout > .zero else { throw ValidationError("--detach-timeout must be positive") }
+        guard pingInterval > .zero, pingTimeout > .zero else { throw ValidationError("--ping-interval and --ping-timeout must be positive") }
         let url: WebSocketURL
         do { url = try WebSocketURL(parsing: listen) } catch { throw ValidationError(error.description) }
         if url.secure, certificate == nil || privateKey == nil { throw ValidationError("wss:// needs --cert and --key") }

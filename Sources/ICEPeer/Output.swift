@@ -1,13 +1,12 @@
 import Foundation
+import Synchronization
 
 /// Writes one JSON object per line on stdout, whole lines only.
 enum Output {
-    private static let lock = NSLock()
+    private static let lock = Mutex(())
 
     static func emit(_ fields: [String: any Sendable]) {
         guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        lock.withLock { _ in FileHandle.standardOutput.write(data + Data("\n".utf8)) }
     }
 }

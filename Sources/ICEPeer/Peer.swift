@@ -1,16 +1,20 @@
 import Foundation
 import ICE
+import Synchronization
 
-final class Peer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var agent: ICEAgent?
-    private var monitor: NetworkMonitor?
-    private var remoteUfrag: String?
-    private var restartedLocally = false
-    private var clockStart = ContinuousClock.now
+final class Peer: Sendable {
+    private struct State {
+        var agent: ICEAgent?
+        var monitor: NetworkMonitor?
+        var remoteUfrag: String?
+        var restartedLocally = false
+        var clockStart = ContinuousClock.now
+    }
+
+    private let state = Mutex(State())
 
     private func elapsedMilliseconds() -> Int {
-        let elapsed = ContinuousClock.now - lock.withLock { clockStart }
+        let elapsed = ContinuousClock.now - state.withLock { $0.clockStart }
         return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
     }
 
@@ -36,7 +40,7 @@ final class Peer: @unchecked Sendable {
         switch op {
         case "create":
             let agent = try ICEAgent(configuration: try configuration(from: command))
-            lock.withLock { self.agent = agent }
+            state.withLock { $0.agent = agent }
             agent.setReceiveHandler { bytes, component in
                 Output.emit(["event": "received", "text": String(decoding: bytes, as: UTF8.self), "component": component])
             }
@@ -47,7 +51,7 @@ final class Peer: @unchecked Sendable {
             emitCredentials(agent)
         case "gather":
             let agent = try current()
-            lock.withLock { clockStart = .now }
+            state.withLock { $0.clockStart = .now }
             Task { [weak self] in
                 do {
                     try await agent.startGathering()
@@ -59,12 +63,12 @@ final class Peer: @unchecked Sendable {
             let agent = try current()
             let ufrag = command["ufrag"] as? String ?? ""
             let password = command["password"] as? String ?? ""
-            let mustRestart = lock.withLock { () -> Bool in
+            let mustRestart = state.withLock { state -> Bool in
                 defer {
-                    remoteUfrag = ufrag
-                    restartedLocally = false
+                    state.remoteUfrag = ufrag
+                    state.restartedLocally = false
                 }
-                return remoteUfrag != nil && remoteUfrag != ufrag && !restartedLocally
+                return state.remoteUfrag != nil && state.remoteUfrag != ufrag && !state.restartedLocally
             }
             if mustRestart { try restart(agent) }
             agent.setRemoteCredentials(ufrag: ufrag, password: password)
@@ -74,7 +78,7 @@ final class Peer: @unchecked Sendable {
             try current().remoteEndOfCandidates()
         case "restart":
             let agent = try current()
-            lock.withLock { restartedLocally = true }
+            state.withLock { $0.restartedLocally = true }
             try restart(agent)
         case "send":
             let text = command["text"] as? String ?? ""
@@ -97,7 +101,7 @@ final class Peer: @unchecked Sendable {
             }
         case "monitor":
             let monitor = try NetworkMonitor()
-            lock.withLock { self.monitor = monitor }
+            state.withLock { $0.monitor = monitor }
             Task { [weak self] in
                 for await event in monitor.events { self?.emit(["event": "network", "change": event.description]) }
             }
@@ -108,7 +112,7 @@ final class Peer: @unchecked Sendable {
     }
 
     private func restart(_ agent: ICEAgent) throws {
-        lock.withLock { clockStart = .now }
+        state.withLock { $0.clockStart = .now }
         try agent.restart()
         emitCredentials(agent)
     }
@@ -119,7 +123,7 @@ final class Peer: @unchecked Sendable {
     }
 
     private func current() throws -> ICEAgent {
-        guard let agent = lock.withLock({ agent }) else { throw PeerError.noAgent }
+        guard let agent = state.withLock({ $0.agent }) else { throw PeerError.noAgent }
         return agent
     }
 
@@ -164,8 +168,8 @@ final class Peer: @unchecked Sendable {
     }
 
     func close() {
-        lock.withLock { agent }?.close()
-        lock.withLock { monitor }?.close()
+        state.withLock { $0.agent }?.close()
+        state.withLock { $0.monitor }?.close()
     }
 }
 

@@ -5,8 +5,5 @@ public struct ElapsedClock: Sendable {
 
     public init() { origin = clock.now }
 
-    public var seconds: Double {
-        let elapsed = clock.now - origin
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
+    public var seconds: Double { (clock.now - origin).inSeconds }
 }

@@ -15,12 +15,12 @@ public enum SignalingError: Error, Sendable, Equatable, CustomStringConvertible 
     case serverError(code: Int, message: String, method: String?)
     /// No REGED after the retries; `lastState` is what the server said last, if anything.
     case gatewayNotRegistered(lastState: String?)
-    case requestTimedOut(method: String, seconds: Double)
+    case requestTimedOut(method: String, after: Duration)
     case malformedFrame(String)
     case unexpectedMessage(String)
     case socket(WebSocketError)
     case socketClosed(WebSocketClosure)
-    case keepaliveTimedOut(seconds: Double)
+    case keepaliveTimedOut(after: Duration)
     case notReady(String)
     case punted
     case invalidConfiguration(String)
@@ -77,12 +77,12 @@ public enum SignalingError: Error, Sendable, Equatable, CustomStringConvertible 
             "the server answered\(method.map { " \($0)" } ?? "") with error \(code): \(message)"
         case .gatewayNotRegistered(let state):
             "the gateway did not register\(state.map { " (last state \($0))" } ?? " (no answer to gatewayState)")"
-        case .requestTimedOut(let method, let seconds): "no answer to \(method) within \(WebSocketError.format(seconds)) s"
+        case .requestTimedOut(let method, let timeout): "no answer to \(method) within \(WebSocketError.format(timeout)) s"
         case .malformedFrame(let reason): "ignored a malformed frame from the server: \(reason)"
         case .unexpectedMessage(let reason): "ignored an unexpected message: \(reason)"
         case .socket(let error): error.description
         case .socketClosed(let closure): "the signalling socket \(closure)"
-        case .keepaliveTimedOut(let seconds): "the server did not answer a keepalive ping within \(WebSocketError.format(seconds)) s"
+        case .keepaliveTimedOut(let timeout): "the server did not answer a keepalive ping within \(WebSocketError.format(timeout)) s"
         case .notReady(let what): "not ready: \(what)"
         case .punted: "the server dropped this connection because another one logged in with the same session"
         case .invalidConfiguration(let reason): "invalid signalling configuration: \(reason)"

@@ -74,7 +74,7 @@ public actor EmbeddedSwitch {
         timerTask = Task { [weak self] in
             while !Task.isCancelled {
                 guard let delay = await self?.tick() else { return }
-                try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+                try? await Task.sleep(for: .seconds(delay))
             }
         }
     }

@@ -38,14 +38,14 @@ public struct SwitchConfigurationError: Error, Sendable, Equatable, CustomString
 public struct SwitchConfiguration: Sendable {
     public var accounts: [SwitchAccount]
     /// How long a lost session's calls wait for the same sessid to log in again.
-    public var detachTimeout: Double = 30
-    /// Idle seconds before the switch pings a client.
-    public var pingInterval: Double = 30
-    /// Seconds a pinged client may stay silent before its socket counts as dead and its calls
+    public var detachTimeout: Duration = .seconds(30)
+    /// Idle time before the switch pings a client.
+    public var pingInterval: Duration = .seconds(30)
+    /// How long a pinged client may stay silent before its socket counts as dead and its calls
     /// are detached (TCP alone may not notice a vanished peer for minutes).
-    public var pingTimeout: Double = 10
+    public var pingTimeout: Duration = .seconds(10)
     /// How long the switch waits for a client to answer a request it relays (e.g. updateMedia).
-    public var relayTimeout: Double = 10
+    public var relayTimeout: Duration = .seconds(10)
     /// Sent on every frame as Telnyx does, so clients can exercise `?voice_sdk_id=` reconnects.
     public var voiceSDKID: String = "VSDK-parley-" + UUID().uuidString.lowercased()
     /// Serve the browser softphone (docs/browser.md) by HTTP GET on the switch's own port.

@@ -76,16 +76,16 @@ public struct SwitchCore: Sendable {
     public mutating func tick(now: Double) {
         for (peer, link) in links {
             if let sentAt = link.pingSentAt {
-                guard now - sentAt >= configuration.pingTimeout else { continue }
+                guard now - sentAt >= configuration.pingTimeout.inSeconds else { continue }
                 actions.append(.close(peer: peer, code: 1001, reason: "ping timeout"))
                 disconnected(peer: peer, now: now)
-            } else if now - link.lastHeard >= configuration.pingInterval {
+            } else if now - link.lastHeard >= configuration.pingInterval.inSeconds {
                 links[peer]?.pingSentAt = now
                 sendRequest("ping", params: ["serno": .integer(Int(now))], to: peer)
             }
         }
         for session in sessions.values {
-            guard let detachedAt = session.detachedAt, now - detachedAt >= configuration.detachTimeout else { continue }
+            guard let detachedAt = session.detachedAt, now - detachedAt >= configuration.detachTimeout.inSeconds else { continue }
             let party = SwitchParty.client(sessid: session.sessid)
             for call in calls.values where call.caller == party || call.callee == party {
                 endCall(call.callID, cause: .recoveryOnTimerExpire, by: party)
@@ -99,8 +99,8 @@ public struct SwitchCore: Sendable {
     }
 
     public var nextDeadline: Double? {
-        let pings = links.values.map { link in link.pingSentAt.map { $0 + configuration.pingTimeout } ?? link.lastHeard + configuration.pingInterval }
-        let detaches = sessions.values.compactMap { $0.detachedAt.map { $0 + configuration.detachTimeout } }
+        let pings = links.values.map { link in link.pingSentAt.map { $0 + configuration.pingTimeout.inSeconds } ?? link.lastHeard + configuration.pingInterval.inSeconds }
+        let detaches = sessions.values.compactMap { $0.detachedAt.map { $0 + configuration.detachTimeout.inSeconds } }
         return (pings + detaches + [relayed.nextDeadline].compactMap { $0 }).min()
     }
 

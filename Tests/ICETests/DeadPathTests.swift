@@ -58,20 +58,17 @@ import Testing
     }
 
     @Test func killedPeerIsReportedWithinSeconds() throws {
-        let bed = try Topology(.flat)
-        defer { bed.down() }
-        let (a, b) = try Peers.start(bed, a: ["role": "controlling"], b: ["role": "controlled"])
-        defer { a.stop(); b.stop() }
-        _ = try Peers.connect(a, b)
-        try Peers.expectDataFlows(a, b)
-        let markA = a.mark
-        b.kill()
-        let killed = ContinuousClock.now
-        let lost = try a.waitFor("state", after: markA, timeout: .seconds(10)) { Self.states.contains($0["state"] ?? "") }
-        let milliseconds = Self.milliseconds(lost.receivedAt - killed)
-        print("ICE timing | dead path, peer killed (SIGKILL) | A \(lost["state"] ?? ""): \(milliseconds) ms")
-        #expect(lost["state"] == "disconnected")
-        #expect(milliseconds < 5000)
+        try Peers.connectedOnFlat { _, a, b in
+            try Peers.expectDataFlows(a, b)
+            let markA = a.mark
+            b.kill()
+            let killed = ContinuousClock.now
+            let lost = try a.waitFor("state", after: markA, timeout: .seconds(10)) { Self.states.contains($0["state"] ?? "") }
+            let milliseconds = Self.milliseconds(lost.receivedAt - killed)
+            print("ICE timing | dead path, peer killed (SIGKILL) | A \(lost["state"] ?? ""): \(milliseconds) ms")
+            #expect(lost["state"] == "disconnected")
+            #expect(milliseconds < 5000)
+        }
     }
 
     /// A relayed pair has no socket of its own in libnice's API: over TURN/UDP its base is a
@@ -110,52 +107,46 @@ import Testing
     /// own consent checks. Were they malformed, B's libnice would not answer and A would report
     /// the path silent within 3 s.
     @Test func aSenderThatGetsNoMediaBackStaysConnectedOnTheAnswersToItsChecks() throws {
-        let bed = try Topology(.flat)
-        defer { bed.down() }
-        let (a, b) = try Peers.start(bed, a: ["role": "controlling"], b: ["role": "controlled"])
-        defer { a.stop(); b.stop() }
-        _ = try Peers.connect(a, b)
-        let markA = a.mark, markB = b.mark
-        let counter = try STUNCounter(bed, host: "a", seconds: 6)
-        a.send(["op": "stream", "count": 400, "intervalMs": 20])
-        let counts = try counter.counts()
-        let streamed = try a.waitFor("streamed", after: markA, timeout: .seconds(30))
-        #expect(b.events(named: "received", after: markB).count > 300)
-        let states = a.events(named: "state", after: markA).compactMap { $0["state"] }
-        print("ICE timing | one-way media, \(streamed["sent"] ?? "?") packets at 50/s, nothing back | A's state changes: \(states.isEmpty ? "none" : states.joined(separator: ", ")) | STUN at A in 6 s: \(counts.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " "))")
-        #expect(!states.contains { Self.states.contains($0) })
-        // A's checks (Binding requests out) get success answers, not 401s.
-        #expect(counts["out 0x0001", default: 0] >= 5)
-        #expect(counts["in 0x0101", default: 0] >= counts["out 0x0001", default: 0] - 1)
-        #expect(counts["in 0x0111", default: 0] == 0)
+        try Peers.connectedOnFlat { bed, a, b in
+            let markA = a.mark, markB = b.mark
+            let counter = try STUNCounter(bed, host: "a", seconds: 6)
+            a.send(["op": "stream", "count": 400, "intervalMs": 20])
+            let counts = try counter.counts()
+            let streamed = try a.waitFor("streamed", after: markA, timeout: .seconds(30))
+            #expect(b.events(named: "received", after: markB).count > 300)
+            let states = a.events(named: "state", after: markA).compactMap { $0["state"] }
+            print("ICE timing | one-way media, \(streamed["sent"] ?? "?") packets at 50/s, nothing back | A's state changes: \(states.isEmpty ? "none" : states.joined(separator: ", ")) | STUN at A in 6 s: \(counts.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " "))")
+            #expect(!states.contains { Self.states.contains($0) })
+            // A's checks (Binding requests out) get success answers, not 401s.
+            #expect(counts["out 0x0001", default: 0] >= 5)
+            #expect(counts["in 0x0101", default: 0] >= counts["out 0x0001", default: 0] - 1)
+            #expect(counts["in 0x0111", default: 0] == 0)
+        }
     }
 
     @Test func lossyPathDoesNotLookDead() throws {
         let seconds = Int(ProcessInfo.processInfo.environment["PARLEY_ICE_LOSS_SECONDS"] ?? "") ?? 20
-        let bed = try Topology(.flat)
-        defer { bed.down() }
-        let (a, b) = try Peers.start(bed, a: ["role": "controlling"], b: ["role": "controlled"])
-        defer { a.stop(); b.stop() }
-        _ = try Peers.connect(a, b)
-        let markA = a.mark, markB = b.mark
-        for chain in ["INPUT", "OUTPUT"] {
-            try bed.exec("a", ["iptables", "-I", chain, "-p", "udp", "-m", "statistic", "--mode", "random", "--probability", "0.05", "-j", "DROP"])
+        try Peers.connectedOnFlat { bed, a, b in
+            let markA = a.mark, markB = b.mark
+            for chain in ["INPUT", "OUTPUT"] {
+                try bed.exec("a", ["iptables", "-I", chain, "-p", "udp", "-m", "statistic", "--mode", "random", "--probability", "0.05", "-j", "DROP"])
+            }
+            // Idle: no media, only the agents' own checks cross the lossy link.
+            let start = ContinuousClock.now
+            let deadline = start + .seconds(seconds)
+            var lost: PeerEvent?
+            while ContinuousClock.now < deadline, lost == nil {
+                lost = try? a.waitFor("state", after: markA, timeout: .seconds(1)) { Self.states.contains($0["state"] ?? "") }
+                if lost == nil { lost = b.events(named: "state", after: markB).first { Self.states.contains($0["state"] ?? "") } }
+            }
+            let report = lost.map { "\($0["state"] ?? "") after \(Self.milliseconds($0.receivedAt - start)) ms" } ?? "none"
+            print("ICE timing | 5% loss each way, idle, \(seconds) s | disconnected/failed: \(report)")
+            #expect(lost == nil)
+            // One packet each way would itself be lost one time in ten: check the pair without the loss.
+            for chain in ["INPUT", "OUTPUT"] {
+                try bed.exec("a", ["iptables", "-D", chain, "-p", "udp", "-m", "statistic", "--mode", "random", "--probability", "0.05", "-j", "DROP"])
+            }
+            try Peers.expectDataFlows(a, b)
         }
-        // Idle: no media, only the agents' own checks cross the lossy link.
-        let start = ContinuousClock.now
-        let deadline = start + .seconds(seconds)
-        var lost: PeerEvent?
-        while ContinuousClock.now < deadline, lost == nil {
-            lost = try? a.waitFor("state", after: markA, timeout: .seconds(1)) { Self.states.contains($0["state"] ?? "") }
-            if lost == nil { lost = b.events(named: "state", after: markB).first { Self.states.contains($0["state"] ?? "") } }
-        }
-        let report = lost.map { "\($0["state"] ?? "") after \(Self.milliseconds($0.receivedAt - start)) ms" } ?? "none"
-        print("ICE timing | 5% loss each way, idle, \(seconds) s | disconnected/failed: \(report)")
-        #expect(lost == nil)
-        // One packet each way would itself be lost one time in ten: check the pair without the loss.
-        for chain in ["INPUT", "OUTPUT"] {
-            try bed.exec("a", ["iptables", "-D", chain, "-p", "udp", "-m", "statistic", "--mode", "random", "--probability", "0.05", "-j", "DROP"])
-        }
-        try Peers.expectDataFlows(a, b)
     }
 }

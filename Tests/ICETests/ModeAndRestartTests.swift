@@ -46,47 +46,41 @@ import Testing
     }
 
     @Test func restartAfterTheAddressChangesSelectsANewPairAndDataFlows() throws {
-        let bed = try Topology(.flat)
-        defer { bed.down() }
-        let (a, b) = try Peers.start(bed, a: ["role": "controlling"], b: ["role": "controlled"])
-        defer { a.stop(); b.stop() }
-        _ = try Peers.connect(a, b)
-        try Peers.expectDataFlows(a, b, tag: "before")
+        try Peers.connectedOnFlat { bed, a, b in
+            try Peers.expectDataFlows(a, b, tag: "before")
 
-        // A moves to a new address; the old one disappears under the live session. (Without
-        // promote_secondaries, deleting the primary address would delete the new one too.)
-        try bed.exec("a", ["sysctl", "-qw", "net.ipv4.conf.\(bed.interface("a")).promote_secondaries=1"])
-        try bed.exec("a", ["ip", "addr", "add", "10.0.1.3/24", "dev", bed.interface("a")])
-        try bed.exec("a", ["ip", "addr", "del", "10.0.1.1/24", "dev", bed.interface("a")])
-        let mark = a.mark, markB = b.mark
-        a.send(["op": "restart"])
-        let credentials = try a.waitFor("credentials", after: mark, timeout: .seconds(5))
-        let pair = try a.waitFor("selectedPair", after: mark, timeout: .seconds(20))
-        // B (controlled) switches when A's nomination reaches it.
-        _ = try b.waitFor("selectedPair", after: markB, timeout: .seconds(20))
-        Peers.report("flat, ICE restart after address change", pair.milliseconds, pair: pair)
-        #expect(pair["localAddress"] == "10.0.1.3")
-        #expect(credentials["ufrag"] != nil)
-        try Peers.expectDataFlows(a, b, tag: "after")
+            // A moves to a new address; the old one disappears under the live session. (Without
+            // promote_secondaries, deleting the primary address would delete the new one too.)
+            try bed.exec("a", ["sysctl", "-qw", "net.ipv4.conf.\(bed.interface("a")).promote_secondaries=1"])
+            try bed.exec("a", ["ip", "addr", "add", "10.0.1.3/24", "dev", bed.interface("a")])
+            try bed.exec("a", ["ip", "addr", "del", "10.0.1.1/24", "dev", bed.interface("a")])
+            let mark = a.mark, markB = b.mark
+            a.send(["op": "restart"])
+            let credentials = try a.waitFor("credentials", after: mark, timeout: .seconds(5))
+            let pair = try a.waitFor("selectedPair", after: mark, timeout: .seconds(20))
+            // B (controlled) switches when A's nomination reaches it.
+            _ = try b.waitFor("selectedPair", after: markB, timeout: .seconds(20))
+            Peers.report("flat, ICE restart after address change", pair.milliseconds, pair: pair)
+            #expect(pair["localAddress"] == "10.0.1.3")
+            #expect(credentials["ufrag"] != nil)
+            try Peers.expectDataFlows(a, b, tag: "after")
+        }
     }
 
     @Test func restartKeepsTheOldPairCarryingDataUntilTheNewOneIsSelected() throws {
-        let bed = try Topology(.flat)
-        defer { bed.down() }
-        let (a, b) = try Peers.start(bed, a: ["role": "controlling"], b: ["role": "controlled"])
-        defer { a.stop(); b.stop() }
-        _ = try Peers.connect(a, b)
-        let markA = a.mark, markB = b.mark
-        // The restart and the packet leave together: the packet goes before any new pair exists.
-        a.send(["op": "restart"])
-        a.send(["op": "send", "text": "during restart"])
-        _ = try b.waitFor("received", after: markB, timeout: .seconds(5)) { $0["text"] == "during restart" }
-        let sent = try a.waitFor("sent", after: markA, timeout: .seconds(5))
-        #expect(sent["ok"] == "1" || sent["ok"] == "true")
-        let pair = try a.waitFor("selectedPair", after: markA, timeout: .seconds(20))
-        _ = try b.waitFor("selectedPair", after: markB, timeout: .seconds(20))
-        Peers.report("flat, ICE restart, same address", pair.milliseconds, pair: pair)
-        #expect(a.events(named: "state", after: markA).allSatisfy { $0["state"] != "failed" && $0["state"] != "disconnected" })
-        try Peers.expectDataFlows(a, b, tag: "after")
+        try Peers.connectedOnFlat { _, a, b in
+            let markA = a.mark, markB = b.mark
+            // The restart and the packet leave together: the packet goes before any new pair exists.
+            a.send(["op": "restart"])
+            a.send(["op": "send", "text": "during restart"])
+            _ = try b.waitFor("received", after: markB, timeout: .seconds(5)) { $0["text"] == "during restart" }
+            let sent = try a.waitFor("sent", after: markA, timeout: .seconds(5))
+            #expect(sent["ok"] == "1" || sent["ok"] == "true")
+            let pair = try a.waitFor("selectedPair", after: markA, timeout: .seconds(20))
+            _ = try b.waitFor("selectedPair", after: markB, timeout: .seconds(20))
+            Peers.report("flat, ICE restart, same address", pair.milliseconds, pair: pair)
+            #expect(a.events(named: "state", after: markA).allSatisfy { $0["state"] != "failed" && $0["state"] != "disconnected" })
+            try Peers.expectDataFlows(a, b, tag: "after")
+        }
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
 import Media
+import Synchronization
 
 /// Test-only MediaTransport: a UDP socket on 127.0.0.1 connected to its peer.
 final class LoopbackSocket: MediaTransport, @unchecked Sendable {
     let descriptor: Int32
     let port: UInt16
-    private let lock = NSLock()
+    private let lock = Mutex(())
     private var dropsRemaining = 0
     private var dropPeriod = 0
     private var sinceDrop = 0
@@ -42,32 +43,31 @@ final class LoopbackSocket: MediaTransport, @unchecked Sendable {
 
     /// Silently loses the next `count` outgoing datagrams.
     func dropNext(_ count: Int) {
-        lock.lock()
-        dropsRemaining = count
-        lock.unlock()
+        lock.withLock { _ in dropsRemaining = count }
     }
 
     /// Loses every `period`th outgoing RTP datagram from now on (0 stops), like a lossy link.
     func dropEvery(_ period: Int) {
-        lock.lock()
-        dropPeriod = period
-        sinceDrop = 0
-        lock.unlock()
+        lock.withLock { _ in
+            dropPeriod = period
+            sinceDrop = 0
+        }
     }
 
     func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        lock.lock()
-        sentDatagrams += 1
-        var drop = dropsRemaining > 0
-        if drop { dropsRemaining -= 1 }
-        if dropPeriod > 0, PacketKind.classify(bytes) == .rtp {
-            sinceDrop += 1
-            if sinceDrop == dropPeriod {
-                sinceDrop = 0
-                drop = true
+        let drop = lock.withLock { _ in
+            sentDatagrams += 1
+            var drop = dropsRemaining > 0
+            if drop { dropsRemaining -= 1 }
+            if dropPeriod > 0, PacketKind.classify(bytes) == .rtp {
+                sinceDrop += 1
+                if sinceDrop == dropPeriod {
+                    sinceDrop = 0
+                    drop = true
+                }
             }
+            return drop
         }
-        lock.unlock()
         if drop { return true }
         return Glibc.send(descriptor, bytes.baseAddress, bytes.count, 0) == bytes.count
     }
@@ -76,16 +76,14 @@ final class LoopbackSocket: MediaTransport, @unchecked Sendable {
 /// Test-only network thread: polls sockets and hands each datagram to its receiver, as the
 /// ICE module's GLib thread will.
 final class LoopbackNetwork: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Mutex(())
     private var entries: [(socket: LoopbackSocket, receive: (UnsafeRawBufferPointer) -> Void)] = []
     private var running = true
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
 
     func attach(_ socket: LoopbackSocket, receive: @escaping (UnsafeRawBufferPointer) -> Void) {
-        lock.lock()
-        entries.append((socket, receive))
-        lock.unlock()
+        lock.withLock { _ in entries.append((socket, receive)) }
     }
 
     func start() {
@@ -96,10 +94,10 @@ final class LoopbackNetwork: @unchecked Sendable {
     }
 
     func stop() {
-        lock.lock()
-        let wasRunning = running
-        running = false
-        lock.unlock()
+        let wasRunning = lock.withLock { _ in
+            defer { running = false }
+            return running
+        }
         if wasRunning && thread != nil { _ = finished.wait(timeout: .now() + 2) }
     }
 
@@ -110,10 +108,7 @@ final class LoopbackNetwork: @unchecked Sendable {
             finished.signal()
         }
         while true {
-            lock.lock()
-            let current = entries
-            let keepRunning = running
-            lock.unlock()
+            let (current, keepRunning) = lock.withLock { _ in (entries, running) }
             guard keepRunning else { return }
             var descriptors = current.map { pollfd(fd: $0.socket.descriptor, events: Int16(POLLIN), revents: 0) }
             guard poll(&descriptors, nfds_t(descriptors.count), 20) > 0 else { continue }

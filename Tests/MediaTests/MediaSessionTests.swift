@@ -2,42 +2,40 @@ import Foundation
 import Media
 import SDP
 import Testing
+import Synchronization
 
 /// Test sink: keeps what it is given in preallocated storage.
 final class CapturingSink: AudioSink, @unchecked Sendable {
-    private let lock = NSLock()
-    private var samples: [Int16]
-    private var count = 0
+    private let storage: Mutex<(samples: [Int16], count: Int)>
 
-    init(capacity: Int) { samples = [Int16](repeating: 0, count: capacity) }
+    init(capacity: Int) { storage = Mutex(([Int16](repeating: 0, count: capacity), 0)) }
 
     func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
-        lock.lock()
-        defer { lock.unlock() }
-        for sample in remote where count < samples.count {
-            samples[count] = sample
-            count += 1
+        storage.withLock { storage in
+            for sample in remote where storage.count < storage.samples.count {
+                storage.samples[storage.count] = sample
+                storage.count += 1
+            }
         }
     }
 
     func close() {}
 
-    var captured: [Int16] { lock.withLock { Array(samples.prefix(count)) } }
-    var capturedCount: Int { lock.withLock { count } }
+    var captured: [Int16] { storage.withLock { Array($0.samples.prefix($0.count)) } }
+    var capturedCount: Int { storage.withLock { $0.count } }
 }
 
 /// Collects a session's events as they arrive.
-final class EventLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [MediaEvent] = []
+final class EventLog: Sendable {
+    private let items = Mutex<[MediaEvent]>([])
 
     init(_ session: MediaSession) {
         Task { [self] in
-            for await event in session.events { lock.withLock { items.append(event) } }
+            for await event in session.events { items.withLock { $0.append(event) } }
         }
     }
 
-    var events: [MediaEvent] { lock.withLock { items } }
+    var events: [MediaEvent] { items.withLock { $0 } }
     var digits: String { String(events.compactMap { if case .dtmf(let digit, _) = $0 { digit.character } else { nil } }) }
 }
 
@@ -350,15 +348,14 @@ final class SessionPair {
 /// Silence until `open()`, then `inner`.
 final class GatedSource: AudioSource, @unchecked Sendable {
     private let inner: any AudioSource
-    private let lock = NSLock()
-    private var isOpen = false
+    private let isOpen = Mutex(false)
 
     init(_ inner: any AudioSource) { self.inner = inner }
 
-    func open() { lock.withLock { isOpen = true } }
+    func open() { isOpen.withLock { $0 = true } }
 
     func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
-        guard lock.withLock({ isOpen }) else {
+        guard isOpen.withLock({ $0 }) else {
             frame.update(repeating: 0)
             return true
         }

@@ -2,22 +2,23 @@ import Foundation
 import Media
 import SDP
 import Testing
+import Synchronization
 
 /// A channel behind a lock, driven by the test network thread and the test's own polling.
 final class LockedChannel: @unchecked Sendable {
-    let lock = NSLock()
+    let lock = Mutex(())
     var channel: SecureMediaChannel!
     var received: [[UInt8]] = []
 
     func withChannel<T>(_ body: (SecureMediaChannel) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(channel)
+        lock.withLock { _ in body(channel) }
     }
 
     func receive(_ datagram: UnsafeRawBufferPointer) {
-        lock.lock()
-        defer { lock.unlock() }
+        lock.withLock { _ in receiveLocked(datagram) }
+    }
+
+    private func receiveLocked(_ datagram: UnsafeRawBufferPointer) {
         switch channel.receive(datagram) {
         case .rtp(let length), .rtcp(let length):
             received.append(Array(UnsafeRawBufferPointer(rebasing: channel.plaintext[0..<length])))

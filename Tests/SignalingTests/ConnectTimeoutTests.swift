@@ -16,11 +16,11 @@ import Testing
     @Test func aShortConnectTimeoutEndsASilentHandshake() async throws {
         let silent = try SilentListener()
         var options = WebSocketOptions()
-        options.connectTimeout = 0.5
+        options.connectTimeout = .milliseconds(500)
         let started = ContinuousClock.now
         let connection = WebSocketConnection(url: try WebSocketURL(parsing: "ws://127.0.0.1:\(silent.port)"), options: options)
         let closure = try await closure(of: connection, within: 4)
-        #expect(closure.error == .connectTimedOut(seconds: 0.5))
+        #expect(closure.error == .connectTimedOut(after: .milliseconds(500)))
         #expect(ContinuousClock.now - started < .seconds(3))
     }
 
@@ -35,7 +35,7 @@ import Testing
                 group.addTask { try await closure(of: connection, within: 9) }
             }
             for try await closure in group {
-                #expect(closure.error == .connectTimedOut(seconds: 5))
+                #expect(closure.error == .connectTimedOut(after: .seconds(5)))
             }
         }
     }

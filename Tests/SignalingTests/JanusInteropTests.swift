@@ -10,7 +10,7 @@ import Testing
     private func withJanus(_ body: (JanusNamespace, JanusClient, EventRecorder<JanusEvent>) async throws -> Void) async throws {
         let janus = try await JanusNamespace.start()
         do {
-            let client = JanusClient(url: janus.url, keepaliveInterval: 1)
+            let client = JanusClient(url: janus.url, keepaliveInterval: .seconds(1))
             let events = EventRecorder(client.events)
             try await client.connect()
             try await body(janus, client, events)

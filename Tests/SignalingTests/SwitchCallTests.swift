@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func updateMediaTheOtherSideNeverAnswersFailsWithAMediaError() async throws {
-        let harness = try await SwitchHarness.start { $0.relayTimeout = 0.5 }
+        let harness = try await SwitchHarness.start { $0.relayTimeout = .milliseconds(500) }
         defer { Task { await harness.embedded.stop() } }
         let call = try await placeCall(harness)
         _ = try await call.bob.answer(callID: call.callID, sdp: SwitchHarness.answer)
@@ -160,7 +160,7 @@ import Testing
     }
 
     @Test func droppedSessionIsReofferedOnReloginAndEndedAfterTheDetachTimeout() async throws {
-        let harness = try await SwitchHarness.start { $0.detachTimeout = 1.5 }
+        let harness = try await SwitchHarness.start { $0.detachTimeout = .milliseconds(1500) }
         defer { Task { await harness.embedded.stop() } }
         let call = try await placeCall(harness)
         _ = try await call.bob.answer(callID: call.callID, sdp: SwitchHarness.answer)

@@ -8,8 +8,8 @@ import Testing
 @Suite struct SwitchLivenessTests {
     static func core() -> SwitchCore {
         var configuration = SwitchConfiguration(accounts: [SwitchAccount(login: "alice", password: "pw")])
-        configuration.pingInterval = 2
-        configuration.pingTimeout = 3
+        configuration.pingInterval = .seconds(2)
+        configuration.pingTimeout = .seconds(3)
         return SwitchCore(configuration: configuration)
     }
 

@@ -26,12 +26,10 @@ struct AnswerCommand: AsyncParsableCommand {
     @OptionGroup var engine: EngineFlags
     @OptionGroup var logging: LoggingFlags
     @OptionGroup var metricsFlags: MetricsFlags
+    @OptionGroup var fleet: CallFleetFlags
 
     @Option(help: "On SIGTERM or Ctrl-C, refuse new calls and wait this many seconds for the calls up to end before hanging them up (a second signal hangs up at once).")
-    var drainTimeout: Double = 0
-
-    @Option(help: "An IVR bot script (YAML or JSON, docs/bots.md) to run on every call.")
-    var bot: String?
+    var drainTimeout: Duration = .zero
 
     @Option(help: "How many calls to carry at once; more are refused as busy.")
     var maxCalls = 1
@@ -39,14 +37,8 @@ struct AnswerCommand: AsyncParsableCommand {
     @Option(help: "Exit after this many calls have ended.")
     var calls: Int?
 
-    @Option(help: "Record each call to DIR/<call id>.wav.")
-    var recordDir: String?
-
     @Option(help: "Hang up each call this many seconds after answering.")
-    var duration: Double?
-
-    @Option(help: "Digits to send on each call once it is answered (0-9 * # A-D).")
-    var dtmf: String?
+    var duration: Duration?
 
     @Flag(help: "Refuse every call as busy instead of answering (for testing callers).")
     var reject = false
@@ -58,31 +50,24 @@ struct AnswerCommand: AsyncParsableCommand {
     var rejectEvery: Int?
 
     @Option(help: "Seconds between --json stats events per call (0: only at the end).")
-    var statsInterval: Double = 5
+    var statsInterval: Duration = .seconds(5)
 
     @Flag(help: "Print a --json first-audio event when each call decodes its first audible frame (polled every 5 ms; for setup-time benchmarks).")
     var reportFirstAudio = false
 
     @Flag(help: "Encode bot prompts in every call instead of sending frames encoded once per process (to measure the difference).")
     var noPromptCache = false
-
-    @Option(help: "Seconds between --json clock events: calls up, media clock lateness, RSS, CPU time (0: none).")
-    var clockInterval: Double = 0
-
     func validate() throws {
         guard maxCalls >= 1, maxCalls <= 10_000 else { throw ValidationError("--max-calls must be between 1 and 10000") }
         if let calls, calls < 1 { throw ValidationError("--calls must be at least 1") }
         if let rejectEvery, rejectEvery < 1 { throw ValidationError("--reject-every must be at least 1") }
-        if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
+        if let duration, duration <= .zero { throw ValidationError("--duration must be positive") }
         if let forward {
             guard (try? Call.checkedDestination(forward)) != nil else { throw ValidationError("--forward needs one destination word without spaces") }
-            if reject || rejectEvery != nil || bot != nil { throw ValidationError("--forward cannot be combined with --reject, --reject-every or --bot") }
+            if reject || rejectEvery != nil || fleet.bot != nil { throw ValidationError("--forward cannot be combined with --reject, --reject-every or --bot") }
         }
-        guard (0...3600).contains(drainTimeout) else { throw ValidationError("--drain-timeout must be 0-3600 seconds") }
-        guard clockInterval == 0 || (0.1...3600).contains(clockInterval) else { throw ValidationError("--clock-interval must be 0 or 0.1-3600 seconds") }
-        try MediaFlags.checkDTMF(dtmf)
+        guard (.zero ... .seconds(3600)).contains(drainTimeout) else { throw ValidationError("--drain-timeout must be 0-3600 seconds") }
         try media.checkOutput(json: logging.json)
-        try RecordDirectory.validate(recordDir)
     }
 
     /// The client's own cap: --max-calls plus headroom for calls that are ending (the Answerer
@@ -94,11 +79,7 @@ struct AnswerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
-        let profile: ConfigProfile?
-        do { profile = try connection.checkLocalInputs(media: media) } catch {
-            presenter.error(error.error)
-            throw ExitCode(error.status)
-        }
+        let profile = try connection.checkLocalInputs(media: media, presenter: presenter)
         let logger: Logger
         var configuration: VoiceClientConfiguration
         let botScript: BotScript?
@@ -108,12 +89,12 @@ struct AnswerCommand: AsyncParsableCommand {
             configuration = try connection.clientConfiguration(media: try media.mediaOptions(profile: profile))
             configuration.media.engine = engine.engine()
             configuration.maximumCalls = Self.clientCallCap(maxCalls: maxCalls)
-            botScript = try bot.map { path throws(ParleyError) in try BotScriptFile.load(path) }
+            botScript = try fleet.bot.map { path throws(ParleyError) in try BotScriptFile.load(path) }
         } catch {
             presenter.error(error)
             throw ExitCode(ExitStatus.forSetup(error))
         }
-        media.chooseTerminalAudio(&configuration.media, json: logging.json, person: botScript == nil && maxCalls == 1 && recordDir == nil, presenter: presenter)
+        media.chooseTerminalAudio(&configuration.media, json: logging.json, person: botScript == nil && maxCalls == 1 && fleet.recordDir == nil, presenter: presenter)
         if noPromptCache { BotPromptCache.shared.preEncoded = false }
         let metrics = try await metricsFlags.start(json: logging.json)
         let client = VoiceClient(configuration: configuration, logger: logger)
@@ -127,8 +108,8 @@ struct AnswerCommand: AsyncParsableCommand {
         presenter.note("logged in; waiting for calls (up to \(maxCalls) at once)")
         let answerer = Answerer(
             client: client, presenter: presenter, logger: logger, baseMedia: configuration.media, bot: botScript, maxCalls: maxCalls,
-            callLimit: calls, recordDirectory: recordDir, duration: duration, dtmf: dtmf, reject: reject, rejectEvery: rejectEvery, forward: forward, statsInterval: statsInterval,
-            clockInterval: logging.json ? clockInterval : 0, reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP,
+            callLimit: calls, recordDirectory: fleet.recordDir, duration: duration, dtmf: fleet.dtmf, reject: reject, rejectEvery: rejectEvery, forward: forward, statsInterval: statsInterval,
+            clockInterval: logging.json ? fleet.clockInterval : .zero, reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP,
             login: configuration.credentials.login, drainTimeout: drainTimeout, metrics: metrics)
         let status = await answerer.run()
         await client.disconnect()

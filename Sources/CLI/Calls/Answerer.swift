@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Media
 import Parley
+import Signaling
 
 /// `parley answer`'s loop: answers up to `maxCalls` calls at once (refusing more as busy), runs
 /// the bot on each, and stops after `callLimit` calls or on Ctrl-C.
@@ -15,14 +16,14 @@ actor Answerer {
     private let callLimit: Int?
     private let recordDirectory: String?
     private let saveSDPDirectory: String?
-    private let duration: Double?
+    private let duration: Duration?
     private let dtmf: String?
     private let reject: Bool
     private let rejectEvery: Int?
     private let forward: String?
     private var offeredCount = 0
-    private let statsInterval: Double
-    private let clockInterval: Double
+    private let statsInterval: Duration
+    private let clockInterval: Duration
     private let reportFirstAudio: Bool
     private var active = 0
     private var ended = 0
@@ -35,13 +36,13 @@ actor Answerer {
     /// A signal came: no new calls; the process ends when the last call does or the drain
     /// timeout passes.
     private var draining = false
-    private let drainTimeout: Double
+    private let drainTimeout: Duration
     private let metrics: MetricsEndpoint?
 
     init(client: VoiceClient, presenter: CallPresenter, logger: Logger, baseMedia: MediaOptions, bot: BotScript?, maxCalls: Int,
-         callLimit: Int?, recordDirectory: String?, duration: Double?, dtmf: String?, reject: Bool, rejectEvery: Int? = nil, forward: String? = nil, statsInterval: Double,
-         clockInterval: Double = 0, reportFirstAudio: Bool = false, saveSDPDirectory: String? = nil, login: String? = nil,
-         drainTimeout: Double = 0, metrics: MetricsEndpoint? = nil) {
+         callLimit: Int?, recordDirectory: String?, duration: Duration?, dtmf: String?, reject: Bool, rejectEvery: Int? = nil, forward: String? = nil, statsInterval: Duration,
+         clockInterval: Duration = .zero, reportFirstAudio: Bool = false, saveSDPDirectory: String? = nil, login: String? = nil,
+         drainTimeout: Duration = .zero, metrics: MetricsEndpoint? = nil) {
         self.client = client
         self.login = login
         self.presenter = presenter
@@ -82,9 +83,9 @@ actor Answerer {
         // Logged in (the command connected before it made us): ready for calls.
         metrics?.ready(true)
         let clockReporter = Task { [clockInterval] in
-            guard clockInterval > 0 else { return }
+            guard clockInterval > .zero else { return }
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(Int(clockInterval * 1000)))
+                try? await Task.sleep(for: clockInterval)
                 self.reportClock()
             }
         }
@@ -94,7 +95,7 @@ actor Answerer {
         signals.cancel()
         clockReporter.cancel()
         clockMetrics.cancel()
-        if clockInterval > 0 { reportClock() }
+        if clockInterval > .zero { reportClock() }
         for call in await client.activeCalls { await call.hangup() }
         if let gaveUp { return ExitStatus.forSetup(gaveUp) }
         return failures == 0 ? ExitStatus.normal : ExitStatus.callFailed
@@ -106,12 +107,12 @@ actor Answerer {
 
     /// The first signal drains when a drain timeout is set and calls are up; a second stops.
     private func interrupted() {
-        guard !draining, drainTimeout > 0, active > 0 else { return stop() }
+        guard !draining, drainTimeout > .zero, active > 0 else { return stop() }
         draining = true
         metrics?.ready(false)
-        presenter.note("draining: refusing new calls, waiting up to \(drainTimeout) s for \(active) call(s) to end")
+        presenter.note("draining: refusing new calls, waiting up to \(drainTimeout.inSeconds) s for \(active) call(s) to end")
         Task { [drainTimeout] in
-            try? await Task.sleep(for: .milliseconds(Int(drainTimeout * 1000)))
+            try? await Task.sleep(for: drainTimeout)
             self.stop()
         }
     }
@@ -207,18 +208,7 @@ actor Answerer {
         do {
             try await incoming.answer(media: media)
             presenter.negotiated(call.id, await call.statistics())
-            if let dtmf {
-                do {
-                    try await call.sendDTMF(dtmf)
-                    presenter.sent(call.id, digits: dtmf)
-                } catch { presenter.error(error, call: call.id) }
-            }
-            if let duration {
-                Task {
-                    try? await Task.sleep(for: .milliseconds(Int(duration * 1000)))
-                    await call.hangup()
-                }
-            }
+            await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter)
             if let bot {
                 let outcome = await call.runBot(BotRunner(script: bot, recordDirectory: recordDirectory ?? "."), logger: logger)
                 presenter.bot(call.id, outcome)

@@ -37,7 +37,7 @@ struct CallCommand: AsyncParsableCommand {
     var dtmf: String?
 
     @Option(help: "Hang up this many seconds after the call became active.")
-    var duration: Double?
+    var duration: Duration?
 
     @Option(help: "A bot script (YAML or JSON, docs/bots.md) to run on the call once it is active: a tester of the far end's IVR.")
     var bot: String?
@@ -49,11 +49,11 @@ struct CallCommand: AsyncParsableCommand {
     var callerNumber = ""
 
     @Option(help: "Seconds between --json stats events (0: only at the end).")
-    var statsInterval: Double = 5
+    var statsInterval: Duration = .seconds(5)
 
     func validate() throws {
-        if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
-        guard statsInterval >= 0 else { throw ValidationError("--stats-interval must not be negative") }
+        if let duration, duration <= .zero { throw ValidationError("--duration must be positive") }
+        guard statsInterval >= .zero else { throw ValidationError("--stats-interval must not be negative") }
         _ = try parsedHeaders()
         try MediaFlags.checkDTMF(dtmf)
         try media.checkOutput(json: logging.json)

@@ -4,16 +4,21 @@ import ICE
 import Media
 import Parley
 import Signaling
+import Synchronization
 
 /// Shows a call to a person (lines on standard error, a live status line on a terminal) or to a
 /// program (`--json` lines on standard output, docs/cli.md's event shapes).
 final class CallPresenter: @unchecked Sendable {
     let json: Bool
     let statusLine: Bool
-    private let lock = NSLock()
-    private var statusShown = false
-    /// A destination being typed (after `t` or `c`): shown in place of the live status line.
-    private var typing: String?
+    private struct Terminal {
+        var statusShown = false
+        /// A destination being typed (after `t` or `c`): shown in place of the live status line.
+        var typing: String?
+    }
+
+    /// Held while a line is written, so that lines and the status line never interleave.
+    private let terminal = Mutex(Terminal())
     /// Which devices the call talks and listens through, shown on the status line.
     var audioLabel: String?
 
@@ -182,7 +187,7 @@ final class CallPresenter: @unchecked Sendable {
     /// The live line on a terminal: state, duration, codec, loss, jitter, RTT and two meters.
     func status(_ state: CallState, elapsed: Duration, statistics: CallStatistics, quality: CallQualityMonitor.Update?, muted: Bool) {
         guard statusLine else { return }
-        if let typing = lock.withLock({ typing }) { return showStatus(typing) }
+        if let typing = terminal.withLock({ $0.typing }) { return showStatus(typing) }
         let seconds = Int(elapsed.components.seconds)
         var text = String(format: "%@ %02d:%02d", state.name, seconds / 60, seconds % 60)
         if let audio = statistics.audio {
@@ -199,23 +204,23 @@ final class CallPresenter: @unchecked Sendable {
     /// Replaces the live line on a terminal; the next `line` clears it first.
     func showStatus(_ text: String) {
         guard statusLine else { return }
-        lock.withLock {
-            statusShown = true
+        terminal.withLock { terminal in
+            terminal.statusShown = true
             FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
         }
     }
 
     /// Shows `text` (a prompt and what is typed so far) instead of the status until nil.
     func showTyping(_ text: String?) {
-        lock.withLock { typing = text }
+        terminal.withLock { $0.typing = text }
         if let text { showStatus(text) }
     }
 
     /// Removes the live line, if one is shown.
     func clearStatus() {
-        lock.withLock {
-            if statusShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            statusShown = false
+        terminal.withLock { terminal in
+            if terminal.statusShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            terminal.statusShown = false
         }
     }
 
@@ -225,9 +230,9 @@ final class CallPresenter: @unchecked Sendable {
     }
 
     private func line(_ message: String) {
-        lock.withLock {
-            let clear = statusShown ? "\r\u{1B}[K" : ""
-            statusShown = false
+        terminal.withLock { terminal in
+            let clear = terminal.statusShown ? "\r\u{1B}[K" : ""
+            terminal.statusShown = false
             FileHandle.standardError.write(Data((clear + message + "\n").utf8))
         }
     }

@@ -1,22 +1,26 @@
 import Foundation
 import Media
 import Parley
+import Synchronization
 
 /// One call's quality on the command line: samples its statistics every half second into a
 /// `CallQualityMonitor`, reports warnings as they change, and builds the call record at the end.
 /// The monitor sees snapshots only, never packets.
-final class CallQualityWatch: @unchecked Sendable {
+final class CallQualityWatch: Sendable {
     static let tick: Duration = .milliseconds(500)
 
     let call: Call
     private let presenter: CallPresenter
     private let origin = ContinuousClock.now
-    private let lock = NSLock()
-    private var monitor = CallQualityMonitor()
-    private var latest: CallQualityMonitor.Update?
-    private var recoveries = 0
-    private var answered = false
-    private var traffic = CallMetrics.Traffic()
+    private struct State {
+        var monitor = CallQualityMonitor()
+        var latest: CallQualityMonitor.Update?
+        var recoveries = 0
+        var answered = false
+        var traffic = CallMetrics.Traffic()
+    }
+
+    private let state = Mutex(State())
     private let watchesInputLevel: Bool
 
     /// `watchesInputLevel`: false for a tone or silence, steady by design: only a source that
@@ -33,12 +37,12 @@ final class CallQualityWatch: @unchecked Sendable {
     func note(_ event: CallEvent) {
         switch event {
         case .recovered(let path):
-            lock.withLock { recoveries += 1 }
+            state.withLock { $0.recoveries += 1 }
             CallMetrics.recovered(path)
         case .state(.active):
-            let first = lock.withLock {
-                defer { answered = true }
-                return !answered
+            let first = state.withLock { state in
+                defer { state.answered = true }
+                return !state.answered
             }
             if first { CallMetrics.setup(call.direction, ContinuousClock.now - origin) }
         default:
@@ -47,11 +51,11 @@ final class CallQualityWatch: @unchecked Sendable {
     }
 
     /// The MOS and word of the last sample, for `stats` and the status line.
-    var quality: CallQualityMonitor.Update? { lock.withLock { latest } }
+    var quality: CallQualityMonitor.Update? { state.withLock { $0.latest } }
 
     /// Samples until the call ends or the task is cancelled; `each` sees every sample (the
-    /// status line), and a `stats` event goes out every `statsInterval` seconds (0: none).
-    func run(statsInterval: Double, each: @Sendable (CallState, CallStatistics) async -> Void = { _, _ in }) async {
+    /// status line), and a `stats` event goes out every `statsInterval` (zero: none).
+    func run(statsInterval: Duration, each: @Sendable (CallState, CallStatistics) async -> Void = { _, _ in }) async {
         var lastStats = ContinuousClock.now
         while !Task.isCancelled {
             try? await Task.sleep(for: Self.tick)
@@ -60,7 +64,7 @@ final class CallQualityWatch: @unchecked Sendable {
             let statistics = await call.statistics()
             await sample(statistics, state: state)
             await each(state, statistics)
-            if statsInterval > 0, ContinuousClock.now - lastStats >= .milliseconds(Int(statsInterval * 1000)) {
+            if statsInterval > .zero, ContinuousClock.now - lastStats >= statsInterval {
                 lastStats = .now
                 presenter.stats(call.id, statistics, quality: quality)
             }
@@ -73,8 +77,8 @@ final class CallQualityWatch: @unchecked Sendable {
         // Counters only: the warnings of a call that is over are neither raised nor cleared.
         await sample(statistics, state: .done(reason), reporting: false)
         presenter.stats(call.id, statistics, quality: quality)
-        let summary = lock.withLock { monitor.summary }
-        let record = CallRecord(timeline: await call.timeline, summary: summary, recoveries: lock.withLock { recoveries }, termination: reason)
+        let summary = state.withLock { $0.monitor.summary }
+        let record = CallRecord(timeline: await call.timeline, summary: summary, recoveries: state.withLock { $0.recoveries }, termination: reason)
         presenter.ended(call.id, reason, statistics: statistics, record: record)
         CallMetrics.callEnded(call.direction, reason: reason, mos: record.mosMean, lossPercent: record.lossPercent, jitterMs: record.jitterMeanMs)
         return record
@@ -84,10 +88,10 @@ final class CallQualityWatch: @unchecked Sendable {
         guard let audio = statistics.audio else { return }
         let muted = await call.isMuted
         let activity = CallQualityMonitor.Activity(expectsAudio: state == .active, sendsSource: watchesInputLevel && state == .active && !muted)
-        let update = lock.withLock {
-            let update = monitor.update(audio, at: ContinuousClock.now - origin, activity: activity)
-            latest = update
-            traffic.add(audio)
+        let update = self.state.withLock { state in
+            let update = state.monitor.update(audio, at: ContinuousClock.now - origin, activity: activity)
+            state.latest = update
+            state.traffic.add(audio)
             return update
         }
         guard reporting else { return }

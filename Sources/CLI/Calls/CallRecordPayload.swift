@@ -1,5 +1,6 @@
 import Foundation
 import Parley
+import Signaling
 
 /// The `ended` event's `record` object (docs/calls.md, "Call record"): times in ISO 8601,
 /// durations in seconds, rates in percent, delays in milliseconds.
@@ -33,7 +34,7 @@ struct CallRecordPayload: Encodable {
         ringingAt = record.timeline.ringing.map { format.format($0) }
         answeredAt = record.timeline.answered.map { format.format($0) }
         endedAt = record.timeline.ended.map { format.format($0) }
-        durationSeconds = record.duration.map(CallPresenter.rounded)
+        durationSeconds = record.duration.map { CallPresenter.rounded($0.inSeconds) }
         codec = record.codec
         packetsSent = record.packetsSent
         packetsReceived = record.packetsReceived

@@ -8,8 +8,8 @@ struct CallSession {
     let call: Call
     let presenter: CallPresenter
     let dtmf: String?
-    let duration: Double?
-    let statsInterval: Double
+    let duration: Duration?
+    let statsInterval: Duration
     let interactive: Bool
     /// Read commands from standard input (it is not a terminal and not the audio source).
     let commandsFromStandardInput: Bool
@@ -52,18 +52,7 @@ struct CallSession {
                     }
                 }
                 presenter.negotiated(call.id, await call.statistics())
-                if let dtmf {
-                    do throws(ParleyError) {
-                        try await call.sendDTMF(dtmf)
-                        presenter.sent(call.id, digits: dtmf)
-                    } catch { presenter.error(error, call: call.id) }
-                }
-                if let duration {
-                    Task {
-                        try? await Task.sleep(for: .milliseconds(Int(duration * 1000)))
-                        await call.hangup()
-                    }
-                }
+                await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter)
             }
             return botRun
         }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Media
 import Parley
+import Signaling
 
 struct LoadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,6 +31,7 @@ struct LoadCommand: AsyncParsableCommand {
     @OptionGroup var engine: EngineFlags
     @OptionGroup var logging: LoggingFlags
     @OptionGroup var metricsFlags: MetricsFlags
+    @OptionGroup var fleet: CallFleetFlags
 
     @Option(help: "Calls to place in all.")
     var calls = 1
@@ -41,57 +43,37 @@ struct LoadCommand: AsyncParsableCommand {
     var rate: Double = 10
 
     @Option(help: "Seconds to hold each call after it is answered.")
-    var hold: Double = 30
-
-    @Option(help: "Digits to send on each call once it is active (0-9 * # A-D).")
-    var dtmf: String?
-
-    @Option(help: "A bot script (docs/bots.md) to run on every call once it is active, instead of --hold and --dtmf; its verdicts are counted.")
-    var bot: String?
-
-    @Option(help: "Record (and so decode) each call to DIR/load-<n>.wav.")
-    var recordDir: String?
+    var hold: Duration = .seconds(30)
 
     @Option(help: "Failed calls the run may have and still pass.")
     var maxFailures = 0
 
     @Option(help: "Fail the run when the 95th percentile of setup time (dial to answer) is over this many milliseconds.")
     var maxSetupMs: Int?
-
-    @Option(help: "Seconds between --json clock events: calls up, media clock lateness, RSS, CPU time (0: none).")
-    var clockInterval: Double = 0
-
     func validate() throws {
         guard (1...1_000_000).contains(calls) else { throw ValidationError("--calls must be between 1 and 1000000") }
         if let concurrency, !(1...10_000).contains(concurrency) { throw ValidationError("--concurrency must be between 1 and 10000") }
         guard rate.isFinite, rate >= 0.01, rate <= 1000 else { throw ValidationError("--rate must be between 0.01 and 1000 calls a second") }
-        guard hold.isFinite, hold >= 0, hold <= 86_400 else { throw ValidationError("--hold must be between 0 and 86400 seconds") }
-        try MediaFlags.checkDTMF(dtmf)
-        if bot != nil, dtmf != nil { throw ValidationError("--dtmf and --bot cannot go together: send digits with a send step") }
+        guard hold >= .zero, hold <= .seconds(86_400) else { throw ValidationError("--hold must be between 0 and 86400 seconds") }
+        if fleet.bot != nil, fleet.dtmf != nil { throw ValidationError("--dtmf and --bot cannot go together: send digits with a send step") }
         guard maxFailures >= 0 else { throw ValidationError("--max-failures must not be negative") }
         if let maxSetupMs, maxSetupMs < 1 { throw ValidationError("--max-setup-ms must be at least 1") }
-        guard clockInterval == 0 || (0.1...3600).contains(clockInterval) else { throw ValidationError("--clock-interval must be 0 or 0.1-3600 seconds") }
         guard connection.dialect == .verto else { throw ValidationError("parley load speaks Verto only (--dialect verto)") }
         guard media.recordSpec == "null" else { throw ValidationError("--record would be shared by every call: use --record-dir DIR") }
         guard media.play != "stdin", media.play != "-" else { throw ValidationError("--play stdin cannot feed many calls: use tone:HZ, silence or a WAV file") }
         if case .microphone = try? AudioSourceSpec(media.playSpec) { throw ValidationError("--play mic cannot feed many calls: use tone:HZ, silence or a WAV file") }
-        try RecordDirectory.validate(recordDir)
     }
 
     func run() async throws {
         let presenter = CallPresenter(json: logging.json)
-        let profile: ConfigProfile?
-        do { profile = try connection.checkLocalInputs(media: media) } catch {
-            presenter.error(error.error)
-            throw ExitCode(error.status)
-        }
+        let profile = try connection.checkLocalInputs(media: media, presenter: presenter)
         let logger: Logger
         let configuration: VoiceClientConfiguration
         var callMedia: MediaOptions
         let botScript: BotScript?
         do {
             logger = try logging.bootstrap()
-            botScript = try bot.map { path throws(ParleyError) in try BotScriptFile.load(path) }
+            botScript = try fleet.bot.map { path throws(ParleyError) in try BotScriptFile.load(path) }
             callMedia = try media.mediaOptions(profile: profile)
             callMedia.engine = engine.engine()
             configuration = try connection.clientConfiguration(media: callMedia)
@@ -108,7 +90,7 @@ struct LoadCommand: AsyncParsableCommand {
         }
         callMedia.sharesLoopedSource = true
         // A bot listens to what each call receives.
-        callMedia.decodesReceivedAudio = recordDir != nil || botScript != nil
+        callMedia.decodesReceivedAudio = fleet.recordDir != nil || botScript != nil
 
         let metrics = try await metricsFlags.start(json: logging.json)
         let client = VoiceClient(configuration: configuration, logger: logger)
@@ -131,7 +113,7 @@ struct LoadCommand: AsyncParsableCommand {
             guard metrics != nil else { return }
             await CallMetrics.watchClock(of: engine)
         }
-        let runner = botScript.map { BotRunner(script: $0, recordDirectory: recordDir ?? ".") }
+        let runner = botScript.map { BotRunner(script: $0, recordDirectory: fleet.recordDir ?? ".") }
         let status = await place(on: client, media: callMedia, bot: runner, logger: logger, presenter: presenter)
         clockMetrics.cancel()
         await client.disconnect()
@@ -151,17 +133,17 @@ struct LoadCommand: AsyncParsableCommand {
             guard presenter.statusLine else { return }
             await LoadProgress(run: run, presenter: presenter).show()
         }
-        let clockReporter = Task { [clockInterval, json = logging.json, engine] in
-            guard json, clockInterval > 0 else { return }
+        let clockReporter = Task { [clockInterval = fleet.clockInterval, json = logging.json, engine] in
+            guard json, clockInterval > .zero else { return }
             JSONEvents.emit("clock", ClockPayload(calls: 0, engine: engine))
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(Int(clockInterval * 1000)))
+                try? await Task.sleep(for: clockInterval)
                 JSONEvents.emit("clock", ClockPayload(calls: await run.counts.up, engine: engine))
             }
         }
         let started = ContinuousClock.now
-        let template = LoadCallTemplate(destination: destination, media: callMedia, recordDirectory: recordDir, saveSDPDirectory: media.saveSDP,
-                                        hold: hold, dtmf: dtmf, presenter: presenter, bot: bot, logger: logger)
+        let template = LoadCallTemplate(destination: destination, media: callMedia, recordDirectory: fleet.recordDir, saveSDPDirectory: media.saveSDP,
+                                        hold: hold, dtmf: fleet.dtmf, presenter: presenter, bot: bot, logger: logger)
         let results = await run.run { index in
             let result = await template.call(index).run(on: client, run: run)
             if presenter.json { JSONEvents.emit("ended", LoadEndedPayload(result)) }
@@ -174,7 +156,7 @@ struct LoadCommand: AsyncParsableCommand {
         presenter.clearStatus()
         let clock = engine.lateness
         let summary = LoadSummary(
-            results: results, attempted: await run.attempted, seconds: LoadRun.seconds(ContinuousClock.now - started),
+            results: results, attempted: await run.attempted, seconds: (ContinuousClock.now - started).inSeconds,
             startingSeconds: await run.startingSeconds,
             clock: (clockAtStart, clock),
             interrupted: await run.isStopping, thresholds: LoadSummary.Thresholds(maxFailures: maxFailures, maxSetupMs: maxSetupMs))
@@ -193,7 +175,7 @@ struct LoadCallTemplate: Sendable {
     let media: MediaOptions
     let recordDirectory: String?
     let saveSDPDirectory: String?
-    let hold: Double
+    let hold: Duration
     let dtmf: String?
     let presenter: CallPresenter
     let bot: BotRunner?
@@ -208,7 +190,7 @@ struct LoadCallTemplate: Sendable {
             media.sdpObserver = try? SDPRecorder(directory: saveSDPDirectory, dialect: .verto, peer: destination, call: "load-\(index)").observer
         }
         options.media = media
-        return LoadCall(index: index, destination: destination, options: options, hold: .milliseconds(Int(hold * 1000)), dtmf: dtmf,
+        return LoadCall(index: index, destination: destination, options: options, hold: hold, dtmf: dtmf,
                         presenter: presenter, bot: bot, logger: logger)
     }
 }

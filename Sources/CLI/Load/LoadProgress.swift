@@ -1,5 +1,6 @@
 import Foundation
 import Parley
+import Signaling
 
 /// The live line of `parley load` on a terminal: calls up, done and failed, the attempt rate,
 /// setup p50/p95 so far, and the loss and jitter of the calls up now (read once a second).
@@ -24,7 +25,7 @@ struct LoadProgress {
                 measured += 1
             }
             let now = ContinuousClock.now
-            let rate = Double(counts.attempted - lastAttempted) / LoadRun.seconds(now - lastTime)
+            let rate = Double(counts.attempted - lastAttempted) / (now - lastTime).inSeconds
             lastAttempted = counts.attempted
             lastTime = now
             var text = String(format: "up %d, done %d, failed %d, %.1f attempts/s", counts.up, counts.done, counts.failed, rate)

@@ -1,5 +1,6 @@
 import Foundation
 import Parley
+import Signaling
 
 /// The schedule of `parley load`: starts calls at most `rate` a second and at most
 /// `concurrency` at once until `total` have been attempted or the run is stopped (Ctrl-C), and
@@ -46,7 +47,7 @@ actor LoadRun {
                 next = max(next, ContinuousClock.now - interval) + interval
                 inFlight += 1
                 attempted += 1
-                startingSeconds = Self.seconds(ContinuousClock.now - started)
+                startingSeconds = (ContinuousClock.now - started).inSeconds
                 group.addTask {
                     let result = await start(index)
                     await self.ended(result)
@@ -57,11 +58,7 @@ actor LoadRun {
     }
 
     var counts: (up: Int, done: Int, failed: Int, attempted: Int, seconds: Double) {
-        (live.count, results.count, results.count(where: { $0.failure != nil }), attempted, Self.seconds(ContinuousClock.now - started))
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        (live.count, results.count, results.count(where: { $0.failure != nil }), attempted, (ContinuousClock.now - started).inSeconds)
     }
 
     var liveCalls: [Call] { Array(live.values) }

@@ -7,14 +7,14 @@ struct MetricsFlags: ParsableArguments {
     var metrics: String?
 
     @Option(name: .customLong("metrics-linger"), help: "Seconds to keep serving metrics after the run ends, for a last scrape.")
-    var metricsLinger: Double = 0
+    var metricsLinger: Duration = .zero
 
     func validate() throws {
         if let metrics {
             do { _ = try MetricsAddress(parsing: metrics) } catch { throw ValidationError(error.description) }
         }
-        guard (0...3600).contains(metricsLinger) else { throw ValidationError("--metrics-linger must be 0-3600 seconds") }
-        if metricsLinger > 0, metrics == nil { throw ValidationError("--metrics-linger needs --metrics") }
+        guard (.zero ... .seconds(3600)).contains(metricsLinger) else { throw ValidationError("--metrics-linger must be 0-3600 seconds") }
+        if metricsLinger > .zero, metrics == nil { throw ValidationError("--metrics-linger needs --metrics") }
     }
 
     /// Starts the listener when `--metrics` was given; nil otherwise.
@@ -32,8 +32,8 @@ struct MetricsFlags: ParsableArguments {
 
     /// Keeps serving for `--metrics-linger` seconds, so a scraper sees the final figures.
     func linger(_ endpoint: MetricsEndpoint?) async {
-        guard let endpoint, metricsLinger > 0 else { return }
+        guard let endpoint, metricsLinger > .zero else { return }
         endpoint.ready(false)
-        try? await Task.sleep(for: .milliseconds(Int(metricsLinger * 1000)))
+        try? await Task.sleep(for: metricsLinger)
     }
 }

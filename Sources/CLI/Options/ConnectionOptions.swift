@@ -47,7 +47,7 @@ struct ConnectionOptions: ParsableArguments {
     var insecure = false
 
     @Option(help: "Seconds a call may stay dropped or reconnecting after a network change before it ends.")
-    var reconnectTimeout: Double = 60
+    var reconnectTimeout: Duration = .seconds(60)
 
     @Option(help: "Failed socket reconnects in a row before giving up (0: no limit).")
     var reconnectAttempts = 10
@@ -142,15 +142,15 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     func reconnectionPolicy() throws(ParleyError) -> ReconnectionPolicy {
-        guard reconnectTimeout.isFinite, reconnectTimeout > 0, reconnectTimeout <= 86_400 else {
-            throw ParleyError(kind: .configuration, message: "--reconnect-timeout must be more than 0 and at most 86400 seconds, not \(reconnectTimeout)")
+        guard reconnectTimeout > .zero, reconnectTimeout <= .seconds(86_400) else {
+            throw ParleyError(kind: .configuration, message: "--reconnect-timeout must be more than 0 and at most 86400 seconds, not \(reconnectTimeout.inSeconds)")
         }
         guard reconnectAttempts >= 0 else {
             throw ParleyError(kind: .configuration, message: "--reconnect-attempts must be 0 (no limit) or more, not \(reconnectAttempts)")
         }
         var policy = ReconnectionPolicy()
         policy.isEnabled = !noReconnect
-        policy.reconnectTimeout = .milliseconds(Int(reconnectTimeout * 1000))
+        policy.reconnectTimeout = reconnectTimeout
         policy.maximumAttempts = reconnectAttempts
         return policy
     }

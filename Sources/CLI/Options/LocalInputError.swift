@@ -1,3 +1,4 @@
+import ArgumentParser
 import Parley
 
 /// A local input (a file to play or record, a CA file) that fails its check before anything
@@ -19,5 +20,14 @@ extension ConnectionOptions {
         try checkLocalFiles()
         try media.checkLocalFiles(profile: profile)
         return profile
+    }
+
+    /// `checkLocalInputs` for a command that runs many calls: a failure is shown and exits with
+    /// its status.
+    func checkLocalInputs(media: MediaFlags, presenter: CallPresenter) throws(ExitCode) -> ConfigProfile? {
+        do { return try checkLocalInputs(media: media) } catch {
+            presenter.error(error.error)
+            throw ExitCode(error.status)
+        }
     }
 }

@@ -53,7 +53,7 @@ struct MediaFlags: ParsableArguments {
     var ice: ICEMode = .trickle
 
     @Option(help: "Vanilla ICE: seconds to wait for candidates before sending the SDP anyway.")
-    var iceTimeout: Double = 3
+    var iceTimeout: Duration = .seconds(3)
 
     @Flag(help: "Use only TURN relay candidates.")
     var relayOnly = false
@@ -68,13 +68,13 @@ struct MediaFlags: ParsableArguments {
     var codecs: String?
 
     @Option(help: "Seconds without RTP before the call reports media disrupted.")
-    var disruptionTimeout: Double = 5
+    var disruptionTimeout: Duration = .seconds(5)
 
     @Option(help: "Opus encoder complexity, 0 (least CPU) to 10 (best quality); 9 as libwebrtc on desktops.")
     var opusComplexity = OpusSettings.defaultComplexity
 
     @Option(help: "Seconds after the answer for media to connect (ICE, DTLS, RTP from the far end) before the call ends no-media (exit 4); 0 waits for ever.")
-    var mediaTimeout: Double = 10
+    var mediaTimeout: Duration = .seconds(10)
 
     @Option(help: ArgumentHelp("Munging rules for the SDPs the call sends and receives (docs/sdp.md, \"Rules files\").", valueName: "RULES.yaml"))
     var munge: String?
@@ -185,19 +185,19 @@ struct MediaFlags: ParsableArguments {
         } catch {
             throw ParleyError(kind: .configuration, message: "\(error)")
         }
-        guard iceTimeout > 0, iceTimeout <= 60 else { throw ParleyError(kind: .configuration, message: "--ice-timeout must be between 0 and 60 seconds") }
-        guard disruptionTimeout > 0 else { throw ParleyError(kind: .configuration, message: "--disruption-timeout must be positive") }
+        guard iceTimeout > .zero, iceTimeout <= .seconds(60) else { throw ParleyError(kind: .configuration, message: "--ice-timeout must be between 0 and 60 seconds") }
+        guard disruptionTimeout > .zero else { throw ParleyError(kind: .configuration, message: "--disruption-timeout must be positive") }
         guard OpusSettings.complexityRange.contains(opusComplexity) else {
             throw ParleyError(kind: .configuration, message: "--opus-complexity must be between 0 and 10")
         }
         options.opusComplexity = opusComplexity
-        guard mediaTimeout >= 0, mediaTimeout <= 3600 else { throw ParleyError(kind: .configuration, message: "--media-timeout must be between 0 and 3600 seconds") }
-        options.iceMode = ice == .trickle ? .trickle : .vanilla(collectionTimeout: .milliseconds(Int(iceTimeout * 1000)))
+        guard mediaTimeout >= .zero, mediaTimeout <= .seconds(3600) else { throw ParleyError(kind: .configuration, message: "--media-timeout must be between 0 and 3600 seconds") }
+        options.iceMode = ice == .trickle ? .trickle : .vanilla(collectionTimeout: iceTimeout)
         options.relayOnly = relayOnly
         options.allowedInterfaces = interfaces
         options.ipv6 = !noIPv6
-        options.disruptionTimeout = .milliseconds(Int(disruptionTimeout * 1000))
-        options.mediaTimeout = .milliseconds(Int(mediaTimeout * 1000))
+        options.disruptionTimeout = disruptionTimeout
+        options.mediaTimeout = mediaTimeout
         if let codecs { options.capabilities = try Self.capabilities(codecs) }
         if let munge {
             do {

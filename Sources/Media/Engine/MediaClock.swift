@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// A media clock: one thread that ticks every 20 ms and steps every registered session in turn
 /// (no thread per call). `shared` serves sessions started without a clock; a media engine has
 /// one per shard (docs/architecture.md). Sleeps to absolute deadlines on
 /// CLOCK_MONOTONIC so ticks do not drift; when a tick overruns, the schedule restarts from now.
 /// The lock is this clock's alone, taken once per tick and when a session joins or leaves.
-public final class MediaClock: @unchecked Sendable {
+public final class MediaClock: Sendable {
     public static let shared = MediaClock()
     public static let tickMilliseconds = 20
 
@@ -14,16 +15,20 @@ public final class MediaClock: @unchecked Sendable {
     /// A manual clock has no thread: its owner calls `step` (a profiler stepping a fixed number
     /// of ticks, bench/callgrind-engine).
     private let manual: Bool
-    private let lock = NSLock()
-    private var sessions: [MediaSession] = []
-    private var thread: Thread?
-    private var threadID: pthread_t?
-    private var running = false
-    private var tickCount = 0
-    private var overrunCount = 0
-    private var sessionTickCount = 0
-    private var lateSessionTickCount = 0
-    private var frameLateSessionTickCount = 0
+    private struct State {
+        var sessions: [MediaSession] = []
+        var thread: Thread?
+        var threadID: pthread_t?
+        var grantedPriority: ClockPriority?
+        var running = false
+        var tickCount = 0
+        var overrunCount = 0
+        var sessionTickCount = 0
+        var lateSessionTickCount = 0
+        var frameLateSessionTickCount = 0
+    }
+
+    private let state = Mutex(State())
 
     /// `name` names the clock's thread (seen in `top -H`, `perf` and debuggers).
     public init(name: String = "parley-media-clock", manual: Bool = false) {
@@ -33,28 +38,27 @@ public final class MediaClock: @unchecked Sendable {
 
     /// One tick of a manual clock: every session stepped once, on the caller's thread.
     public func step(now: ContinuousClock.Instant = .now) {
-        let current = lock.withLock {
-            tickCount += 1
-            sessionTickCount += sessions.count
-            return sessions
+        let current = state.withLock { state in
+            state.tickCount += 1
+            state.sessionTickCount += state.sessions.count
+            return state.sessions
         }
         for session in current { session.tick(now: now) }
     }
 
     /// True on this clock's thread: where its sessions are stepped.
     public var isCurrentThread: Bool {
-        lock.withLock { threadID.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        state.withLock { $0.threadID.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
     /// What the clock's thread got when it asked for a scheduling priority above normal, once
     /// it has started (docs/architecture.md).
-    public var priority: ClockPriority? { lock.withLock { grantedPriority } }
-    private var grantedPriority: ClockPriority?
+    public var priority: ClockPriority? { state.withLock { $0.grantedPriority } }
 
-    public var ticks: Int { lock.withLock { tickCount } }
+    public var ticks: Int { state.withLock { $0.tickCount } }
     /// Ticks that started more than a whole tick late.
-    public var overruns: Int { lock.withLock { overrunCount } }
-    public var sessionCount: Int { lock.withLock { sessions.count } }
+    public var overruns: Int { state.withLock { $0.overrunCount } }
+    public var sessionCount: Int { state.withLock { $0.sessions.count } }
 
     /// How far behind the clock runs: every session step of every tick, those that finished
     /// more than `lateThreshold` after their tick was due (the frame they sent left late), and
@@ -78,64 +82,64 @@ public final class MediaClock: @unchecked Sendable {
     public static let frameLateThreshold = Duration.milliseconds(tickMilliseconds)
 
     public var lateness: Lateness {
-        lock.withLock {
-            Lateness(sessionTicks: sessionTickCount, lateSessionTicks: lateSessionTickCount, frameLateSessionTicks: frameLateSessionTickCount,
-                     overruns: overrunCount)
+        state.withLock { state in
+            Lateness(sessionTicks: state.sessionTickCount, lateSessionTicks: state.lateSessionTickCount, frameLateSessionTicks: state.frameLateSessionTickCount,
+                     overruns: state.overrunCount)
         }
     }
 
     public func add(_ session: MediaSession) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !sessions.contains(where: { $0 === session }) else { return }
-        sessions.append(session)
-        guard thread == nil, !manual else { return }
-        running = true
-        let thread = Thread { [self] in run() }
-        thread.name = name
-        thread.qualityOfService = .userInteractive
-        self.thread = thread
-        thread.start()
+        state.withLock { state in
+            guard !state.sessions.contains(where: { $0 === session }) else { return }
+            state.sessions.append(session)
+            guard state.thread == nil, !manual else { return }
+            state.running = true
+            let thread = Thread { [self] in run() }
+            thread.name = name
+            thread.qualityOfService = .userInteractive
+            state.thread = thread
+            thread.start()
+        }
     }
 
     public func remove(_ session: MediaSession) {
-        lock.withLock { sessions.removeAll { $0 === session } }
+        state.withLock { $0.sessions.removeAll { $0 === session } }
     }
 
     /// Stops the thread (after its current tick). For clocks other than `shared`.
     public func stop() {
-        lock.withLock { running = false }
+        state.withLock { $0.running = false }
     }
 
     static let maximumCatchUpTicks = 5
 
     private func run() {
         let granted = ClockPriority.raiseCurrentThread()
-        lock.withLock {
-            threadID = pthread_self()
-            grantedPriority = granted
+        state.withLock { state in
+            state.threadID = pthread_self()
+            state.grantedPriority = granted
         }
         let interval = Int(Self.tickMilliseconds) * 1_000_000
-        let lateNanoseconds = Int(Self.lateThreshold.components.attoseconds / 1_000_000_000)
-        let frameLateNanoseconds = Int(Self.frameLateThreshold.components.attoseconds / 1_000_000_000)
+        // Whole durations (seconds included), not only their fractions of a second.
+        let lateNanoseconds = Int(Self.lateThreshold / .nanoseconds(1))
+        let frameLateNanoseconds = Int(Self.frameLateThreshold / .nanoseconds(1))
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
         var stepped = 0
         var late = 0
         var frameLate = 0
         while true {
-            lock.lock()
-            let current = sessions
-            let keepRunning = running
-            if keepRunning { tickCount += 1 }
-            sessionTickCount += stepped
-            lateSessionTickCount += late
-            frameLateSessionTickCount += frameLate
-            lock.unlock()
+            let (current, keepRunning) = state.withLock { state in
+                if state.running { state.tickCount += 1 }
+                state.sessionTickCount += stepped
+                state.lateSessionTickCount += late
+                state.frameLateSessionTickCount += frameLate
+                return (state.sessions, state.running)
+            }
             guard keepRunning else {
-                lock.withLock {
-                    thread = nil
-                    threadID = nil
+                state.withLock { state in
+                    state.thread = nil
+                    state.threadID = nil
                 }
                 return
             }
@@ -164,7 +168,7 @@ public final class MediaClock: @unchecked Sendable {
             // A few late ticks are made up back to back, so sending and playout keep real time
             // under a brief stall; beyond that the clock gives up the lost time and counts it.
             if lateness > interval * Self.maximumCatchUpTicks {
-                lock.withLock { overrunCount += 1 }
+                state.withLock { $0.overrunCount += 1 }
                 deadline = actual
             }
             while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}

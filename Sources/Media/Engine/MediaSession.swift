@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// One call's audio: receive (transport → demux → unprotect → parse → jitter buffer) on the
 /// network thread, and once per media clock tick: jitter buffer → decode → sink, then source →
@@ -11,7 +12,7 @@ public final class MediaSession: @unchecked Sendable {
     /// Samples per 20 ms clock tick at the session rate.
     public let tickSamples: Int
 
-    private let lock = NSLock()
+    private let lock = Mutex(())
     private let continuation: AsyncStream<MediaEvent>.Continuation
     private var channel: SecureMediaChannel!
     /// Made on the first frame that needs it: a session whose source hands it pre-encoded frames
@@ -158,54 +159,57 @@ public final class MediaSession: @unchecked Sendable {
 
     /// Starts the DTLS handshake and joins `clock`, which ticks the session from now on.
     public func start(on clock: MediaClock = .shared) {
-        lock.lock()
-        let first = !started
-        started = true
-        if first { channel.start() }
-        lock.unlock()
+        let first = lock.withLock { _ in
+            let first = !started
+            started = true
+            if first { channel.start() }
+            return first
+        }
         if first { clock.add(self) }
     }
 
     /// Sends RTCP BYE, leaves the clock, closes the sink and ends `events`.
     public func stop(clock: MediaClock = .shared) {
         clock.remove(self)
-        lock.lock()
-        defer { lock.unlock() }
-        guard !stopped else { return }
-        stopped = true
-        sendReports(goodbye: true)
-        sink.close()
-        continuation.finish()
+        lock.withLock { _ in
+            guard !stopped else { return }
+            stopped = true
+            sendReports(goodbye: true)
+            sink.close()
+            continuation.finish()
+        }
     }
 
     /// Muted sessions send silence (keeping RTP, RTCP and NAT bindings alive).
     public var isMuted: Bool {
-        get { lock.withLock { muted } }
-        set { lock.withLock { muted = newValue } }
+        get { lock.withLock { _ in muted } }
+        set { lock.withLock { _ in muted = newValue } }
     }
 
     /// Queues RFC 4733 digits (0-9 * # A-D). Needs a negotiated telephone-event payload type.
     public func sendDTMF(_ digits: String) throws(MediaSessionError) {
         guard configuration.telephoneEventPayloadType != nil else { throw .invalidDTMF("\(digits) (no telephone-event negotiated)") }
-        let queued = lock.withLock { dtmfSender.enqueue(digits) }
+        let queued = lock.withLock { _ in dtmfSender.enqueue(digits) }
         guard queued else { throw .invalidDTMF(digits) }
     }
 
     /// Paused sessions send no RTP at all (hold: a=sendonly/inactive), only RTCP; the source
     /// keeps being read so it resumes in time. The first packet after a pause carries the marker.
     public var isSendingPaused: Bool {
-        get { lock.withLock { sendingPaused } }
-        set { lock.withLock { sendingPaused = newValue } }
+        get { lock.withLock { _ in sendingPaused } }
+        set { lock.withLock { _ in sendingPaused = newValue } }
     }
 
-    public var isSecure: Bool { lock.withLock { channel.isSecure } }
+    public var isSecure: Bool { lock.withLock { _ in channel.isSecure } }
 
     // MARK: Receive path (network thread)
 
     /// Entry point for every datagram the transport receives (except STUN), on its thread.
     public func receive(_ datagram: UnsafeRawBufferPointer) {
-        lock.lock()
-        defer { lock.unlock() }
+        lock.withLock { _ in receiveLocked(datagram) }
+    }
+
+    private func receiveLocked(_ datagram: UnsafeRawBufferPointer) {
         guard !stopped else { return }
         switch channel.receive(datagram) {
         case .rtp(let length):
@@ -330,8 +334,10 @@ public final class MediaSession: @unchecked Sendable {
 
     /// One 20 ms step: play what arrived, send what the source gives, keep DTLS and RTCP going.
     public func tick(now: ContinuousClock.Instant = .now) {
-        lock.lock()
-        defer { lock.unlock() }
+        lock.withLock { _ in tickLocked(now: now) }
+    }
+
+    private func tickLocked(now: ContinuousClock.Instant) {
         guard started, !stopped else { return }
         channel.poll(now: now)
         // Send first: the frame leaves as close to the tick as it can; playout has the jitter
@@ -578,8 +584,10 @@ public final class MediaSession: @unchecked Sendable {
     // MARK: Statistics
 
     public func statistics() -> MediaStatistics {
-        lock.lock()
-        defer { lock.unlock() }
+        lock.withLock { _ in statisticsLocked() }
+    }
+
+    private func statisticsLocked() -> MediaStatistics {
         let profile: String? = if case .secure(let profile) = channel.state { profile.rawValue } else { nil }
         return MediaStatistics(
             codec: configuration.codec.name, payloadType: Int(configuration.codec.payloadType), packetsSent: packetsSent, bytesSent: bytesSent,

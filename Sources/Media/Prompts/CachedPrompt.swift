@@ -1,18 +1,22 @@
 import Foundation
+import Synchronization
 
 /// A prompt's audio held once per process: its samples at one rate, and its frames encoded once
 /// per `EncodedFrameFormat` that a call asked for. Every call that plays the prompt reads from
 /// here through its own `CachedPromptSource`, so a bot with many calls runs no encoder for its
 /// prompts (the first call that needs a format is served by its own encoder while the frames are
 /// encoded on a background queue).
-public final class CachedPrompt: @unchecked Sendable {
+public final class CachedPrompt: Sendable {
     public let sampleRate: Int
     public let samples: [Int16]
 
-    private let lock = NSLock()
-    private var encodings: [EncodedFrameFormat: EncodedFrames] = [:]
-    private var encoding: Set<EncodedFrameFormat> = []
-    private var failures: [EncodedFrameFormat: CodecError] = [:]
+    private struct State {
+        var encodings: [EncodedFrameFormat: EncodedFrames] = [:]
+        var encoding: Set<EncodedFrameFormat> = []
+        var failures: [EncodedFrameFormat: CodecError] = [:]
+    }
+
+    private let state = Mutex(State())
 
     public init(samples: [Int16], sampleRate: Int) {
         self.samples = samples
@@ -28,42 +32,42 @@ public final class CachedPrompt: @unchecked Sendable {
     /// The frames in `format` if they are ready; otherwise nil, and (once) their encoding starts
     /// on a background queue. Never blocks on an encoder: it is called from the media clock.
     public func frames(_ format: EncodedFrameFormat) -> EncodedFrames? {
-        let start: Bool = lock.withLock {
-            if encodings[format] != nil || encoding.contains(format) || failures[format] != nil { return false }
-            encoding.insert(format)
+        let start: Bool = state.withLock { state in
+            if state.encodings[format] != nil || state.encoding.contains(format) || state.failures[format] != nil { return false }
+            state.encoding.insert(format)
             return true
         }
         if start {
             DispatchQueue.global(qos: .utility).async { [self] in _ = try? encodeNow(format) }
         }
-        return lock.withLock { encodings[format] }
+        return state.withLock { $0.encodings[format] }
     }
 
     /// Encodes the prompt in `format` now, on this thread, unless that was done already.
     @discardableResult
     public func encodeNow(_ format: EncodedFrameFormat) throws(CodecError) -> EncodedFrames {
-        if let done = lock.withLock({ encodings[format] }) { return done }
+        if let done = state.withLock({ $0.encodings[format] }) { return done }
         guard format.sampleRate == sampleRate else { throw .unsupported("a \(sampleRate) Hz prompt encoded for \(format.sampleRate) Hz") }
         let frames: EncodedFrames
         do {
             frames = try EncodedFrames(samples: samples, encoder: format.makeEncoder(), frameSamples: format.frameSamples)
         } catch {
-            lock.withLock {
-                failures[format] = error
-                encoding.remove(format)
+            state.withLock { state in
+                state.failures[format] = error
+                state.encoding.remove(format)
             }
             throw error
         }
-        return lock.withLock {
-            encoding.remove(format)
-            if let raced = encodings[format] { return raced }
-            encodings[format] = frames
+        return state.withLock { state in
+            state.encoding.remove(format)
+            if let raced = state.encodings[format] { return raced }
+            state.encodings[format] = frames
             return frames
         }
     }
 
     /// Formats whose frames are ready, for tests and reports.
-    public var encodedFormats: Set<EncodedFrameFormat> { lock.withLock { Set(encodings.keys) } }
+    public var encodedFormats: Set<EncodedFrameFormat> { state.withLock { Set($0.encodings.keys) } }
 }
 
 /// Every frame of a prompt encoded back to back in one buffer. Immutable once made.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// `--play loop:FILE.wav`: the file's samples over and over. When one pass is a whole number of
 /// frames, every frame is lent pre-encoded (the pass is encoded once per process and format),
@@ -51,18 +52,17 @@ public final class LoopedPromptSource: EncodedAudioSource {
     static let library = WAVPromptLibrary()
 }
 
-final class WAVPromptLibrary: @unchecked Sendable {
-    private let lock = NSLock()
-    private var prompts: [String: CachedPrompt] = [:]
+final class WAVPromptLibrary: Sendable {
+    private let prompts = Mutex<[String: CachedPrompt]>([:])
 
     func prompt(path: String, sampleRate: Int) throws(AudioError) -> CachedPrompt {
         let key = "\(sampleRate):\(path)"
-        if let cached = lock.withLock({ prompts[key] }) { return cached }
+        if let cached = prompts.withLock({ $0[key] }) { return cached }
         let file = try WAVFileSource(path: path, sampleRate: sampleRate)
         var samples = [Int16](repeating: 0, count: file.duration)
         samples.withUnsafeMutableBufferPointer { _ = file.read(into: $0) }
         let prompt = CachedPrompt(samples: samples, sampleRate: sampleRate)
-        return lock.withLock {
+        return prompts.withLock { prompts in
             if let raced = prompts[key] { return raced }
             prompts[key] = prompt
             return prompt

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension AudioSourceSpec {
     /// The source played over and over from one copy per process, its frames encoded once per
@@ -17,7 +18,7 @@ extension AudioSourceSpec {
 }
 
 /// The looped prompts of `makeSharedLoopSource`, per source and rate.
-final class SharedLoops: @unchecked Sendable {
+final class SharedLoops: Sendable {
     static let shared = SharedLoops()
 
     private struct Key: Hashable {
@@ -25,12 +26,11 @@ final class SharedLoops: @unchecked Sendable {
         let sampleRate: Int
     }
 
-    private let lock = NSLock()
-    private var prompts: [Key: CachedPrompt] = [:]
+    private let prompts = Mutex<[Key: CachedPrompt]>([:])
 
     func prompt(_ spec: AudioSourceSpec, sampleRate: Int) throws(AudioError) -> CachedPrompt {
         let key = Key(spec: "\(spec)", sampleRate: sampleRate)
-        if let cached = lock.withLock({ prompts[key] }) { return cached }
+        if let cached = prompts.withLock({ $0[key] }) { return cached }
         let frame = sampleRate / 50
         var samples: [Int16]
         switch spec {
@@ -45,7 +45,7 @@ final class SharedLoops: @unchecked Sendable {
             samples.withUnsafeMutableBufferPointer { _ = file.read(into: UnsafeMutableBufferPointer(rebasing: $0[0..<file.duration])) }
         }
         let prompt = CachedPrompt(samples: samples, sampleRate: sampleRate)
-        return lock.withLock {
+        return prompts.withLock { prompts in
             if let raced = prompts[key] { return raced }
             prompts[key] = prompt
             return prompt

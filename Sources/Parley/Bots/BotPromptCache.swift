@@ -1,11 +1,12 @@
 import Foundation
 import Media
+import Synchronization
 
 /// Every prompt a bot plays, rendered once per process and sample rate, with its frames encoded
 /// once per codec format (`CachedPrompt`). Prompts come from a script, so the set is small and
 /// fixed; a WAV file is read the first time it is played and not again (a file changed on disk
 /// while the bot runs keeps playing its old contents).
-public final class BotPromptCache: @unchecked Sendable {
+public final class BotPromptCache: Sendable {
     public static let shared = BotPromptCache()
 
     /// A prompt longer than this (10 minutes at 48 kHz) is refused rather than held in memory.
@@ -16,15 +17,18 @@ public final class BotPromptCache: @unchecked Sendable {
         let sampleRate: Int
     }
 
-    private let lock = NSLock()
-    private var prompts: [Key: CachedPrompt] = [:]
-    private var lendsFrames = true
+    private struct State {
+        var prompts: [Key: CachedPrompt] = [:]
+        var lendsFrames = true
+    }
+
+    private let state = Mutex(State())
 
     /// Whether calls send the prompts' pre-encoded frames (the default) or encode them in every
     /// call, as `parley answer --no-prompt-cache` asks, to measure what the cache saves.
     public var preEncoded: Bool {
-        get { lock.withLock { lendsFrames } }
-        set { lock.withLock { lendsFrames = newValue } }
+        get { state.withLock { $0.lendsFrames } }
+        set { state.withLock { $0.lendsFrames = newValue } }
     }
 
     public init() {}
@@ -32,14 +36,14 @@ public final class BotPromptCache: @unchecked Sendable {
     /// The prompt's audio at `sampleRate`, rendered now if this is its first use.
     public func prompt(_ prompt: BotPrompt, sampleRate: Int) throws(AudioError) -> CachedPrompt {
         let key = Key(prompt: prompt, sampleRate: sampleRate)
-        if let cached = lock.withLock({ prompts[key] }) { return cached }
+        if let cached = state.withLock({ $0.prompts[key] }) { return cached }
         let rendered = CachedPrompt(samples: try prompt.render(sampleRate: sampleRate, maximumSamples: Self.maximumSamples), sampleRate: sampleRate)
-        return lock.withLock {
-            if let raced = prompts[key] { return raced }
-            prompts[key] = rendered
+        return state.withLock { state in
+            if let raced = state.prompts[key] { return raced }
+            state.prompts[key] = rendered
             return rendered
         }
     }
 
-    public var count: Int { lock.withLock { prompts.count } }
+    public var count: Int { state.withLock { $0.prompts.count } }
 }

@@ -87,7 +87,7 @@ struct VertoCallSignalling: CallSignalling {
     }
 
     func waitUntilReady(within timeout: Duration) async -> Bool {
-        await client.waitUntilReady(within: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        await client.waitUntilReady(within: timeout)
     }
 
     func close() async {}

@@ -136,7 +136,7 @@ extension VoiceClient {
     private func recover(from triggers: [RecoveryTrigger]) async {
         logger.debug("recovering after \(triggers.map { "\($0)" }.joined(separator: ", "))")
         if let endpoints = await verto.socketEndpoints, !isStranded(endpoints),
-            await verto.probe(timeout: seconds(configuration.reconnection.probeTimeout)) {
+            await verto.probe(timeout: configuration.reconnection.probeTimeout) {
             await restartDisruptedMedia()
             return
         }
@@ -263,9 +263,5 @@ extension VoiceClient {
         var answered: [Call] = []
         for call in calls.values where await call.isPastAnswer { answered.append(call) }
         return answered
-    }
-
-    private func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

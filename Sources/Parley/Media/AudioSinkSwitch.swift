@@ -1,10 +1,11 @@
 import Foundation
 import Media
+import Synchronization
 
 /// Where a call's received audio goes: the user's `--record` sink, plus a recording a bot
 /// starts and stops while the call runs. Written once per tick on the media clock thread.
 final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Mutex(())
     private let base: any AudioSink
     private var recording: (any AudioSink)?
     private var listener: (any ReceivedAudioListener)?
@@ -17,8 +18,10 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
     }
 
     func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
-        lock.lock()
-        defer { lock.unlock() }
+        lock.withLock { _ in writeLocked(remote: remote, local: local) }
+    }
+
+    private func writeLocked(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
         guard !closed else { return }
         // The listener hears the far end alone: the other far end of a merged call is not the caller.
         listener?.listen(to: remote)
@@ -35,32 +38,32 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
     /// Feeds what the far end sends to `detector` (speech, silence or a tone) until the next
     /// call (nil stops).
     func listen(_ detector: (any ReceivedAudioListener)?) {
-        lock.withLock { listener = closed ? nil : detector }
+        lock.withLock { _ in listener = closed ? nil : detector }
     }
 
     /// Merged: the far end's audio also goes to `outputs` (the other call's source and sink),
     /// and what arrives on `input` (the other far end) is mixed into what we record and play.
     func merge(outputs: [FrameRing], input: FrameRing, frameSamples: Int) {
         let merge = SinkMerge(outputs: outputs, input: input, frameSamples: frameSamples)
-        lock.withLock { self.merge = merge }
+        lock.withLock { _ in self.merge = merge }
     }
 
     func unmerge() {
-        lock.withLock { merge = nil }
+        lock.withLock { _ in merge = nil }
     }
 
     /// Starts a second recording beside the base sink, closing any earlier one.
     func startRecording(_ sink: any AudioSink) {
-        let previous = lock.withLock { () -> (any AudioSink)? in
+        let previous = lock.withLock { _ -> (any AudioSink)? in
             defer { recording = closed ? nil : sink }
             return recording
         }
         previous?.close()
-        if lock.withLock({ closed }) { sink.close() }
+        if lock.withLock({ _ in closed }) { sink.close() }
     }
 
     func stopRecording() {
-        let previous = lock.withLock { () -> (any AudioSink)? in
+        let previous = lock.withLock { _ -> (any AudioSink)? in
             defer { recording = nil }
             return recording
         }
@@ -68,7 +71,7 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
     }
 
     func close() {
-        let (wasOpen, previous) = lock.withLock { () -> (Bool, (any AudioSink)?) in
+        let (wasOpen, previous) = lock.withLock { _ -> (Bool, (any AudioSink)?) in
             guard !closed else { return (false, nil) }
             closed = true
             listener = nil

@@ -1,12 +1,13 @@
 import Foundation
 import Media
+import Synchronization
 
 /// The source a call sends from, switchable while the call runs: the user's `--play` source, or
 /// a bot's prompt (whose end someone awaits). Read once per
 /// tick on the media clock thread; the lock is taken once per tick, never per packet.
 /// A prompt that comes pre-encoded (`EncodedAudioSource`) lends its frames to the session.
 final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Mutex(())
     private var base: any AudioSource
     private let encodedBase: (any EncodedAudioSource)?
     private var prompt: (source: any AudioSource, encoded: (any EncodedAudioSource)?, finished: CheckedContinuation<Bool, Never>)?
@@ -25,8 +26,10 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
     }
 
     func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
+        lock.withLock { _ in readLocked(into: frame) }
+    }
+
+    private func readLocked(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
         // Runs after the frame is filled, still under the lock: a mixed frame is ours to encode.
         defer {
             if let mergeInput {
@@ -55,7 +58,7 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
 
     /// Merged: `input` (the other far end's audio) is mixed into every frame we send; nil ends it.
     func merge(input: FrameRing?) {
-        lock.withLock { mergeInput = input }
+        lock.withLock { _ in mergeInput = input }
     }
 
     func encodedFrame(_ format: EncodedFrameFormat, into payload: UnsafeMutableRawBufferPointer) -> Int? {
@@ -67,7 +70,7 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
     func play(_ source: sending any AudioSource) async -> Bool {
         let source = UncheckedSource(source)
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let (accepted, replaced) = lock.withLock { () -> (Bool, CheckedContinuation<Bool, Never>?) in
+            let (accepted, replaced) = lock.withLock { _ -> (Bool, CheckedContinuation<Bool, Never>?) in
                 guard !closed, !stopPending else {
                     stopPending = false
                     return (false, nil)
@@ -80,10 +83,10 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
         }
     }
 
-    func armStop() { lock.withLock { stopArmed = true } }
+    func armStop() { lock.withLock { _ in stopArmed = true } }
 
     func disarmStop() {
-        lock.withLock {
+        lock.withLock { _ in
             stopArmed = false
             stopPending = false
         }
@@ -91,7 +94,7 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
 
     /// Cuts the prompt in progress short; armed and with none in progress, the next one.
     func stopPrompt() {
-        let stopped = lock.withLock { () -> CheckedContinuation<Bool, Never>? in
+        let stopped = lock.withLock { _ -> CheckedContinuation<Bool, Never>? in
             if prompt == nil, stopArmed { stopPending = true }
             defer { prompt = nil }
             return prompt?.finished
@@ -101,7 +104,7 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
 
     /// Ends any prompt in progress and refuses new ones: the call is over.
     func close() {
-        let cancelled = lock.withLock { () -> CheckedContinuation<Bool, Never>? in
+        let cancelled = lock.withLock { _ -> CheckedContinuation<Bool, Never>? in
             closed = true
             defer { prompt = nil }
             return prompt?.finished

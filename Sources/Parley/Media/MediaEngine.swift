@@ -61,18 +61,17 @@ public final class MediaEngine: Sendable {
     }
 
     /// The engine's placement table behind its lock.
-    private final class Placements: @unchecked Sendable {
-        private let lock = NSLock()
-        private var made: [MediaShard?]
+    private final class Placements: Sendable {
+        private let made: Mutex<[MediaShard?]>
         private let manualClocks: Bool
 
         init(shardCount: Int, manualClocks: Bool) {
-            made = Array(repeating: nil, count: shardCount)
+            made = Mutex(Array(repeating: nil, count: shardCount))
             self.manualClocks = manualClocks
         }
 
         func place() -> MediaShard {
-            lock.withLock {
+            made.withLock { made in
                 var best = 0
                 var fewest = Int.max
                 for index in made.indices {
@@ -90,7 +89,7 @@ public final class MediaEngine: Sendable {
         }
 
         func existing() -> [MediaShard] {
-            lock.withLock { made.compactMap { $0 } }
+            made.withLock { $0.compactMap { $0 } }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Media
+import Signaling
 
 /// One call's quality, fed a statistics snapshot at each stats tick (never per packet): the
 /// E-model's MOS over the recent loss and delay, the warnings, and the running figures of the
@@ -81,7 +82,7 @@ public struct CallQualityMonitor: Sendable {
             level = nil
             return nil
         }
-        if let level, abs(level.value - value) < Self.levelTolerance { return seconds(time - level.since) }
+        if let level, abs(level.value - value) < Self.levelTolerance { return (time - level.since).inSeconds }
         level = (value, time)
         return 0
     }
@@ -94,10 +95,6 @@ public struct CallQualityMonitor: Sendable {
             return 0
         }
         if received != lastReceived || lastArrival == nil { lastArrival = time }
-        return seconds(time - (lastArrival ?? time))
-    }
-
-    private func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return (time - (lastArrival ?? time)).inSeconds
     }
 }

@@ -45,5 +45,5 @@ public struct CallRecord: Sendable, Equatable {
         self.termination = termination
     }
 
-    public var duration: TimeInterval? { timeline.duration }
+    public var duration: Duration? { timeline.duration }
 }

@@ -24,8 +24,8 @@ public struct CallTimeline: Sendable, Equatable {
     }
 
     /// From answer to end; nil for a call never answered.
-    public var duration: TimeInterval? {
+    public var duration: Duration? {
         guard let answered, let ended else { return nil }
-        return ended.timeIntervalSince(answered)
+        return .seconds(ended.timeIntervalSince(answered))
     }
 }

@@ -6,7 +6,7 @@ public struct PendingRequests<Context: Sendable>: Sendable {
     public struct Entry: Sendable {
         public let method: String
         public let deadline: Double
-        public let timeout: Double
+        public let timeout: Duration
         public let context: Context
     }
 
@@ -14,8 +14,8 @@ public struct PendingRequests<Context: Sendable>: Sendable {
 
     public init() {}
 
-    public mutating func add(_ id: JSONRPCID, method: String, now: Double, timeout: Double, context: Context) {
-        entries[id] = Entry(method: method, deadline: now + timeout, timeout: timeout, context: context)
+    public mutating func add(_ id: JSONRPCID, method: String, now: Double, timeout: Duration, context: Context) {
+        entries[id] = Entry(method: method, deadline: now + timeout.inSeconds, timeout: timeout, context: context)
     }
 
     /// Removes and returns the request a response answers, or nil for an unknown id.

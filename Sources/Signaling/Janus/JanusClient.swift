@@ -7,8 +7,8 @@ public actor JanusClient {
     private let eventSink: AsyncStream<JanusEvent>.Continuation
     private let url: WebSocketURL
     private let options: WebSocketOptions
-    private let requestTimeout: Double
-    private let keepaliveInterval: Double
+    private let requestTimeout: Duration
+    private let keepaliveInterval: Duration
     private var socket: WebSocketConnection?
     private var openWaiter: CheckedContinuation<Result<Void, SignalingError>, Never>?
     private var pending: [String: Pending] = [:]
@@ -22,7 +22,7 @@ public actor JanusClient {
         let timer: Task<Void, Never>
     }
 
-    public init(url: WebSocketURL, options: WebSocketOptions = WebSocketOptions(), requestTimeout: Double = 10, keepaliveInterval: Double = 25) {
+    public init(url: WebSocketURL, options: WebSocketOptions = WebSocketOptions(), requestTimeout: Duration = .seconds(10), keepaliveInterval: Duration = .seconds(25)) {
         (events, eventSink) = AsyncStream.makeStream(of: JanusEvent.self)
         self.url = url
         var options = options
@@ -121,7 +121,7 @@ public actor JanusClient {
         let outcome = await withCheckedContinuation { continuation in
             let timeout = requestTimeout
             let timer = Task { [weak self] in
-                try? await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
+                try? await Task.sleep(for: timeout)
                 await self?.expire(transaction, method: "Janus \(method)")
             }
             pending[transaction] = Pending(continuation: continuation, waitsForEvent: waitsForEvent, timer: timer)
@@ -131,7 +131,7 @@ public actor JanusClient {
 
     private func expire(_ transaction: String, method: String) {
         guard let entry = pending.removeValue(forKey: transaction) else { return }
-        entry.continuation.resume(returning: .failure(.requestTimedOut(method: method, seconds: requestTimeout)))
+        entry.continuation.resume(returning: .failure(.requestTimedOut(method: method, after: requestTimeout)))
     }
 
     private func finish(_ transaction: String, _ outcome: Result<JanusInbound, SignalingError>) {
@@ -204,7 +204,7 @@ public actor JanusClient {
         let interval = keepaliveInterval
         keepaliveTask = Task { [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))
+                try? await Task.sleep(for: interval)
                 guard !Task.isCancelled, let self else { return }
                 await self.sendKeepalive()
             }

@@ -2,7 +2,7 @@
 public enum WebSocketError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidURL(String, reason: String)
     case connectFailed(String)
-    case connectTimedOut(seconds: Double)
+    case connectTimedOut(after: Duration)
     case tlsFailed(String)
     case listenFailed(String)
     case notOpen
@@ -12,7 +12,7 @@ public enum WebSocketError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .invalidURL(let url, let reason): "invalid WebSocket URL \(url): \(reason)"
         case .connectFailed(let reason): "could not connect the WebSocket: \(reason)"
-        case .connectTimedOut(let seconds): "the WebSocket did not open within \(Self.format(seconds)) s"
+        case .connectTimedOut(let timeout): "the WebSocket did not open within \(Self.format(timeout)) s"
         case .tlsFailed(let reason): "the TLS handshake failed: \(reason)"
         case .listenFailed(let reason): "could not listen: \(reason)"
         case .notOpen: "the WebSocket is not open"
@@ -20,8 +20,9 @@ public enum WebSocketError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    static func format(_ duration: Duration) -> String {
+        let seconds = duration.inSeconds
+        return seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }
 

@@ -9,10 +9,10 @@ public enum TLSVerification: Sendable, Equatable {
 }
 
 public struct WebSocketOptions: Sendable {
-    /// Seconds from the start of connecting to a completed WebSocket handshake (TCP, TLS and the
+    /// From the start of connecting to a completed WebSocket handshake (TCP, TLS and the
     /// upgrade together), at most `maximumConnectTimeout`.
-    public var connectTimeout: Double = 5
-    public static let maximumConnectTimeout: Double = 60
+    public var connectTimeout: Duration = .seconds(5)
+    public static let maximumConnectTimeout: Duration = .seconds(60)
     /// Largest message accepted; a larger one is refused and the connection closed with 1009.
     public var maximumMessageSize: Int = 1 << 20
     /// Bytes allowed to wait in the outgoing queue before `send` refuses.

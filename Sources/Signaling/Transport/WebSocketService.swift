@@ -13,7 +13,7 @@ final class WebSocketService: @unchecked Sendable {
         case connect(ClientSocketRequest)
         case send(socket: Int, message: [UInt8])
         case close(socket: Int, code: UInt16, reason: String)
-        case expireConnect(socket: Int, seconds: Double)
+        case expireConnect(socket: Int, after: Duration)
         case listen(ListenRequest)
         case stopListening(listener: Int)
     }
@@ -82,9 +82,9 @@ final class WebSocketService: @unchecked Sendable {
         case .connect(let request): connect(request)
         case .send(let id, let message): enqueue(message, on: id)
         case .close(let id, let code, let reason): requestClose(id, code: code, reason: reason)
-        case .expireConnect(let id, let seconds):
+        case .expireConnect(let id, let timeout):
             guard let socket = sockets[id], !socket.opened, let wsi = socket.wsi else { return }
-            socket.failure = .connectTimedOut(seconds: seconds)
+            socket.failure = .connectTimedOut(after: timeout)
             lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
         case .listen(let request): listen(request)
         case .stopListening(let id):
@@ -153,14 +153,14 @@ final class WebSocketService: @unchecked Sendable {
             return
         }
         socket.wsi = created
-        let timeout = min(max(request.options.connectTimeout, 0), WebSocketOptions.maximumConnectTimeout)
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
-            submit(.expireConnect(socket: request.id, seconds: timeout))
+        let timeout = min(max(request.options.connectTimeout, .zero), WebSocketOptions.maximumConnectTimeout)
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout.inSeconds) { [self] in
+            submit(.expireConnect(socket: request.id, after: timeout))
         }
     }
 
     /// Longer than any connect timeout a client asks for (at most `maximumConnectTimeout`).
-    private static let libraryTimeoutSeconds: UInt32 = 3 * UInt32(WebSocketOptions.maximumConnectTimeout)
+    private static let libraryTimeoutSeconds: UInt32 = 3 * UInt32(WebSocketOptions.maximumConnectTimeout.components.seconds)
 
     private static func makeClientVhost(context: OpaquePointer, caPath: String?) -> OpaquePointer? {
         var info = lws_context_creation_info()

@@ -58,13 +58,13 @@ public actor VertoClient {
         try outcome.get()
     }
 
-    /// Waits until the session is ready for calls, at most `seconds`; false if it did not get there.
-    public func waitUntilReady(within seconds: Double) async -> Bool {
+    /// Waits until the session is ready for calls, at most `timeout`; false if it did not get there.
+    public func waitUntilReady(within timeout: Duration) async -> Bool {
         if session.isReady { return true }
         let id = nextWatcher
         nextWatcher += 1
         let timer = Task { [weak self] in
-            guard (try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))) != nil else { return }
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
             await self?.stopWatching(id, ready: false)
         }
         let ready = await withCheckedContinuation { readyWatchers[id] = $0 }
@@ -143,8 +143,8 @@ public actor VertoClient {
         flush()
     }
 
-    /// A signalling-health probe: true when the server answered within `timeout` seconds.
-    public func probe(timeout: Double) async -> Bool {
+    /// A signalling-health probe: true when the server answered within `timeout`.
+    public func probe(timeout: Duration) async -> Bool {
         do {
             _ = try await perform { session, now throws(SignalingError) in try session.ping(now: now, timeout: timeout) }
             return true
@@ -223,7 +223,7 @@ public actor VertoClient {
         timerTask = Task { [weak self] in
             while !Task.isCancelled {
                 guard let delay = await self?.tickAndNextDelay() else { return }
-                try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+                try? await Task.sleep(for: .seconds(delay))
             }
         }
     }

@@ -20,12 +20,12 @@ public struct VertoConfiguration: Sendable {
     public var userAgent: String = "Parley"
     public var loginParams: JSONValue = ["attach_call": "true"]
     public var userVariables: JSONValue = .object([:])
-    public var requestTimeout: Double = 10
-    public var gatewayRetryInterval: Double = 3
+    public var requestTimeout: Duration = .seconds(10)
+    public var gatewayRetryInterval: Duration = .seconds(3)
     public var gatewayRetries: Int = 3
     /// Silence before we ping the server ourselves, and how long we wait for its answer.
-    public var keepaliveIdle: Double = 35
-    public var keepaliveTimeout: Double = 10
+    public var keepaliveIdle: Duration = .seconds(35)
+    public var keepaliveTimeout: Duration = .seconds(10)
     /// Answer server requests with `{"result":{"method":…}}` as the JS SDK does.
     public var acknowledgeServerRequests: Bool = true
 

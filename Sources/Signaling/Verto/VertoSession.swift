@@ -115,7 +115,7 @@ public struct VertoSession: Sendable {
                 fail(.gatewayNotRegistered(lastState: lastGatewayState))
             }
         }
-        if isConnected, !keepaliveInFlight, now - lastReceived >= configuration.keepaliveIdle {
+        if isConnected, !keepaliveInFlight, now - lastReceived >= configuration.keepaliveIdle.inSeconds {
             keepaliveInFlight = true
             sendRequest(method("ping"), params: .object([:]), kind: .keepalive, now: now, timeout: configuration.keepaliveTimeout)
         }
@@ -124,7 +124,7 @@ public struct VertoSession: Sendable {
     /// When `tick` next has something to do.
     public var nextDeadline: Double? {
         var deadlines = [pending.nextDeadline, phase == .checkingGateway ? gatewayRetryAt : nil]
-        if isConnected, !keepaliveInFlight { deadlines.append(lastReceived + configuration.keepaliveIdle) }
+        if isConnected, !keepaliveInFlight { deadlines.append(lastReceived + configuration.keepaliveIdle.inSeconds) }
         return deadlines.compactMap { $0 }.min()
     }
 
@@ -169,7 +169,7 @@ public struct VertoSession: Sendable {
 
     /// A probe ping whose answer proves the signalling path is alive (used by reconnection).
     @discardableResult
-    public mutating func ping(now: Double, timeout: Double) throws(SignalingError) -> JSONRPCID {
+    public mutating func ping(now: Double, timeout: Duration) throws(SignalingError) -> JSONRPCID {
         guard isConnected else { throw .notReady("the socket is not connected") }
         return sendRequest(method("ping"), params: .object([:]), kind: .call, now: now, timeout: timeout)
     }
@@ -178,7 +178,7 @@ public struct VertoSession: Sendable {
     public func method(_ name: String) -> String { "\(configuration.methodPrefix).\(name)" }
 
     @discardableResult
-    private mutating func sendRequest(_ method: String, params: JSONValue, kind: RequestKind, now: Double, timeout: Double? = nil) -> JSONRPCID {
+    private mutating func sendRequest(_ method: String, params: JSONValue, kind: RequestKind, now: Double, timeout: Duration? = nil) -> JSONRPCID {
         let id = JSONRPCID.string(makeID())
         // Like the JS SDK, the session's own gatewayState and ping requests carry the sticky-routing id.
         let carriesVoiceSDKID = kind == .gatewayState || kind == .keepalive || method == self.method("ping")
@@ -191,7 +191,7 @@ public struct VertoSession: Sendable {
 
     private mutating func requestGatewayState(now: Double) {
         gatewayRequests += 1
-        gatewayRetryAt = now + configuration.gatewayRetryInterval
+        gatewayRetryAt = now + configuration.gatewayRetryInterval.inSeconds
         sendRequest(method("gatewayState"), params: .object([:]), kind: .gatewayState, now: now)
     }
 
@@ -239,15 +239,15 @@ public struct VertoSession: Sendable {
     private mutating func expire(id: JSONRPCID, entry: PendingRequests<RequestKind>.Entry) {
         switch entry.context {
         case .login:
-            fail(.requestTimedOut(method: "login", seconds: configuration.requestTimeout))
+            fail(.requestTimedOut(method: "login", after: configuration.requestTimeout))
         case .gatewayState:
             break  // the gateway retry timer decides
         case .keepalive:
             // The socket is presumed dead: stop pinging until the owner reconnects.
             keepaliveInFlight = false
-            fail(.keepaliveTimedOut(seconds: configuration.keepaliveTimeout))
+            fail(.keepaliveTimedOut(after: configuration.keepaliveTimeout))
         case .call:
-            completions.append(VertoCompletion(id: id, method: entry.method, result: .failure(.requestTimedOut(method: entry.method, seconds: entry.timeout))))
+            completions.append(VertoCompletion(id: id, method: entry.method, result: .failure(.requestTimedOut(method: entry.method, after: entry.timeout))))
         }
     }
 

@@ -44,3 +44,16 @@ enum Peers {
         print("ICE timing | \(name) | gathering to connected: \(milliseconds) ms\(pair.map { " | \($0["description"] ?? "")" } ?? "")")
     }
 }
+
+extension Peers {
+    /// The flat topology with A controlling and B controlled, connected; `body` gets the bed and
+    /// both peers, which stop (and the bed comes down) when it returns or throws.
+    static func connectedOnFlat(_ body: (Topology, PeerProcess, PeerProcess) throws -> Void) throws {
+        let bed = try Topology(.flat)
+        defer { bed.down() }
+        let (a, b) = try start(bed, a: ["role": "controlling"], b: ["role": "controlled"])
+        defer { a.stop(); b.stop() }
+        _ = try connect(a, b)
+        try body(bed, a, b)
+    }
+}

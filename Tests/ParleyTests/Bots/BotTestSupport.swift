@@ -3,6 +3,7 @@ import Logging
 import Media
 import Parley
 import Testing
+import Synchronization
 
 enum BotFiles {
     static let packageRoot = URL(fileURLWithPath: #filePath)
@@ -27,15 +28,12 @@ enum BotFiles {
     }
 }
 
-/// Test-only lock around mutable state.
-final class Guarded<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-    init(_ value: Value) { self.value = value }
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
+/// Test-only state behind a `Mutex`, in a class so that escaping closures can share it.
+final class Guarded<Value>: Sendable {
+    private let mutex: Mutex<Value>
+    init(_ value: sending Value) { mutex = Mutex(value) }
+    func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
+        try mutex.withLock(body)
     }
 }
 

@@ -4,6 +4,7 @@ import Media
 @testable import Parley
 import TestSupport
 import Testing
+import Synchronization
 
 /// The media engine's shards with real legs on loopback (libnice, DTLS, Opus): calls spread over
 /// the shards, each call's packets arrive on its shard's network thread and its ticks run on its
@@ -84,8 +85,7 @@ import Testing
 private final class LegProbe: @unchecked Sendable {
     let leg: MediaLeg
     let shard: MediaShard
-    private let lock = NSLock()
-    private var counts = (packets: 0, packetsOffShard: 0, ticksOffShard: 0, audibleFrames: 0)
+    private let counts = Mutex((packets: 0, packetsOffShard: 0, ticksOffShard: 0, audibleFrames: 0))
 
     init(_ leg: MediaLeg) async throws {
         self.leg = leg
@@ -100,13 +100,13 @@ private final class LegProbe: @unchecked Sendable {
         taps.sink.startRecording(TickSink(probe: self))
     }
 
-    var packets: Int { lock.withLock { counts.packets } }
-    var packetsOffShard: Int { lock.withLock { counts.packetsOffShard } }
-    var ticksOffShard: Int { lock.withLock { counts.ticksOffShard } }
-    var audibleFrames: Int { lock.withLock { counts.audibleFrames } }
+    var packets: Int { counts.withLock { $0.packets } }
+    var packetsOffShard: Int { counts.withLock { $0.packetsOffShard } }
+    var ticksOffShard: Int { counts.withLock { $0.ticksOffShard } }
+    var audibleFrames: Int { counts.withLock { $0.audibleFrames } }
 
     fileprivate func count(_ change: (inout (packets: Int, packetsOffShard: Int, ticksOffShard: Int, audibleFrames: Int)) -> Void) {
-        lock.withLock { change(&counts) }
+        counts.withLock { change(&$0) }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Signaling
 import TestSupport
+import Synchronization
 
 /// aiortc (Tests/Interop/aiortc_peer.py) running inside a peer namespace: it answers the offer we
 /// write to its stdin; each JSON line it prints is an event here.
@@ -21,8 +22,7 @@ final class AiortcPeer: @unchecked Sendable {
     private let output = Pipe()
     private let errorLog: URL
     private let lines: AsyncStream<JSONValue>.Continuation
-    private let lock = NSLock()
-    private var buffer = Data()
+    private let buffer = Mutex(Data())
 
     static let script = InteropBed.packageRoot.appendingPathComponent("Tests/Interop/aiortc_peer.py").path
 
@@ -54,7 +54,7 @@ final class AiortcPeer: @unchecked Sendable {
             lines.finish()
             return
         }
-        let complete: [Data] = lock.withLock {
+        let complete: [Data] = buffer.withLock { buffer in
             buffer.append(data)
             var found: [Data] = []
             while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {

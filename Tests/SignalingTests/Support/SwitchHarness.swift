@@ -28,7 +28,7 @@ struct SwitchHarness {
         -> (VertoClient, EventRecorder<VertoEvent>)
     {
         var configuration = VertoConfiguration(credentials: credentials)
-        configuration.gatewayRetryInterval = 0.2
+        configuration.gatewayRetryInterval = .milliseconds(200)
         adjust(&configuration)
         let client = VertoClient(url: embedded.url, configuration: configuration, sessid: sessid)
         return (client, EventRecorder(client.events))

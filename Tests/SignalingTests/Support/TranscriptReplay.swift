@@ -1,6 +1,7 @@
 import Foundation
 import Signaling
 import Testing
+import Synchronization
 
 /// Replays a JSON Lines transcript against a `VertoSession` (see fixtures/signaling/README.md).
 ///
@@ -144,7 +145,7 @@ struct TranscriptReplay {
         case "endOfCandidates":
             try expectNoThrow(place) { session, now throws(SignalingError) in try session.endOfCandidates(callID: action["callID"]?.stringValue ?? "", now: now) }
         case "probe":
-            try expectNoThrow(place) { session, now throws(SignalingError) in try session.ping(now: now, timeout: action["timeout"]?.doubleValue ?? 5) }
+            try expectNoThrow(place) { session, now throws(SignalingError) in try session.ping(now: now, timeout: .seconds(action["timeout"]?.doubleValue ?? 5)) }
         case "inviteBeforeReady":
             do {
                 try session.invite(VertoDialParameters(callID: "x", destination: "y"), sdp: "v=0", now: now)
@@ -194,13 +195,12 @@ struct TranscriptReplay {
 }
 
 /// Deterministic request ids for replay: "id-1", "id-2", …
-final class IDCounter: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
+final class IDCounter: Sendable {
+    private let value = Mutex(0)
     func next() -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return "id-\(value)"
+        value.withLock { value in
+            value += 1
+            return "id-\(value)"
+        }
     }
 }

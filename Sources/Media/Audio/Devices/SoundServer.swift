@@ -1,5 +1,6 @@
 import CPulse
 import Foundation
+import Synchronization
 
 /// The process's one connection to the sound server (PulseAudio, or PipeWire through
 /// pipewire-pulse) over libpulse's threaded main loop: one thread for the whole process, however
@@ -11,7 +12,7 @@ public final class SoundServer: @unchecked Sendable {
     /// How long connecting and each query may take before the server counts as unreachable.
     static let timeout = Duration.seconds(3)
 
-    private let guardLock = NSLock()
+    private let guardLock = Mutex(())
     private var mainloop: OpaquePointer?
     private var context: OpaquePointer?
     private var failure: AudioError?
@@ -22,7 +23,7 @@ public final class SoundServer: @unchecked Sendable {
 
     /// Connects once; later calls return at once, with the first outcome.
     public func connect() throws(AudioError) {
-        let outcome: AudioError? = guardLock.withLock {
+        let outcome: AudioError? = guardLock.withLock { _ in
             if context != nil { return nil }
             if let failure { return failure }
             do throws(AudioError) {
@@ -88,7 +89,7 @@ public final class SoundServer: @unchecked Sendable {
     /// Runs `body` with the context under the main loop's lock.
     func locked<T>(_ body: (OpaquePointer, OpaquePointer) throws(AudioError) -> T) throws(AudioError) -> T {
         try connect()
-        let (loop, context) = guardLock.withLock { (mainloop!, self.context!) }
+        let (loop, context) = guardLock.withLock { _ in (mainloop!, self.context!) }
         pa_threaded_mainloop_lock(loop)
         defer { pa_threaded_mainloop_unlock(loop) }
         return try body(loop, context)
@@ -97,7 +98,7 @@ public final class SoundServer: @unchecked Sendable {
     /// Waits for a query to finish, with the lock released between looks.
     func wait(for operation: OpaquePointer?) throws(AudioError) {
         guard let operation else { throw .unavailable("the sound server refused a query") }
-        let loop = guardLock.withLock { mainloop! }
+        let loop = guardLock.withLock { _ in mainloop! }
         defer {
             pa_threaded_mainloop_lock(loop)
             pa_operation_unref(operation)
@@ -107,17 +108,17 @@ public final class SoundServer: @unchecked Sendable {
         guard done != nil else { throw .unavailable("the sound server did not answer a query within \(Self.timeout)") }
     }
 
-    func keep(_ stream: DeviceStream) { guardLock.withLock { streams[ObjectIdentifier(stream)] = stream } }
+    func keep(_ stream: DeviceStream) { guardLock.withLock { _ in streams[ObjectIdentifier(stream)] = stream } }
 
     /// Lets a stream go off the caller's thread: the media clock may drop the last reference to a
     /// source or sink, and must not wait for the main loop's lock.
     func release(_ stream: DeviceStream) {
         DispatchQueue.global(qos: .utility).async {
-            guard let loop = self.guardLock.withLock({ self.mainloop }) else { return }
+            guard let loop = self.guardLock.withLock({ _ in self.mainloop }) else { return }
             pa_threaded_mainloop_lock(loop)
             stream.disconnect()
             pa_threaded_mainloop_unlock(loop)
-            self.guardLock.withLock { _ = self.streams.removeValue(forKey: ObjectIdentifier(stream)) }
+            self.guardLock.withLock { _ in _ = self.streams.removeValue(forKey: ObjectIdentifier(stream)) }
         }
     }
 }

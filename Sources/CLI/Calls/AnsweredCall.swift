@@ -1,0 +1,20 @@
+import Parley
+
+/// What `parley call` and `parley answer` do once a call is answered: send `--dtmf`, and hang up
+/// after `--duration`.
+enum AnsweredCall {
+    static func start(_ call: Call, dtmf: String?, duration: Duration?, presenter: CallPresenter) async {
+        if let dtmf {
+            do throws(ParleyError) {
+                try await call.sendDTMF(dtmf)
+                presenter.sent(call.id, digits: dtmf)
+            } catch { presenter.error(error, call: call.id) }
+        }
+        if let duration {
+            Task {
+                try? await Task.sleep(for: duration)
+                await call.hangup()
+            }
+        }
+    }
+}
