@@ -10,6 +10,7 @@ final class LoopbackSocket: MediaTransport, @unchecked Sendable {
     private var dropsRemaining = 0
     private var dropPeriod = 0
     private var sinceDrop = 0
+    private var refusing = false
     private(set) var sentDatagrams = 0
 
     init() throws {
@@ -55,8 +56,20 @@ final class LoopbackSocket: MediaTransport, @unchecked Sendable {
         lock.unlock()
     }
 
+    /// While on, `send` returns false and sends nothing, as ICE's transport does before it has
+    /// selected a pair.
+    func refuse(_ on: Bool) {
+        lock.lock()
+        refusing = on
+        lock.unlock()
+    }
+
     func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
         lock.lock()
+        if refusing {
+            lock.unlock()
+            return false
+        }
         sentDatagrams += 1
         var drop = dropsRemaining > 0
         if drop { dropsRemaining -= 1 }
