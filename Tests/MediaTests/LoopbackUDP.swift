@@ -11,6 +11,7 @@ final class LoopbackSocket: MediaTransport, @unchecked Sendable {
     private var dropsRemaining = 0
     private var dropPeriod = 0
     private var sinceDrop = 0
+    private var refusing = false
     private(set) var sentDatagrams = 0
 
     init() throws {
@@ -54,8 +55,15 @@ final class LoopbackSocket: MediaTransport, @unchecked Sendable {
         }
     }
 
+    /// While on, `send` returns false and sends nothing, as ICE's transport does before it has
+    /// selected a pair.
+    func refuse(_ on: Bool) {
+        lock.withLock { _ in refusing = on }
+    }
+
     func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let drop = lock.withLock { _ in
+        let outcome: Bool? = lock.withLock { _ in
+            if refusing { return nil }
             sentDatagrams += 1
             var drop = dropsRemaining > 0
             if drop { dropsRemaining -= 1 }
@@ -68,6 +76,7 @@ final class LoopbackSocket: MediaTransport, @unchecked Sendable {
             }
             return drop
         }
+        guard let drop = outcome else { return false }
         if drop { return true }
         return Glibc.send(descriptor, bytes.baseAddress, bytes.count, 0) == bytes.count
     }

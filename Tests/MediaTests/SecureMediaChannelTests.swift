@@ -195,6 +195,21 @@ func rtpPacket(sequence: UInt16, payload: [UInt8] = Array(repeating: 0x42, count
         #expect(pair.server.state == .secure(.aeadAES256GCM))
     }
 
+    /// The caller of a call is the DTLS server: the callee's ClientHello can reach it before its
+    /// own ICE has a pair, so its answer is refused. That answer leaves when its session starts,
+    /// without waiting for the client to retransmit: no side is polled here, so no timer runs and
+    /// the handshake finishes only if the refused flight is sent again.
+    @Test func flightRefusedBeforeICEConnectsLeavesAtStart() throws {
+        let pair = try DTLSPair()
+        pair.serverSocket.refuse(true)
+        pair.client.withChannel { $0.start() }
+        #expect(waitUntil(seconds: 5) { pair.server.counters.handshakeDatagramsRefused > 0 })
+        #expect(pair.server.state == .negotiating)
+        pair.serverSocket.refuse(false)
+        pair.server.withChannel { $0.start() }
+        #expect(waitUntil(seconds: 5) { pair.client.state == .secure(.aeadAES256GCM) && pair.server.state == .secure(.aeadAES256GCM) })
+    }
+
     @Test func silentPeerTimesOut() throws {
         let clientIdentity = try DTLSIdentity.generate()
         let endpoint = try DTLSEndpoint(identity: clientIdentity, role: .client, remoteFingerprint: clientIdentity.fingerprint, handshakeTimeout: .milliseconds(300)) { _ in }
@@ -220,3 +235,4 @@ func rtpPacket(sequence: UInt16, payload: [UInt8] = Array(repeating: 0x42, count
         #expect(throws: MediaSecurityError.invalidKey(side: "remote")) { try MediaSecurity.sdes(local: ours, remote: short) }
     }
 }
+

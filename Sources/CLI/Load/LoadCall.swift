@@ -18,10 +18,30 @@ struct LoadCallResult: Sendable {
     /// From dialing to active, and to the first RTP packet received from the far end.
     let setupMs: Int?
     let firstAudioMs: Int?
+    /// The other phases of setup, each from dialing: the offer sent (dial returned), ICE
+    /// connected, DTLS finished (docs/performance.md, "Call setup").
+    var phases = LoadCallPhases()
     let reason: TerminationReason?
     let audio: MediaStatistics?
     /// With `--bot`: what the bot made of the call.
     var verdict: BotVerdict? = nil
+}
+
+/// Milliseconds from dialing to each phase of a call's setup that the signalled answer does not
+/// show; nil for a phase the call never reached.
+struct LoadCallPhases: Sendable {
+    var inviteMs: Int?
+    var iceMs: Int?
+    var dtlsMs: Int?
+
+    /// Notes the first ICE connection and the end of the DTLS handshake among a call's events.
+    mutating func note(_ event: CallEvent, at milliseconds: Int) {
+        switch event {
+        case .iceState(.connected), .iceState(.completed): if iceMs == nil { iceMs = milliseconds }
+        case .secured: if dtlsMs == nil { dtlsMs = milliseconds }
+        default: break
+        }
+    }
 }
 
 /// One call of `parley load`: dial, wait for the answer, send the digits, hold, hang up, and
@@ -49,6 +69,7 @@ struct LoadCall {
             return LoadCallResult(index: index, callID: nil, answered: false, held: false, failure: error.code, setupMs: nil, firstAudioMs: nil,
                                   reason: nil, audio: nil)
         }
+        var phases = LoadCallPhases(inviteMs: Self.milliseconds(ContinuousClock.now - dialed))
         await run.track(index, call)
         CallMetrics.callStarted(.outgoing)
         let firstAudio = Task { await Self.firstPacket(of: call, since: dialed) }
@@ -56,6 +77,7 @@ struct LoadCall {
         var holding: Task<Bool, Never>?
         var botRun: Task<BotOutcome, Never>?
         for await event in call.events {
+            phases.note(event, at: Self.milliseconds(ContinuousClock.now - dialed))
             guard case .state(let state) = event else {
                 switch event {
                 case .error(let error): presenter.error(error, call: call.id)
@@ -112,7 +134,7 @@ struct LoadCall {
             }
         }
         return LoadCallResult(index: index, callID: call.id, answered: setupMs != nil, held: held, failure: failure, setupMs: setupMs,
-                              firstAudioMs: firstAudioMs, reason: reason, audio: audio, verdict: verdict)
+                              firstAudioMs: firstAudioMs, phases: phases, reason: reason, audio: audio, verdict: verdict)
     }
 
     /// The call's figures into the metrics: a load call has no stats ticks, so its traffic and

@@ -40,6 +40,9 @@ struct LoadSummary: Encodable {
     let failed: [String: Int]
     let setupMs: LatencyPayload?
     let firstAudioMs: LatencyPayload?
+    /// From dialing to ICE connected and to DTLS finished: where a slow setup spent its time.
+    let iceMs: LatencyPayload?
+    let dtlsMs: LatencyPayload?
     /// Summed over the calls: RTP packets received and lost (RFC 3550 cumulative loss).
     let packetsReceived: Int
     let packetsLost: Int
@@ -81,12 +84,18 @@ struct LoadSummary: Encodable {
         self.failed = failed
         var setup = LatencyHistogram()
         var firstAudio = LatencyHistogram()
+        var ice = LatencyHistogram()
+        var dtls = LatencyHistogram()
         for result in results {
             if let value = result.setupMs { setup.record(value) }
             if let value = result.firstAudioMs { firstAudio.record(value) }
+            if let value = result.phases.iceMs { ice.record(value) }
+            if let value = result.phases.dtlsMs { dtls.record(value) }
         }
         setupMs = setup.payload
         firstAudioMs = firstAudio.payload
+        iceMs = ice.payload
+        dtlsMs = dtls.payload
         let audio = results.compactMap(\.audio)
         packetsReceived = audio.reduce(0) { $0 + $1.packetsReceived }
         packetsLost = audio.reduce(0) { $0 + $1.packetsLost }
@@ -148,6 +157,9 @@ struct LoadEndedPayload: Encodable {
     let failure: String?
     let setupMs: Int?
     let firstAudioMs: Int?
+    let inviteMs: Int?
+    let iceMs: Int?
+    let dtlsMs: Int?
     let reason: ReasonPayload?
     let audio: MediaStatistics?
     let verdict: String?
@@ -161,6 +173,9 @@ struct LoadEndedPayload: Encodable {
         failure = result.failure
         setupMs = result.setupMs
         firstAudioMs = result.firstAudioMs
+        inviteMs = result.phases.inviteMs
+        iceMs = result.phases.iceMs
+        dtlsMs = result.phases.dtlsMs
         reason = result.reason.map(ReasonPayload.init)
         audio = result.audio
         switch result.verdict {

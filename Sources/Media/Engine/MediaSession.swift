@@ -600,6 +600,6 @@ public final class MediaSession: @unchecked Sendable {
             srtpAuthenticationFailures: channel.counters.authenticationFailures, srtpReplays: channel.counters.replays,
             dtmfReceived: dtmfReceived, muted: muted, preEncodedFramesSent: preEncodedFramesSent,
             malformedPackets: malformedPackets, unknownDatagrams: channel.counters.unknownDatagrams,
-            fecNegotiated: configuration.codec.usesInbandFEC)
+            dtlsDatagramsRefused: channel.counters.handshakeDatagramsRefused, fecNegotiated: configuration.codec.usesInbandFEC)
     }
 }

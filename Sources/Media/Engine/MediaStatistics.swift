@@ -41,6 +41,9 @@ public struct MediaStatistics: Sendable, Equatable, Codable {
     public var malformedPackets: Int = 0
     /// Datagrams that are neither DTLS nor RTP/RTCP (stray STUN after ICE, garbage): dropped.
     public var unknownDatagrams: Int = 0
+    /// DTLS handshake datagrams the transport refused because ICE had no pair yet, and that were
+    /// sent again when it connected (docs/performance.md, "Call setup").
+    public var dtlsDatagramsRefused: Int = 0
     /// Opus with in-band FEC negotiated (useinbandfec=1): a lost frame can be rebuilt from the
     /// next packet, which the call's MOS estimate counts (docs/calls.md).
     public var fecNegotiated: Bool = false

@@ -70,6 +70,7 @@ public final class DTLSEndpoint {
         // No kernel socket to ask for the MTU: fix it so flights fragment for a typical path.
         SSL_set_options(connection, UInt64(1) << 12)  // SSL_OP_NO_QUERY_MTU
         SSL_ctrl(connection, DTLS_CTRL_SET_LINK_MTU, 1200, nil)
+        DTLS_set_timer_cb(connection, DTLSRetransmission.openSSLTimer)
 
         self.context = context
         self.connection = connection
@@ -135,6 +136,13 @@ public final class DTLSEndpoint {
         }
         // DTLSv1_handle_timeout: does nothing until the retransmission timer has expired.
         SSL_ctrl(connection, DTLS_CTRL_HANDLE_TIMEOUT, 0, nil)
+    }
+
+    /// Time left until OpenSSL retransmits its last flight; nil when no flight awaits an answer.
+    public var retransmissionDue: Duration? {
+        var left = timeval()
+        guard SSL_ctrl(connection, DTLS_CTRL_GET_TIMEOUT, 0, &left) == 1 else { return nil }
+        return .seconds(left.tv_sec) + .microseconds(left.tv_usec)
     }
 
     fileprivate func output(_ bytes: UnsafeRawBufferPointer) {

@@ -24,6 +24,8 @@ public final class SecureMediaChannel {
         public var droppedBeforeKeys = 0
         public var unknownDatagrams = 0
         public var sendFailures = 0
+        /// DTLS datagrams the transport refused (no ICE pair yet), sent again at `start`.
+        public var handshakeDatagramsRefused = 0
     }
 
     public static let bufferCapacity = 1500 + SRTPContext.maximumTrailer
@@ -36,6 +38,8 @@ public final class SecureMediaChannel {
     private var dtls: DTLSEndpoint?
     private var outbound: SRTPContext?
     private var inbound: SRTPContext?
+    /// Handshake datagrams the transport refused, sent again when the session starts.
+    private var refusedHandshake: [[UInt8]] = []
     private let stateChanged: (State) -> Void
 
     public init(security: MediaSecurity, transport: any MediaTransport, stateChanged: @escaping (State) -> Void = { _ in }) throws {
@@ -44,8 +48,9 @@ public final class SecureMediaChannel {
         plaintext = .allocate(byteCount: Self.bufferCapacity, alignment: 16)
         switch security {
         case .dtls(let identity, let role, let fingerprint, let profiles):
-            dtls = try DTLSEndpoint(identity: identity, role: role, remoteFingerprint: fingerprint, profiles: profiles) { [transport] bytes in
-                _ = transport.send(bytes)
+            // The endpoint is ours and never outlives us.
+            dtls = try DTLSEndpoint(identity: identity, role: role, remoteFingerprint: fingerprint, profiles: profiles) { [unowned self] bytes in
+                self.sendHandshake(bytes)
             }
         case .sdes(let material):
             try install(material)
@@ -56,9 +61,15 @@ public final class SecureMediaChannel {
 
     public var isSecure: Bool { if case .secure = state { true } else { false } }
 
-    /// Starts the DTLS handshake (the client sends first). Nothing to do for SDES.
+    /// Starts the DTLS handshake (the client sends first), once the transport can carry it;
+    /// sends again what it refused before. Nothing to do for SDES.
     public func start(now: ContinuousClock.Instant = .now) {
         dtls?.start(now: now)
+        let refused = refusedHandshake
+        refusedHandshake = []
+        for datagram in refused {
+            datagram.withUnsafeBytes { sendHandshake($0) }
+        }
         checkHandshake()
     }
 
@@ -125,6 +136,20 @@ public final class SecureMediaChannel {
             return false
         }
     }
+
+    /// A DTLS server answers a ClientHello as it arrives, which can be before its own side of ICE
+    /// has selected a pair (the peer's checks succeeded first): the transport refuses the answer.
+    /// Dropped, it would wait for the peer's retransmission; kept, it leaves when the session
+    /// starts, the moment ICE connects (docs/performance.md, "Call setup"). A flight is a few
+    /// datagrams; the newest few are kept.
+    private func sendHandshake(_ bytes: UnsafeRawBufferPointer) {
+        guard !transport.send(bytes) else { return }
+        counters.handshakeDatagramsRefused += 1
+        if refusedHandshake.count == Self.refusedHandshakeLimit { refusedHandshake.removeFirst() }
+        refusedHandshake.append(Array(bytes))
+    }
+
+    static let refusedHandshakeLimit = 8
 
     private func checkHandshake() {
         guard let dtls, case .negotiating = state else { return }

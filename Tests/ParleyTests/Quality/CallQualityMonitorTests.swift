@@ -17,7 +17,7 @@ import Testing
             "jitterBufferDelayMs": 40, "jitterBufferTargetMs": 40, "latePackets": 0, "duplicatePackets": 0,
             "audioLevel": 0.2, "localAudioLevel": level ?? 0.1 + 0.01 * Double(second % 7), "srtpAuthenticationFailures": 0,
             "srtpReplays": 0, "dtmfReceived": 0, "muted": false, "preEncodedFramesSent": 0, "fecNegotiated": false,
-            "malformedPackets": 0, "unknownDatagrams": 0,
+            "malformedPackets": 0, "unknownDatagrams": 0, "dtlsDatagramsRefused": 0,
         ]
         if let rttMs { fields["rttMs"] = rttMs }
         let data = try JSONSerialization.data(withJSONObject: fields)
