@@ -17,10 +17,13 @@ public struct VoiceProcessing: Sendable, Equatable {
 
 /// Buffer sizes for device audio, chosen for the latency goals in docs/audio.md ("Latency").
 enum DeviceBuffering {
-    /// The server hands captured audio over in pieces this long.
-    static let captureFragmentMilliseconds = 10
-    /// Captured audio waiting for the media clock, at the moment it takes a tick's worth.
-    static let captureTargetMilliseconds = 30
+    /// The server hands captured audio over in pieces this long, and (PA_STREAM_ADJUST_LATENCY)
+    /// keeps about as much in the source before it does.
+    static let captureFragmentMilliseconds = 5
+    /// Captured audio waiting for the media clock, at the moment it takes a tick's worth: the
+    /// frame and one fragment more, so a delivery late by less than a fragment still finds a
+    /// whole frame waiting, whatever the phase between deliveries and ticks.
+    static let captureTargetMilliseconds = MediaClock.tickMilliseconds + captureFragmentMilliseconds
     /// The server's own playback buffer.
     static let playbackBufferMilliseconds = 20
     /// Audio for the speaker waiting for the server, at the moment the media clock adds a tick.
@@ -36,6 +39,7 @@ public final class MicrophoneSource: AudioSource {
     let stream: DeviceStream
     private let drift: DriftCompensator
     let processor: VoiceProcessor?
+    private let lastCaptureAgeMicroseconds = Atomic<Int>(0)
 
     public init(device: String?, sampleRate: Int, processing: VoiceProcessing) throws(AudioError) {
         let frame = sampleRate * MediaClock.tickMilliseconds / 1000
@@ -53,17 +57,27 @@ public final class MicrophoneSource: AudioSource {
     deinit { stream.close() }
 
     public func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
-        DeviceDelays.shared.addCapture(milliseconds: captureDelayMilliseconds)
+        let newest = stream.newestSampleMicroseconds.load(ordering: .relaxed)
+        let queued = stream.ring.count + drift.heldSamples
         drift.pull(from: stream.ring, into: frame)
         processor?.processCapture(frame)
+        guard newest != 0 else { return true }
+        // The ring is read after the time: a delivery in between makes the figure too high,
+        // never too low.
+        let age = DeviceTiming.oldestCaptureAge(
+            now: DeviceTiming.nowMicroseconds(), newestCaptured: newest, queuedSamples: queued, sampleRate: stream.sampleRate)
+        lastCaptureAgeMicroseconds.store(age, ordering: .relaxed)
+        DeviceDelays.shared.addCapture(
+            microseconds: age, device: stream.serverLatencyMicroseconds.load(ordering: .relaxed),
+            queued: queued * 1_000_000 / stream.sampleRate)
         return true
     }
 
-    /// How long captured audio waits before the encoder takes it: the server's buffering plus
-    /// the ring's fill, in milliseconds.
+    /// How old the first sample of the last frame was when voice processing handed the frame on:
+    /// the server's buffering, the time since the server's thread delivered, what waited on the
+    /// ring and in the resampler, and the processing itself, in milliseconds.
     public var captureDelayMilliseconds: Double {
-        Double(stream.serverLatencyMicroseconds.load(ordering: .relaxed)) / 1000
-            + Double(stream.ring.count) * 1000 / Double(stream.sampleRate)
+        Double(lastCaptureAgeMicroseconds.load(ordering: .relaxed)) / 1000
     }
 }
 
@@ -90,11 +104,14 @@ public final class SpeakerSink: AudioSink {
 
     public func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
         guard !closed.load(ordering: .relaxed) else { return }
+        let delay = playbackDelayMilliseconds
         if let microphone, let processor = microphone.processor {
-            processor.echoDelayMilliseconds = Int(playbackDelayMilliseconds + microphone.captureDelayMilliseconds)
+            processor.echoDelayMilliseconds = Int(delay + microphone.captureDelayMilliseconds)
             processor.analyzeRender(remote)
         }
-        DeviceDelays.shared.addPlayback(milliseconds: playbackDelayMilliseconds)
+        if stream.newestSampleMicroseconds.load(ordering: .relaxed) != 0 {
+            DeviceDelays.shared.addPlayback(microseconds: Int(delay * 1000))
+        }
         drift.push(remote, onto: stream.ring)
     }
 
@@ -103,11 +120,12 @@ public final class SpeakerSink: AudioSink {
         stream.close()
     }
 
-    /// How long received audio waits on this side of the jitter buffer: the ring's fill plus
-    /// the server's buffering, in milliseconds.
+    /// How long a sample added now waits before it is heard: until the server plays what it
+    /// last took, plus what waits on the ring, in milliseconds.
     public var playbackDelayMilliseconds: Double {
-        Double(stream.serverLatencyMicroseconds.load(ordering: .relaxed)) / 1000
-            + Double(stream.ring.count) * 1000 / Double(stream.sampleRate)
+        Double(DeviceTiming.playbackWait(
+            now: DeviceTiming.nowMicroseconds(), newestPlays: stream.newestSampleMicroseconds.load(ordering: .relaxed),
+            queuedSamples: stream.ring.count, sampleRate: stream.sampleRate)) / 1000
     }
 }
 

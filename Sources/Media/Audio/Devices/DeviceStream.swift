@@ -19,6 +19,9 @@ final class DeviceStream: @unchecked Sendable {
     /// The server's own buffering (device and stream buffers), in microseconds, sampled on the
     /// server's thread whenever it moves audio.
     let serverLatencyMicroseconds = Atomic<Int>(0)
+    /// When the newest sample handed over was captured (record) or will be played (playback),
+    /// on `DeviceTiming`'s clock; noted with `serverLatencyMicroseconds`.
+    let newestSampleMicroseconds = Atomic<Int>(0)
 
     /// Opens the stream; audio starts flowing once the server has set it up, without waiting here.
     /// `bufferMilliseconds` is the server-side buffer asked for (fragment size when recording,
@@ -121,7 +124,10 @@ final class DeviceStream: @unchecked Sendable {
         var latency: pa_usec_t = 0
         var negative: Int32 = 0
         if pa_stream_get_latency(stream, &latency, &negative) == 0 {
-            serverLatencyMicroseconds.store(negative != 0 ? 0 : Int(latency), ordering: .relaxed)
+            let server = negative != 0 ? 0 : Int(latency)
+            let now = DeviceTiming.nowMicroseconds()
+            serverLatencyMicroseconds.store(server, ordering: .relaxed)
+            newestSampleMicroseconds.store(direction == .record ? now - server : now + server, ordering: .relaxed)
         }
     }
 }
