@@ -31,6 +31,10 @@ enum DeviceBuffering {
     /// A ring this far above its target is cut back at once.
     static let resetExcessMilliseconds = 20
     static let ringMilliseconds = 500
+    /// Delays are counted from the second second of a stream: in the first the server drains
+    /// what it buffered while the stream opened (a null sink's monitor hands over half a second
+    /// and more at once) and the rings are cut back to their targets.
+    static let settleTicks = 1000 / MediaClock.tickMilliseconds
 }
 
 /// The microphone as a call's source: audio the sound server captured, taken off the ring at the
@@ -40,6 +44,7 @@ public final class MicrophoneSource: AudioSource {
     private let drift: DriftCompensator
     let processor: VoiceProcessor?
     private let lastCaptureAgeMicroseconds = Atomic<Int>(0)
+    private var ticks = 0
 
     public init(device: String?, sampleRate: Int, processing: VoiceProcessing) throws(AudioError) {
         let frame = sampleRate * MediaClock.tickMilliseconds / 1000
@@ -67,6 +72,8 @@ public final class MicrophoneSource: AudioSource {
         let age = DeviceTiming.oldestCaptureAge(
             now: DeviceTiming.nowMicroseconds(), newestCaptured: newest, queuedSamples: queued, sampleRate: stream.sampleRate)
         lastCaptureAgeMicroseconds.store(age, ordering: .relaxed)
+        ticks += 1
+        guard ticks > DeviceBuffering.settleTicks else { return true }
         DeviceDelays.shared.addCapture(
             microseconds: age, device: stream.serverLatencyMicroseconds.load(ordering: .relaxed),
             queued: queued * 1_000_000 / stream.sampleRate)
@@ -87,6 +94,7 @@ public final class SpeakerSink: AudioSink {
     let stream: DeviceStream
     private let drift: DriftCompensator
     private let closed = Atomic<Bool>(false)
+    private var ticks = 0
     /// The microphone of the same call, whose echo canceller hears what we play.
     var microphone: MicrophoneSource?
 
@@ -110,6 +118,9 @@ public final class SpeakerSink: AudioSink {
             processor.analyzeRender(remote)
         }
         if stream.newestSampleMicroseconds.load(ordering: .relaxed) != 0 {
+            ticks += 1
+        }
+        if ticks > DeviceBuffering.settleTicks {
             DeviceDelays.shared.addPlayback(microseconds: Int(delay * 1000))
         }
         drift.push(remote, onto: stream.ring)

@@ -123,11 +123,16 @@ final class DeviceStream: @unchecked Sendable {
     private func noteLatency(_ stream: OpaquePointer) {
         var latency: pa_usec_t = 0
         var negative: Int32 = 0
+        // Between the server's timing updates libpulse may have no latency to give (its indexes
+        // were invalidated): the last one stands in, so the newest sample's time still moves.
+        let server: Int
         if pa_stream_get_latency(stream, &latency, &negative) == 0 {
-            let server = negative != 0 ? 0 : Int(latency)
-            let now = DeviceTiming.nowMicroseconds()
+            server = negative != 0 ? 0 : Int(latency)
             serverLatencyMicroseconds.store(server, ordering: .relaxed)
-            newestSampleMicroseconds.store(direction == .record ? now - server : now + server, ordering: .relaxed)
+        } else {
+            server = serverLatencyMicroseconds.load(ordering: .relaxed)
         }
+        let now = DeviceTiming.nowMicroseconds()
+        newestSampleMicroseconds.store(direction == .record ? now - server : now + server, ordering: .relaxed)
     }
 }
