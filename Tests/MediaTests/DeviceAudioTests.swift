@@ -115,7 +115,7 @@ import Testing
         let tickMicroseconds = MediaClock.tickMilliseconds * 1000
         let lateness = fragmentMicroseconds * 4 / 5
         let chunk = [Int16](repeating: 1000, count: fragment)
-        var generator = SeededGenerator(seed: 21)
+        var generator = SplitMix(seed: 21)
         var worstMean = 0.0
         for phase in stride(from: 0, to: tickMicroseconds, by: 1000) {
             let drift = try DriftCompensator(
@@ -212,15 +212,5 @@ import Testing
     }
 }
 
-/// SplitMix64: the same lateness in every run.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The same lateness in every run.
+extension SplitMix: RandomNumberGenerator {}
