@@ -28,6 +28,8 @@ enum DeviceBuffering {
     static let playbackBufferMilliseconds = 20
     /// Audio for the speaker waiting for the server, at the moment the media clock adds a tick.
     static let playbackTargetMilliseconds = 10
+    /// Captured audio older than this waiting in the server is dropped (at most once a second).
+    static let captureFlushMilliseconds = 100
     /// A ring this far above its target is cut back at once.
     static let resetExcessMilliseconds = 20
     static let ringMilliseconds = 500

@@ -120,6 +120,9 @@ final class DeviceStream: @unchecked Sendable {
         noteLatency(stream)
     }
 
+    /// Server thread only.
+    private var lastFlushMicroseconds = 0
+
     private func noteLatency(_ stream: OpaquePointer) {
         var latency: pa_usec_t = 0
         var negative: Int32 = 0
@@ -133,6 +136,12 @@ final class DeviceStream: @unchecked Sendable {
             server = serverLatencyMicroseconds.load(ordering: .relaxed)
         }
         let now = DeviceTiming.nowMicroseconds()
+        if direction == .record, server > DeviceBuffering.captureFlushMilliseconds * 1000, now - lastFlushMicroseconds > 1_000_000 {
+            // A backlog in the server (a null sink's monitor at the start, a stall of this
+            // thread) would reach the far end that late; the ring cuts its own excess the same way.
+            lastFlushMicroseconds = now
+            if let operation = pa_stream_flush(stream, nil, nil) { pa_operation_unref(operation) }
+        }
         newestSampleMicroseconds.store(direction == .record ? now - server : now + server, ordering: .relaxed)
     }
 }
