@@ -89,6 +89,80 @@ import Testing
         #expect(ring.count <= 240)
     }
 
+    /// The delays read at a tick count from the instants the server's thread noted, so the time
+    /// since that thread last ran is part of them.
+    @Test func delaysCountFromTheNotedInstants() {
+        // Newest sample captured 7 ms before the tick, 25 ms (1200 samples at 48 kHz) queued.
+        #expect(DeviceTiming.oldestCaptureAge(now: 1_000_000, newestCaptured: 993_000, queuedSamples: 1200, sampleRate: 48000) == 32_000)
+        // The server plays what it last took 12 ms from now; 10 ms (80 samples at 8 kHz) queued.
+        #expect(DeviceTiming.playbackWait(now: 1_000_000, newestPlays: 1_012_000, queuedSamples: 80, sampleRate: 8000) == 22_000)
+        // A server already past its newest sample (it ran dry) adds nothing, not a negative wait.
+        #expect(DeviceTiming.playbackWait(now: 1_000_000, newestPlays: 990_000, queuedSamples: 80, sampleRate: 8000) == 10_000)
+        #expect(DeviceBuffering.captureTargetMilliseconds == MediaClock.tickMilliseconds + DeviceBuffering.captureFragmentMilliseconds)
+    }
+
+    /// The capture buffers as the microphone sizes them, against a simulated server: 5 ms
+    /// deliveries, each up to 4 ms late, a card clock 200 ppm fast, at every phase between
+    /// deliveries and the media clock's ticks. Once settled (5 s) no tick finds less than a
+    /// frame, and the oldest sample's age stays within the frame, the fragment the target adds,
+    /// the fragment since the last delivery and the lateness (on average half of each of the
+    /// last two). speexdsp crashed here before the compensator's steps were coarsened.
+    @Test func captureBuffersNeverRunShortAtAnyPhase() throws {
+        let rate = 48000
+        let frame = rate * MediaClock.tickMilliseconds / 1000
+        let fragment = rate * DeviceBuffering.captureFragmentMilliseconds / 1000
+        let fragmentMicroseconds = DeviceBuffering.captureFragmentMilliseconds * 1000
+        let tickMicroseconds = MediaClock.tickMilliseconds * 1000
+        let lateness = fragmentMicroseconds * 4 / 5
+        let chunk = [Int16](repeating: 1000, count: fragment)
+        var generator = SplitMix(seed: 21)
+        var worstMean = 0.0
+        for phase in stride(from: 0, to: tickMicroseconds, by: 1000) {
+            let drift = try DriftCompensator(
+                sampleRate: rate, frameSamples: frame,
+                targetFill: rate * DeviceBuffering.captureTargetMilliseconds / 1000,
+                resetExcess: rate * DeviceBuffering.resetExcessMilliseconds / 1000)
+            let ring = SampleRing(minimumCapacity: rate)
+            var delivered = 0
+            var lastDelivery = 0
+            var newestCaptured = 0
+            var output = [Int16](repeating: 0, count: frame)
+            var ages = 0
+            var counted = 0
+            var worst = 0
+            for tick in 1...(50 * 20) {
+                let now = tick * tickMicroseconds + phase
+                while true {
+                    // Chunk `delivered` is complete on the card's clock, then the server's thread
+                    // runs up to 4 ms late, never before the previous delivery.
+                    let complete = Int(Double((delivered + 1) * fragmentMicroseconds) / 1.0002)
+                    let delivery = max(lastDelivery, complete + Int.random(in: 0...lateness, using: &generator))
+                    guard delivery <= now else { break }
+                    _ = chunk.withUnsafeBufferPointer { ring.write($0) }
+                    delivered += 1
+                    lastDelivery = delivery
+                    newestCaptured = complete
+                }
+                let age = DeviceTiming.oldestCaptureAge(
+                    now: now, newestCaptured: newestCaptured, queuedSamples: ring.count + drift.heldSamples, sampleRate: rate)
+                let underrunsBefore = drift.underruns
+                output.withUnsafeMutableBufferPointer { drift.pull(from: ring, into: $0) }
+                if tick > 250 {
+                    #expect(drift.underruns == underrunsBefore, "phase \(phase) µs: tick \(tick) found less than a frame")
+                    ages += age
+                    counted += 1
+                    worst = max(worst, age)
+                }
+            }
+            #expect(drift.resets <= 1)
+            #expect(worst <= tickMicroseconds + 2 * fragmentMicroseconds + lateness + 1000, "phase \(phase) µs: an age of \(worst) µs")
+            worstMean = max(worstMean, Double(ages) / Double(counted))
+        }
+        // 1.5 ms more: the resampler's half filter (0.5 ms) and the fill above target that
+        // steering against the drift takes.
+        #expect(worstMean <= Double(tickMicroseconds + fragmentMicroseconds) + Double(fragmentMicroseconds + lateness) / 2 + 1500, "mean age \(worstMean) µs")
+    }
+
     /// WebRTC's canceller on a synthetic room: the microphone hears the far end's speech-like
     /// signal 40 ms late at half level. After it has adapted, what it lets through is at least
     /// 20 dB below the echo.
@@ -137,3 +211,6 @@ import Testing
         #expect(!message.contains("\n"))
     }
 }
+
+/// The same lateness in every run.
+extension SplitMix: RandomNumberGenerator {}

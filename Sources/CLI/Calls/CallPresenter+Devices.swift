@@ -14,7 +14,9 @@ extension CallPresenter {
         let payload = DeviceDelayPayload(
             call: call,
             mouthToWireMs: delays.captureMilliseconds.map { Self.rounded($0 + encoder) },
-            captureMs: delays.captureMilliseconds.map(Self.rounded), encoderMs: encoder,
+            captureMs: delays.captureMilliseconds.map(Self.rounded), captureDeviceMs: delays.captureDeviceMilliseconds.map(Self.rounded),
+            captureQueuedMs: delays.captureQueuedMilliseconds.map(Self.rounded),
+            encoderMs: encoder,
             wireToEarMs: delays.playbackMilliseconds.map { Self.rounded($0 + audio.jitterBufferDelayMs) },
             jitterBufferMs: Self.rounded(audio.jitterBufferDelayMs), playbackMs: delays.playbackMilliseconds.map(Self.rounded))
         if json {
@@ -31,6 +33,8 @@ private struct DeviceDelayPayload: Encodable {
     let call: String
     let mouthToWireMs: Double?
     let captureMs: Double?
+    let captureDeviceMs: Double?
+    let captureQueuedMs: Double?
     let encoderMs: Double
     let wireToEarMs: Double?
     let jitterBufferMs: Double

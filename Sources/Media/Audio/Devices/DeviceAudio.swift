@@ -17,17 +17,26 @@ public struct VoiceProcessing: Sendable, Equatable {
 
 /// Buffer sizes for device audio, chosen for the latency goals in docs/audio.md ("Latency").
 enum DeviceBuffering {
-    /// The server hands captured audio over in pieces this long.
-    static let captureFragmentMilliseconds = 10
-    /// Captured audio waiting for the media clock, at the moment it takes a tick's worth.
-    static let captureTargetMilliseconds = 30
+    /// The server hands captured audio over in pieces this long, and (PA_STREAM_ADJUST_LATENCY)
+    /// keeps about as much in the source before it does.
+    static let captureFragmentMilliseconds = 5
+    /// Captured audio waiting for the media clock, at the moment it takes a tick's worth: the
+    /// frame and one fragment more, so a delivery late by less than a fragment still finds a
+    /// whole frame waiting, whatever the phase between deliveries and ticks.
+    static let captureTargetMilliseconds = MediaClock.tickMilliseconds + captureFragmentMilliseconds
     /// The server's own playback buffer.
     static let playbackBufferMilliseconds = 20
     /// Audio for the speaker waiting for the server, at the moment the media clock adds a tick.
     static let playbackTargetMilliseconds = 10
+    /// Captured audio older than this waiting in the server is dropped (at most once a second).
+    static let captureFlushMilliseconds = 100
     /// A ring this far above its target is cut back at once.
     static let resetExcessMilliseconds = 20
     static let ringMilliseconds = 500
+    /// Delays are counted from the second second of a stream: in the first the server drains
+    /// what it buffered while the stream opened (a null sink's monitor hands over half a second
+    /// and more at once) and the rings are cut back to their targets.
+    static let settleTicks = 1000 / MediaClock.tickMilliseconds
 }
 
 /// The microphone as a call's source: audio the sound server captured, taken off the ring at the
@@ -36,6 +45,8 @@ public final class MicrophoneSource: AudioSource {
     let stream: DeviceStream
     private let drift: DriftCompensator
     let processor: VoiceProcessor?
+    private let lastCaptureAgeMicroseconds = Atomic<Int>(0)
+    private var ticks = 0
 
     public init(device: String?, sampleRate: Int, processing: VoiceProcessing) throws(AudioError) {
         let frame = sampleRate * MediaClock.tickMilliseconds / 1000
@@ -53,17 +64,29 @@ public final class MicrophoneSource: AudioSource {
     deinit { stream.close() }
 
     public func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
-        DeviceDelays.shared.addCapture(milliseconds: captureDelayMilliseconds)
+        let newest = stream.newestSampleMicroseconds.load(ordering: .relaxed)
+        let queued = stream.ring.count + drift.heldSamples
         drift.pull(from: stream.ring, into: frame)
         processor?.processCapture(frame)
+        guard newest != 0 else { return true }
+        // The ring is read after the time: a delivery in between makes the figure too high,
+        // never too low.
+        let age = DeviceTiming.oldestCaptureAge(
+            now: DeviceTiming.nowMicroseconds(), newestCaptured: newest, queuedSamples: queued, sampleRate: stream.sampleRate)
+        lastCaptureAgeMicroseconds.store(age, ordering: .relaxed)
+        ticks += 1
+        guard ticks > DeviceBuffering.settleTicks else { return true }
+        DeviceDelays.shared.addCapture(
+            microseconds: age, device: stream.serverLatencyMicroseconds.load(ordering: .relaxed),
+            queued: queued * 1_000_000 / stream.sampleRate)
         return true
     }
 
-    /// How long captured audio waits before the encoder takes it: the server's buffering plus
-    /// the ring's fill, in milliseconds.
+    /// How old the first sample of the last frame was when voice processing handed the frame on:
+    /// the server's buffering, the time since the server's thread delivered, what waited on the
+    /// ring and in the resampler, and the processing itself, in milliseconds.
     public var captureDelayMilliseconds: Double {
-        Double(stream.serverLatencyMicroseconds.load(ordering: .relaxed)) / 1000
-            + Double(stream.ring.count) * 1000 / Double(stream.sampleRate)
+        Double(lastCaptureAgeMicroseconds.load(ordering: .relaxed)) / 1000
     }
 }
 
@@ -73,6 +96,7 @@ public final class SpeakerSink: AudioSink {
     let stream: DeviceStream
     private let drift: DriftCompensator
     private let closed = Atomic<Bool>(false)
+    private var ticks = 0
     /// The microphone of the same call, whose echo canceller hears what we play.
     var microphone: MicrophoneSource?
 
@@ -90,11 +114,17 @@ public final class SpeakerSink: AudioSink {
 
     public func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
         guard !closed.load(ordering: .relaxed) else { return }
+        let delay = playbackDelayMilliseconds
         if let microphone, let processor = microphone.processor {
-            processor.echoDelayMilliseconds = Int(playbackDelayMilliseconds + microphone.captureDelayMilliseconds)
+            processor.echoDelayMilliseconds = Int(delay + microphone.captureDelayMilliseconds)
             processor.analyzeRender(remote)
         }
-        DeviceDelays.shared.addPlayback(milliseconds: playbackDelayMilliseconds)
+        if stream.newestSampleMicroseconds.load(ordering: .relaxed) != 0 {
+            ticks += 1
+        }
+        if ticks > DeviceBuffering.settleTicks {
+            DeviceDelays.shared.addPlayback(microseconds: Int(delay * 1000))
+        }
         drift.push(remote, onto: stream.ring)
     }
 
@@ -103,11 +133,12 @@ public final class SpeakerSink: AudioSink {
         stream.close()
     }
 
-    /// How long received audio waits on this side of the jitter buffer: the ring's fill plus
-    /// the server's buffering, in milliseconds.
+    /// How long a sample added now waits before it is heard: until the server plays what it
+    /// last took, plus what waits on the ring, in milliseconds.
     public var playbackDelayMilliseconds: Double {
-        Double(stream.serverLatencyMicroseconds.load(ordering: .relaxed)) / 1000
-            + Double(stream.ring.count) * 1000 / Double(stream.sampleRate)
+        Double(DeviceTiming.playbackWait(
+            now: DeviceTiming.nowMicroseconds(), newestPlays: stream.newestSampleMicroseconds.load(ordering: .relaxed),
+            queuedSamples: stream.ring.count, sampleRate: stream.sampleRate)) / 1000
     }
 }
 

@@ -1,29 +1,39 @@
 import Synchronization
 
 /// The delay device audio spends in this process's buffers, averaged over every media tick
-/// (docs/audio.md, "Latency"): capture is the sound server's record latency plus the ring's
-/// fill when the media clock takes a frame; playback is the ring's fill plus the server's
-/// playback latency. Kept with relaxed atomic adds, nothing more, on the media clock.
+/// (docs/audio.md, "Latency"): capture is the age of a frame's oldest sample when voice
+/// processing hands the frame on, of which the server's record latency is the device's part;
+/// playback is how long a sample added to the ring waits before it is heard. Kept with relaxed
+/// atomic adds, nothing more, on the media clock.
 public final class DeviceDelays: Sendable {
     public static let shared = DeviceDelays()
 
     private let captureMicroseconds = Atomic<Int>(0)
+    private let captureDeviceMicroseconds = Atomic<Int>(0)
+    private let captureQueuedMicroseconds = Atomic<Int>(0)
     private let captureTicks = Atomic<Int>(0)
     private let playbackMicroseconds = Atomic<Int>(0)
     private let playbackTicks = Atomic<Int>(0)
 
-    func addCapture(milliseconds: Double) {
-        captureMicroseconds.add(Int(milliseconds * 1000), ordering: .relaxed)
+    func addCapture(microseconds: Int, device: Int, queued: Int) {
+        captureMicroseconds.add(microseconds, ordering: .relaxed)
+        captureDeviceMicroseconds.add(device, ordering: .relaxed)
+        captureQueuedMicroseconds.add(queued, ordering: .relaxed)
         captureTicks.add(1, ordering: .relaxed)
     }
 
-    func addPlayback(milliseconds: Double) {
-        playbackMicroseconds.add(Int(milliseconds * 1000), ordering: .relaxed)
+    func addPlayback(microseconds: Int) {
+        playbackMicroseconds.add(microseconds, ordering: .relaxed)
         playbackTicks.add(1, ordering: .relaxed)
     }
 
     /// Mean capture delay in milliseconds; nil when no microphone ran.
     public var captureMilliseconds: Double? { Self.mean(captureMicroseconds, captureTicks) }
+    /// Of that, the mean record latency the sound server reported (source and stream buffers).
+    public var captureDeviceMilliseconds: Double? { Self.mean(captureDeviceMicroseconds, captureTicks) }
+    /// Of that, what waited on the ring and in the resampler when the media clock took a frame
+    /// (the frame included); the rest is the time since the server's thread last delivered.
+    public var captureQueuedMilliseconds: Double? { Self.mean(captureQueuedMicroseconds, captureTicks) }
     /// Mean playback delay in milliseconds; nil when no speaker ran.
     public var playbackMilliseconds: Double? { Self.mean(playbackMicroseconds, playbackTicks) }
 

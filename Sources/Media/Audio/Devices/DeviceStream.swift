@@ -19,6 +19,9 @@ final class DeviceStream: @unchecked Sendable {
     /// The server's own buffering (device and stream buffers), in microseconds, sampled on the
     /// server's thread whenever it moves audio.
     let serverLatencyMicroseconds = Atomic<Int>(0)
+    /// When the newest sample handed over was captured (record) or will be played (playback),
+    /// on `DeviceTiming`'s clock; noted with `serverLatencyMicroseconds`.
+    let newestSampleMicroseconds = Atomic<Int>(0)
 
     /// Opens the stream; audio starts flowing once the server has set it up, without waiting here.
     /// `bufferMilliseconds` is the server-side buffer asked for (fragment size when recording,
@@ -117,11 +120,28 @@ final class DeviceStream: @unchecked Sendable {
         noteLatency(stream)
     }
 
+    /// Server thread only.
+    private var lastFlushMicroseconds = 0
+
     private func noteLatency(_ stream: OpaquePointer) {
         var latency: pa_usec_t = 0
         var negative: Int32 = 0
+        // Between the server's timing updates libpulse may have no latency to give (its indexes
+        // were invalidated): the last one stands in, so the newest sample's time still moves.
+        let server: Int
         if pa_stream_get_latency(stream, &latency, &negative) == 0 {
-            serverLatencyMicroseconds.store(negative != 0 ? 0 : Int(latency), ordering: .relaxed)
+            server = negative != 0 ? 0 : Int(latency)
+            serverLatencyMicroseconds.store(server, ordering: .relaxed)
+        } else {
+            server = serverLatencyMicroseconds.load(ordering: .relaxed)
         }
+        let now = DeviceTiming.nowMicroseconds()
+        if direction == .record, server > DeviceBuffering.captureFlushMilliseconds * 1000, now - lastFlushMicroseconds > 1_000_000 {
+            // A backlog in the server (a null sink's monitor at the start, a stall of this
+            // thread) would reach the far end that late; the ring cuts its own excess the same way.
+            lastFlushMicroseconds = now
+            if let operation = pa_stream_flush(stream, nil, nil) { pa_operation_unref(operation) }
+        }
+        newestSampleMicroseconds.store(direction == .record ? now - server : now + server, ordering: .relaxed)
     }
 }

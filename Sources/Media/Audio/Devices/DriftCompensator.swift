@@ -10,6 +10,7 @@ final class DriftCompensator {
     static let maximumAdjustment = 0.005
     /// The fill error is averaged over about this many ticks before it steers the ratio.
     private static let smoothing = 0.02
+    private static let stepsPerUnit = 50_000
 
     let targetFill: Int
     /// A fill this far above the target is cut back to the target at once.
@@ -23,6 +24,10 @@ final class DriftCompensator {
     private(set) var resets = 0
     private(set) var underruns = 0
     private(set) var overflows = 0
+
+    /// Input samples the resampler's filter has taken off the ring but not yet given out: its
+    /// share of the capture delay.
+    var heldSamples: Int { Int(speex_resampler_get_input_latency(resampler)) }
 
     /// The ratio applied now, input samples per output sample.
     private(set) var ratio = 1.0
@@ -54,11 +59,15 @@ final class DriftCompensator {
         smoothedError += (error - smoothedError) * Self.smoothing
         let adjustment = max(-Self.maximumAdjustment, min(Self.maximumAdjustment, smoothedError * 0.01))
         ratio = 1 + adjustment
-        // Work in parts per 100 000 so the resampler's filter is not rebuilt for noise.
-        let steps = Int((ratio - 1) * 100_000)
+        // Work in steps of 1/50 000 so the resampler's filter is not rebuilt for noise. Not
+        // finer: speexdsp 1.2.1 rescales its position by the new denominator in 32 bits, and
+        // where the old and new reduced denominators multiply past 2^32 it returns an overflow
+        // after changing the rate but before rebuilding the filter, so the next call reads
+        // outside the filter (a crash at 1/100 000 steps, DeviceAudioTests).
+        let steps = Int((ratio - 1) * Double(Self.stepsPerUnit))
         guard steps != appliedSteps else { return }
         appliedSteps = steps
-        speex_resampler_set_rate_frac(resampler, UInt32(100_000 + steps), 100_000, rate, rate)
+        speex_resampler_set_rate_frac(resampler, UInt32(Self.stepsPerUnit + steps), UInt32(Self.stepsPerUnit), rate, rate)
     }
 
     /// Capture: fills `frame` from `ring` at the steered ratio. What the ring lacks is silence.
