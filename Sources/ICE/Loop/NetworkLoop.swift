@@ -38,7 +38,7 @@ public final class NetworkLoop: @unchecked Sendable {
 
     /// Runs `work` on the network thread (soon, never inline), so that GIO objects made in it
     /// attach to this loop's context.
-    func perform(_ work: @escaping @Sendable () -> Void) {
+    package func perform(_ work: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(WorkBox(work)).toOpaque()
         g_main_context_invoke_full(context, G_PRIORITY_DEFAULT, { data in
             let box = Unmanaged<WorkBox>.fromOpaque(data!).takeRetainedValue()

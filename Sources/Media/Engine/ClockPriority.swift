@@ -29,19 +29,37 @@ public enum ClockPriority: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What a shard's network thread asks for: one step below its clock, so a tick still
+    /// preempts packet reading, and above every normal thread. A network thread left at normal
+    /// priority beside real-time clocks starves whenever the machine is busy: its calls' packets
+    /// wait in the socket buffers, the jitter buffers run dry, and concealment and FEC make each
+    /// tick dearer, which starves it further (docs/performance.md, "Why the hold fell behind the ramp").
+    /// Its loop sleeps after every busy wake-up (`CoalescingPoll`), so it cannot hold a core.
+    public static let networkRealtimePriority: Int32 = 5
+    static let networkNiceValues: [Int32] = [-5, -1]
+
     /// On the clock's own thread, before its first tick.
     static func raiseCurrentThread() -> ClockPriority {
+        raiseCurrentThread(realtime: realtimePriority, nice: niceValues)
+    }
+
+    /// On a shard's network thread, before its calls' first packets (`networkRealtimePriority`).
+    public static func raiseNetworkThread() -> ClockPriority {
+        raiseCurrentThread(realtime: networkRealtimePriority, nice: networkNiceValues)
+    }
+
+    private static func raiseCurrentThread(realtime: Int32, nice: [Int32]) -> ClockPriority {
         if let setting = getenv(environmentVariable), String(cString: setting) == "normal" { return .normal }
         var limit = rlimit()
         let allowed = getrlimit(RLIMIT_RTPRIO_VALUE, &limit) == 0 ? limit.rlim_cur : 0
         // With CAP_SYS_NICE the limit does not apply; without it, the soft limit caps the priority.
-        for priority in [realtimePriority, Int32(clamping: min(allowed, UInt(realtimePriority)))] where priority > 0 {
+        for priority in [realtime, Int32(clamping: min(allowed, UInt(realtime)))] where priority > 0 {
             var parameters = sched_param(sched_priority: priority)
             if pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters) == 0 { return .realtime(priority) }
         }
         // On Linux a nice value belongs to a thread, and `who` 0 is the calling one (man 2 setpriority).
         let thread: id_t = 0
-        for value in niceValues where setpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread, value) == 0 {
+        for value in nice where setpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread, value) == 0 {
             return .nice(value)
         }
         return .normal

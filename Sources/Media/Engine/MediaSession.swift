@@ -119,7 +119,7 @@ public final class MediaSession: @unchecked Sendable {
         }
         jitterBuffer = JitterBuffer(configuration: configuration.jitterBuffer)
         dtmfSender = DTMFSender(clockRate: rate, durationMilliseconds: configuration.dtmfDurationMilliseconds, volume: configuration.dtmfVolume)
-        if configuration.detectInBandDTMF && configuration.decodesAudio { inBandDetector = InBandDTMFDetector(sampleRate: rate) }
+        if configuration.runsInBandDTMFDetector { inBandDetector = InBandDTMFDetector(sampleRate: rate) }
         remoteSSRC = configuration.remoteSSRC
         cname = Array(configuration.cname.utf8.prefix(255))
 
@@ -254,10 +254,9 @@ public final class MediaSession: @unchecked Sendable {
         } else if configuration.receivedTelephoneEventPayloadTypes.contains(packet.payloadType) {
             jitterBuffer.insertPlaceholder(sequence: packet.sequenceNumber)
             if let event = try? TelephoneEvent.parse(payload), let digit = dtmfReceiver.receive(event, timestamp: packet.timestamp) {
+                // A far end that sends RFC 4733 events may also leave the tones in its audio;
+                // no detector runs for it (`runsInBandDTMFDetector`), so no digit arrives twice.
                 dtmfReceived += 1
-                // A far end that sends RFC 4733 events may also leave the tones in its audio:
-                // from its first event on, only the events count, so no digit arrives twice.
-                inBandDetector = nil
                 continuation.yield(.dtmf(digit, inBand: false))
             }
         } else {

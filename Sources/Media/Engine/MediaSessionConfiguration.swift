@@ -57,7 +57,8 @@ public struct MediaSessionConfiguration: Sendable {
     public var dtmfDurationMilliseconds: Int
     /// -dBm0, 0...63.
     public var dtmfVolume: UInt8
-    /// Goertzel detection of DTMF sent as audio, for G.711 sessions.
+    /// Goertzel detection of DTMF sent as audio, for a peer that cannot send RFC 4733 events
+    /// (`runsInBandDTMFDetector`).
     public var detectInBandDTMF: Bool
     /// False for a call whose audio nobody hears (a load generator's): received packets still
     /// count for every statistic (sequence, loss, jitter, late frames, concealment) but are not
@@ -84,6 +85,15 @@ public struct MediaSessionConfiguration: Sendable {
         self.dtmfDurationMilliseconds = dtmfDurationMilliseconds
         self.dtmfVolume = dtmfVolume
         self.detectInBandDTMF = detectInBandDTMF
+    }
+
+    /// Whether the session runs the in-band detector (eight Goertzel filters over every played
+    /// frame): only for decoded audio from a peer that negotiated no telephone-event. A peer that
+    /// did sends its digits as events, as libwebrtc does, which never looks for tones in the
+    /// audio; the detector would cost such a call about a fifth of its CPU (a PCMU leg,
+    /// docs/performance.md) to find nothing.
+    public var runsInBandDTMFDetector: Bool {
+        detectInBandDTMF && decodesAudio && receivedTelephoneEventPayloadTypes.isEmpty
     }
 
     /// Packet duration we send, in milliseconds.

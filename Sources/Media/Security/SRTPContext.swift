@@ -31,9 +31,13 @@ public enum SRTPError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// libsrtp2 must be initialised once per process before any session exists.
+/// libsrtp2 must be initialised once per process before any session exists; NSS before it
+/// (`NSSInitialization`), since `srtp_init`'s self-tests already make ciphers.
 enum SRTPLibrary {
-    static let status: Int32 = Int32(srtp_init().rawValue)
+    static let status: Int32 = {
+        _ = NSSInitialization.initialized
+        return Int32(srtp_init().rawValue)
+    }()
 
     static func ensureInitialized() throws(SRTPError) {
         guard status == Int32(srtp_err_status_ok.rawValue) else { throw .libraryInitialization(status) }

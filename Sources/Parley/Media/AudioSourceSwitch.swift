@@ -45,8 +45,9 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
             }
             self.prompt = nil
             prompt.finished.resume(returning: true)
-            silence(frame)
-            return true
+            // The base goes on in this very frame, pre-encoded when it is (silence is): a frame of
+            // our own silence here made every call encode one frame per prompt, with an encoder
+            // of its own made for it.
         }
         if base.read(into: frame) {
             lastEncoded = encodedBase

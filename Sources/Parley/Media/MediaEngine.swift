@@ -109,6 +109,8 @@ public final class MediaShard: Sendable {
             clock = MediaClock(name: "parley-media-clock-\(index)", manual: true)
         } else {
             clock = index == 0 ? .shared : MediaClock(name: "parley-media-clock-\(index)")
+            // Real-time like its clock (one step below), or the clock starves it (ClockPriority).
+            network.perform { _ = ClockPriority.raiseNetworkThread() }
         }
     }
 

@@ -308,7 +308,10 @@ public actor MediaLeg {
         let source: AudioSourceSwitch
         let sink: AudioSinkSwitch
         do {
-            let base = options.sharesLoopedSource ? try options.source.makeSharedLoopSource(sampleRate: rate) : try options.source.makeSource(sampleRate: rate)
+            // Silence is always the shared, pre-encoded loop: a bot's call sends it between
+            // prompts, and encoding it per call cost each call an encoder (docs/performance.md).
+            let shared = options.sharesLoopedSource || options.source == .silence
+            let base = shared ? try options.source.makeSharedLoopSource(sampleRate: rate) : try options.source.makeSource(sampleRate: rate)
             source = AudioSourceSwitch(base: base)
             let sinkBase = try options.sink.makeSink(sampleRate: rate)
             DeviceAudioLink.link(source: base, sink: sinkBase)

@@ -25,6 +25,29 @@ import Synchronization
         #expect(MediaEngine(shards: 1000).shardCount == MediaEngine.maximumShardCount)
     }
 
+    /// Left at normal priority beside its real-time clock, a network thread starves whenever the
+    /// machine is busy (docs/performance.md, "Why the hold fell behind the ramp"). Where the
+    /// process may use real-time scheduling (root, as `make test` runs), it runs one step below.
+    @Test func eachShardsNetworkThreadRunsRealTimeOneStepBelowItsClock() async throws {
+        try #require(geteuid() == 0, "real-time scheduling needs root here, as make test runs")
+        try #require(getenv(ClockPriority.environmentVariable) == nil)
+        let engine = MediaEngine(shards: 2)
+        let places = [engine.place(), engine.place()]
+        defer { places.forEach { $0.release() } }
+        for place in places {
+            let (policy, priority) = await withCheckedContinuation { continuation in
+                place.shard.network.perform {
+                    var parameters = sched_param()
+                    var policy: Int32 = 0
+                    pthread_getschedparam(pthread_self(), &policy, &parameters)
+                    continuation.resume(returning: (policy, parameters.sched_priority))
+                }
+            }
+            #expect(policy == SCHED_FIFO)
+            #expect(priority == ClockPriority.networkRealtimePriority)
+        }
+    }
+
     @Test(arguments: [1, 2]) func callsStayOnTheirShardAndEndingOneLeavesTheOthersWhole(shards: Int) async throws {
         let engine = MediaEngine(shards: shards)
         var options = InteropMedia.options(interface: "lo", codec: "opus", tone: 440, record: nil, vanilla: true)
