@@ -7,7 +7,7 @@ public protocol AudioSource: AnyObject {
 }
 
 /// Where a session's received audio goes. Called on the media clock thread once per tick.
-public protocol AudioSink: AnyObject {
+package protocol AudioSink: AnyObject {
     /// `remote` is what we heard, `local` what we sent in the same tick (equal lengths, mono).
     func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>)
     /// Flushes and closes; further writes are ignored.
@@ -150,7 +150,7 @@ public enum AudioSinkSpec: Sendable, Equatable {
         }
     }
 
-    public func makeSink(sampleRate: Int) throws(AudioError) -> any AudioSink {
+    package func makeSink(sampleRate: Int) throws(AudioError) -> any AudioSink {
         switch self {
         case .null: return NullSink()
         case .standardOutput: return RawPCMSink(descriptor: 1)

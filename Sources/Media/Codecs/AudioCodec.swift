@@ -16,7 +16,7 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Turns mono 16-bit PCM frames into RTP payloads. Used from the media clock thread only.
-public protocol AudioEncoder: AnyObject {
+package protocol AudioEncoder: AnyObject {
     /// PCM sample rate the encoder takes (also the session's internal rate).
     var sampleRate: Int { get }
     /// RTP timestamp units per second (48000 for Opus whatever it codes internally).
@@ -27,7 +27,7 @@ public protocol AudioEncoder: AnyObject {
 }
 
 /// Turns RTP payloads back into mono 16-bit PCM and hides losses.
-public protocol AudioDecoder: AnyObject {
+package protocol AudioDecoder: AnyObject {
     var sampleRate: Int { get }
     /// Decodes one payload; returns the samples written.
     func decode(_ payload: UnsafeRawBufferPointer, into pcm: UnsafeMutableBufferPointer<Int16>) throws(CodecError) -> Int

@@ -48,7 +48,7 @@ public final class MediaClock: @unchecked Sendable {
 
     /// What the clock's thread got when it asked for a scheduling priority above normal, once
     /// it has started (docs/architecture.md).
-    public var priority: ClockPriority? { lock.withLock { grantedPriority } }
+    package var priority: ClockPriority? { lock.withLock { grantedPriority } }
     private var grantedPriority: ClockPriority?
 
     public var ticks: Int { lock.withLock { tickCount } }
@@ -84,7 +84,7 @@ public final class MediaClock: @unchecked Sendable {
         }
     }
 
-    public func add(_ session: MediaSession) {
+    package func add(_ session: MediaSession) {
         lock.lock()
         defer { lock.unlock() }
         guard !sessions.contains(where: { $0 === session }) else { return }
@@ -98,7 +98,7 @@ public final class MediaClock: @unchecked Sendable {
         thread.start()
     }
 
-    public func remove(_ session: MediaSession) {
+    package func remove(_ session: MediaSession) {
         lock.withLock { sessions.removeAll { $0 === session } }
     }
 

@@ -5,11 +5,11 @@ import Glibc
 /// network thread, and once per media clock tick: jitter buffer → decode → sink, then source →
 /// encode → packetize → protect → transport. All buffers are allocated here, up front; the packet
 /// paths allocate nothing and take no actor hop. A lock serialises the two threads.
-public final class MediaSession: @unchecked Sendable {
-    public let configuration: MediaSessionConfiguration
-    public let events: AsyncStream<MediaEvent>
+package final class MediaSession: @unchecked Sendable {
+    package let configuration: MediaSessionConfiguration
+    package let events: AsyncStream<MediaEvent>
     /// Samples per 20 ms clock tick at the session rate.
-    public let tickSamples: Int
+    let tickSamples: Int
 
     private let lock = NSLock()
     private let continuation: AsyncStream<MediaEvent>.Continuation
@@ -81,7 +81,7 @@ public final class MediaSession: @unchecked Sendable {
 
     static let sourceSwitchSilence = Duration.milliseconds(500)
 
-    public init(
+    package init(
         configuration: MediaSessionConfiguration, security: MediaSecurity, transport: any MediaTransport,
         source: any AudioSource, sink: any AudioSink
     ) throws(MediaSessionError) {
@@ -157,7 +157,7 @@ public final class MediaSession: @unchecked Sendable {
     // MARK: Control
 
     /// Starts the DTLS handshake and joins `clock`, which ticks the session from now on.
-    public func start(on clock: MediaClock = .shared) {
+    package func start(on clock: MediaClock = .shared) {
         lock.lock()
         let first = !started
         started = true
@@ -167,7 +167,7 @@ public final class MediaSession: @unchecked Sendable {
     }
 
     /// Sends RTCP BYE, leaves the clock, closes the sink and ends `events`.
-    public func stop(clock: MediaClock = .shared) {
+    package func stop(clock: MediaClock = .shared) {
         clock.remove(self)
         lock.lock()
         defer { lock.unlock() }
@@ -179,13 +179,13 @@ public final class MediaSession: @unchecked Sendable {
     }
 
     /// Muted sessions send silence (keeping RTP, RTCP and NAT bindings alive).
-    public var isMuted: Bool {
+    package var isMuted: Bool {
         get { lock.withLock { muted } }
         set { lock.withLock { muted = newValue } }
     }
 
     /// Queues RFC 4733 digits (0-9 * # A-D). Needs a negotiated telephone-event payload type.
-    public func sendDTMF(_ digits: String) throws(MediaSessionError) {
+    package func sendDTMF(_ digits: String) throws(MediaSessionError) {
         guard configuration.telephoneEventPayloadType != nil else { throw .invalidDTMF("\(digits) (no telephone-event negotiated)") }
         let queued = lock.withLock { dtmfSender.enqueue(digits) }
         guard queued else { throw .invalidDTMF(digits) }
@@ -193,17 +193,17 @@ public final class MediaSession: @unchecked Sendable {
 
     /// Paused sessions send no RTP at all (hold: a=sendonly/inactive), only RTCP; the source
     /// keeps being read so it resumes in time. The first packet after a pause carries the marker.
-    public var isSendingPaused: Bool {
+    package var isSendingPaused: Bool {
         get { lock.withLock { sendingPaused } }
         set { lock.withLock { sendingPaused = newValue } }
     }
 
-    public var isSecure: Bool { lock.withLock { channel.isSecure } }
+    var isSecure: Bool { lock.withLock { channel.isSecure } }
 
     // MARK: Receive path (network thread)
 
     /// Entry point for every datagram the transport receives (except STUN), on its thread.
-    public func receive(_ datagram: UnsafeRawBufferPointer) {
+    package func receive(_ datagram: UnsafeRawBufferPointer) {
         lock.lock()
         defer { lock.unlock() }
         guard !stopped else { return }
@@ -329,7 +329,7 @@ public final class MediaSession: @unchecked Sendable {
     // MARK: Clock path
 
     /// One 20 ms step: play what arrived, send what the source gives, keep DTLS and RTCP going.
-    public func tick(now: ContinuousClock.Instant = .now) {
+    package func tick(now: ContinuousClock.Instant = .now) {
         lock.lock()
         defer { lock.unlock() }
         guard started, !stopped else { return }
@@ -577,7 +577,7 @@ public final class MediaSession: @unchecked Sendable {
 
     // MARK: Statistics
 
-    public func statistics() -> MediaStatistics {
+    package func statistics() -> MediaStatistics {
         lock.lock()
         defer { lock.unlock() }
         let profile: String? = if case .secure(let profile) = channel.state { profile.rawValue } else { nil }

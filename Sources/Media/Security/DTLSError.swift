@@ -29,13 +29,13 @@ public enum DTLSError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Our side of the DTLS handshake.
-public enum DTLSRole: String, Sendable, Equatable {
+package enum DTLSRole: String, Sendable, Equatable {
     case client
     case server
 
     /// RFC 5763 §5 / RFC 8842: the answerer picks active (client) or passive (server); an offerer
     /// that said actpass takes the other role. Nil when the pair is not a valid outcome.
-    public static func negotiated(local: SetupRole, remote: SetupRole) -> DTLSRole? {
+    package static func negotiated(local: SetupRole, remote: SetupRole) -> DTLSRole? {
         switch (local, remote) {
         case (.active, .passive), (.active, .actpass): .client
         case (.passive, .active), (.actpass, .active): .server

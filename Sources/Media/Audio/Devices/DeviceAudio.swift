@@ -32,12 +32,12 @@ enum DeviceBuffering {
 
 /// The microphone as a call's source: audio the sound server captured, taken off the ring at the
 /// media clock's pace with drift compensation, then voice processing.
-public final class MicrophoneSource: AudioSource {
+final class MicrophoneSource: AudioSource {
     let stream: DeviceStream
     private let drift: DriftCompensator
     let processor: VoiceProcessor?
 
-    public init(device: String?, sampleRate: Int, processing: VoiceProcessing) throws(AudioError) {
+    init(device: String?, sampleRate: Int, processing: VoiceProcessing) throws(AudioError) {
         let frame = sampleRate * MediaClock.tickMilliseconds / 1000
         drift = try DriftCompensator(
             sampleRate: sampleRate, frameSamples: frame,
@@ -52,7 +52,7 @@ public final class MicrophoneSource: AudioSource {
 
     deinit { stream.close() }
 
-    public func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
+    func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
         DeviceDelays.shared.addCapture(milliseconds: captureDelayMilliseconds)
         drift.pull(from: stream.ring, into: frame)
         processor?.processCapture(frame)
@@ -61,7 +61,7 @@ public final class MicrophoneSource: AudioSource {
 
     /// How long captured audio waits before the encoder takes it: the server's buffering plus
     /// the ring's fill, in milliseconds.
-    public var captureDelayMilliseconds: Double {
+    var captureDelayMilliseconds: Double {
         Double(stream.serverLatencyMicroseconds.load(ordering: .relaxed)) / 1000
             + Double(stream.ring.count) * 1000 / Double(stream.sampleRate)
     }
@@ -69,14 +69,14 @@ public final class MicrophoneSource: AudioSource {
 
 /// The speaker as a call's sink: what we hear goes onto the ring with drift compensation and the
 /// sound server plays it; the same audio is the echo canceller's reference.
-public final class SpeakerSink: AudioSink {
+final class SpeakerSink: AudioSink {
     let stream: DeviceStream
     private let drift: DriftCompensator
     private let closed = Atomic<Bool>(false)
     /// The microphone of the same call, whose echo canceller hears what we play.
     var microphone: MicrophoneSource?
 
-    public init(device: String?, sampleRate: Int) throws(AudioError) {
+    init(device: String?, sampleRate: Int) throws(AudioError) {
         let frame = sampleRate * MediaClock.tickMilliseconds / 1000
         drift = try DriftCompensator(
             sampleRate: sampleRate, frameSamples: frame,
@@ -88,7 +88,7 @@ public final class SpeakerSink: AudioSink {
             ringMilliseconds: DeviceBuffering.ringMilliseconds, name: "Parley speaker")
     }
 
-    public func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
+    func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
         guard !closed.load(ordering: .relaxed) else { return }
         if let microphone, let processor = microphone.processor {
             processor.echoDelayMilliseconds = Int(playbackDelayMilliseconds + microphone.captureDelayMilliseconds)
@@ -98,14 +98,14 @@ public final class SpeakerSink: AudioSink {
         drift.push(remote, onto: stream.ring)
     }
 
-    public func close() {
+    func close() {
         guard !closed.exchange(true, ordering: .relaxed) else { return }
         stream.close()
     }
 
     /// How long received audio waits on this side of the jitter buffer: the ring's fill plus
     /// the server's buffering, in milliseconds.
-    public var playbackDelayMilliseconds: Double {
+    var playbackDelayMilliseconds: Double {
         Double(stream.serverLatencyMicroseconds.load(ordering: .relaxed)) / 1000
             + Double(stream.ring.count) * 1000 / Double(stream.sampleRate)
     }
@@ -113,8 +113,8 @@ public final class SpeakerSink: AudioSink {
 
 /// Joins a call's microphone and speaker so the echo canceller hears what the speaker plays.
 /// Either may be another kind of source or sink, in which case there is nothing to join.
-public enum DeviceAudioLink {
-    public static func link(source: any AudioSource, sink: any AudioSink) {
+package enum DeviceAudioLink {
+    package static func link(source: any AudioSource, sink: any AudioSink) {
         guard let microphone = source as? MicrophoneSource else { return }
         if let speaker = sink as? SpeakerSink {
             speaker.microphone = microphone
@@ -125,14 +125,14 @@ public enum DeviceAudioLink {
 }
 
 /// Writes to several sinks: the speaker and a recording beside it (`--tee`).
-public final class TeeSink: AudioSink {
+final class TeeSink: AudioSink {
     let sinks: [any AudioSink]
 
-    public init(_ sinks: [any AudioSink]) { self.sinks = sinks }
+    init(_ sinks: [any AudioSink]) { self.sinks = sinks }
 
-    public func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
+    func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
         for sink in sinks { sink.write(remote: remote, local: local) }
     }
 
-    public func close() { for sink in sinks { sink.close() } }
+    func close() { for sink in sinks { sink.close() } }
 }

@@ -4,8 +4,8 @@ import Synchronization
 /// (docs/audio.md, "Latency"): capture is the sound server's record latency plus the ring's
 /// fill when the media clock takes a frame; playback is the ring's fill plus the server's
 /// playback latency. Kept with relaxed atomic adds, nothing more, on the media clock.
-public final class DeviceDelays: Sendable {
-    public static let shared = DeviceDelays()
+package final class DeviceDelays: Sendable {
+    package static let shared = DeviceDelays()
 
     private let captureMicroseconds = Atomic<Int>(0)
     private let captureTicks = Atomic<Int>(0)
@@ -23,9 +23,9 @@ public final class DeviceDelays: Sendable {
     }
 
     /// Mean capture delay in milliseconds; nil when no microphone ran.
-    public var captureMilliseconds: Double? { Self.mean(captureMicroseconds, captureTicks) }
+    package var captureMilliseconds: Double? { Self.mean(captureMicroseconds, captureTicks) }
     /// Mean playback delay in milliseconds; nil when no speaker ran.
-    public var playbackMilliseconds: Double? { Self.mean(playbackMicroseconds, playbackTicks) }
+    package var playbackMilliseconds: Double? { Self.mean(playbackMicroseconds, playbackTicks) }
 
     private static func mean(_ sum: borrowing Atomic<Int>, _ count: borrowing Atomic<Int>) -> Double? {
         let ticks = count.load(ordering: .relaxed)
