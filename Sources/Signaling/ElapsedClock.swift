@@ -1,11 +1,11 @@
 /// Seconds since creation on the monotonic clock: the `now` the dialect state machines take.
-public struct ElapsedClock: Sendable {
+package struct ElapsedClock: Sendable {
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
 
-    public init() { origin = clock.now }
+    package init() { origin = clock.now }
 
-    public var seconds: Double {
+    package var seconds: Double {
         let elapsed = clock.now - origin
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }

@@ -92,7 +92,7 @@ public enum SignalingError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// Maps a JSON-RPC error object from a Verto server to its typed case (docs/verto-protocol.md §9.1).
-    public static func fromServer(_ error: JSONRPCErrorObject, method: String?) -> SignalingError {
+    package static func fromServer(_ error: JSONRPCErrorObject, method: String?) -> SignalingError {
         switch error.code {
         case -32000: .authenticationRequired(message: error.message)
         case -32001: .authenticationFailed(message: error.message)

@@ -26,12 +26,12 @@ public enum WebSocketError: Error, Sendable, Equatable, CustomStringConvertible 
 }
 
 /// Why a received message was not delivered; the connection itself goes on unless `closes` says otherwise.
-public enum WebSocketRefusal: Sendable, Equatable, CustomStringConvertible {
+package enum WebSocketRefusal: Sendable, Equatable, CustomStringConvertible {
     case tooLarge(limit: Int)
     case binary
     case invalidUTF8
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .tooLarge(let limit): "a message larger than \(limit) bytes was refused"
         case .binary: "a binary message was ignored; this protocol is text only"
@@ -65,7 +65,7 @@ public struct WebSocketClosure: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-public enum WebSocketEvent: Sendable, Equatable {
+package enum WebSocketEvent: Sendable, Equatable {
     /// `endpoints` are the TCP connection's addresses, when the socket could tell them.
     case opened(subprotocol: String?, endpoints: SocketEndpoints?)
     case text(String)
@@ -74,9 +74,9 @@ public enum WebSocketEvent: Sendable, Equatable {
 }
 
 /// RFC 6455 §7.4.1 codes Parley sends.
-public enum WebSocketCloseCode {
-    public static let normal: UInt16 = 1000
-    public static let goingAway: UInt16 = 1001
-    public static let protocolError: UInt16 = 1002
-    public static let messageTooBig: UInt16 = 1009
+package enum WebSocketCloseCode {
+    package static let normal: UInt16 = 1000
+    package static let goingAway: UInt16 = 1001
+    static let protocolError: UInt16 = 1002
+    package static let messageTooBig: UInt16 = 1009
 }
