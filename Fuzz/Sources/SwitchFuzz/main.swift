@@ -1,6 +1,6 @@
 import FuzzSupport
-import Signaling
-import Switch
+@testable import Signaling
+@testable import Switch
 
 /// Frames from three clients into the embedded switch's core (frames separated by NUL; the
 /// first byte of each frame picks the client). Invariants: everything the switch sends is a
