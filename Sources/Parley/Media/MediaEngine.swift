@@ -50,7 +50,7 @@ public final class MediaEngine: Sendable {
     package var shards: [MediaShard] { state.existing() }
 
     /// Every shard clock's lateness summed: the process's figure for `--clock-interval`.
-    public var lateness: MediaClock.Lateness {
+    package var lateness: MediaClock.Lateness {
         shards.reduce(into: MediaClock.Lateness()) { total, shard in
             let one = shard.clock.lateness
             total.sessionTicks += one.sessionTicks
