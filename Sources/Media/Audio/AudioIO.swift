@@ -1,6 +1,6 @@
 /// Where a session's outgoing audio comes from. Called on the media clock thread once per tick;
 /// must not block or allocate.
-public protocol AudioSource: AnyObject {
+package protocol AudioSource: AnyObject {
     /// Fills `frame` with the next mono samples at the session's rate. Returns false once the
     /// source has ended; the frame then holds silence.
     func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool
@@ -89,7 +89,7 @@ public enum AudioSourceSpec: Sendable, Equatable {
         try WAVContent.checkHeader(head.bytes, path: path, fileSize: head.size)
     }
 
-    public func makeSource(sampleRate: Int) throws(AudioError) -> any AudioSource {
+    package func makeSource(sampleRate: Int) throws(AudioError) -> any AudioSource {
         switch self {
         case .tone(let frequency): ToneSource(frequency: frequency, sampleRate: sampleRate)
         case .silence: SilenceSource()

@@ -1,11 +1,11 @@
 /// Why a codec could not be made or could not code a frame.
-public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupported(String)
     case library(function: String, code: Int32)
     case invalidFrameSize(samples: Int, expected: Int)
     case bufferTooSmall(needed: Int, capacity: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsupported(let what): "unsupported codec configuration: \(what)"
         case .library(let function, let code): "\(function) failed with code \(code)"

@@ -6,9 +6,9 @@ import Glibc
 /// one per shard (docs/architecture.md). Sleeps to absolute deadlines on
 /// CLOCK_MONOTONIC so ticks do not drift; when a tick overruns, the schedule restarts from now.
 /// The lock is this clock's alone, taken once per tick and when a session joins or leaves.
-public final class MediaClock: @unchecked Sendable {
-    public static let shared = MediaClock()
-    public static let tickMilliseconds = 20
+package final class MediaClock: @unchecked Sendable {
+    package static let shared = MediaClock()
+    static let tickMilliseconds = 20
 
     private let name: String
     /// A manual clock has no thread: its owner calls `step` (a profiler stepping a fixed number
@@ -26,13 +26,13 @@ public final class MediaClock: @unchecked Sendable {
     private var frameLateSessionTickCount = 0
 
     /// `name` names the clock's thread (seen in `top -H`, `perf` and debuggers).
-    public init(name: String = "parley-media-clock", manual: Bool = false) {
+    package init(name: String = "parley-media-clock", manual: Bool = false) {
         self.name = name
         self.manual = manual
     }
 
     /// One tick of a manual clock: every session stepped once, on the caller's thread.
-    public func step(now: ContinuousClock.Instant = .now) {
+    package func step(now: ContinuousClock.Instant = .now) {
         let current = lock.withLock {
             tickCount += 1
             sessionTickCount += sessions.count
@@ -42,7 +42,7 @@ public final class MediaClock: @unchecked Sendable {
     }
 
     /// True on this clock's thread: where its sessions are stepped.
-    public var isCurrentThread: Bool {
+    package var isCurrentThread: Bool {
         lock.withLock { threadID.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
@@ -51,22 +51,22 @@ public final class MediaClock: @unchecked Sendable {
     package var priority: ClockPriority? { lock.withLock { grantedPriority } }
     private var grantedPriority: ClockPriority?
 
-    public var ticks: Int { lock.withLock { tickCount } }
+    package var ticks: Int { lock.withLock { tickCount } }
     /// Ticks that started more than a whole tick late.
-    public var overruns: Int { lock.withLock { overrunCount } }
-    public var sessionCount: Int { lock.withLock { sessions.count } }
+    package var overruns: Int { lock.withLock { overrunCount } }
+    var sessionCount: Int { lock.withLock { sessions.count } }
 
     /// How far behind the clock runs: every session step of every tick, those that finished
     /// more than `lateThreshold` after their tick was due (the frame they sent left late), and
     /// those that finished more than a whole tick late (`frameLateThreshold`: the frame left
     /// when the next one was due, which a receiver's jitter buffer may no longer absorb).
-    public struct Lateness: Sendable, Equatable {
-        public var sessionTicks: Int
-        public var lateSessionTicks: Int
-        public var frameLateSessionTicks: Int
-        public var overruns: Int
+    package struct Lateness: Sendable, Equatable {
+        package var sessionTicks: Int
+        package var lateSessionTicks: Int
+        package var frameLateSessionTicks: Int
+        package var overruns: Int
 
-        public init(sessionTicks: Int = 0, lateSessionTicks: Int = 0, frameLateSessionTicks: Int = 0, overruns: Int = 0) {
+        package init(sessionTicks: Int = 0, lateSessionTicks: Int = 0, frameLateSessionTicks: Int = 0, overruns: Int = 0) {
             self.sessionTicks = sessionTicks
             self.lateSessionTicks = lateSessionTicks
             self.frameLateSessionTicks = frameLateSessionTicks
@@ -74,10 +74,10 @@ public final class MediaClock: @unchecked Sendable {
         }
     }
 
-    public static let lateThreshold = Duration.milliseconds(10)
-    public static let frameLateThreshold = Duration.milliseconds(tickMilliseconds)
+    static let lateThreshold = Duration.milliseconds(10)
+    static let frameLateThreshold = Duration.milliseconds(tickMilliseconds)
 
-    public var lateness: Lateness {
+    package var lateness: Lateness {
         lock.withLock {
             Lateness(sessionTicks: sessionTickCount, lateSessionTicks: lateSessionTickCount, frameLateSessionTicks: frameLateSessionTickCount,
                      overruns: overrunCount)
@@ -103,7 +103,7 @@ public final class MediaClock: @unchecked Sendable {
     }
 
     /// Stops the thread (after its current tick). For clocks other than `shared`.
-    public func stop() {
+    package func stop() {
         lock.withLock { running = false }
     }
 

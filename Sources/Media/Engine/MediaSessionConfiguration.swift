@@ -124,14 +124,14 @@ package struct MediaSessionConfiguration: Sendable {
     }
 }
 
-public enum MediaSessionError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum MediaSessionError: Error, Sendable, Equatable, CustomStringConvertible {
     case noSupportedCodec([String])
     case codec(CodecError)
     case security(String)
     case invalidDTMF(String)
     case unsupportedPacketTime(Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noSupportedCodec(let offered): "no supported audio codec among \(offered.joined(separator: ", ")); Parley speaks opus/48000, PCMU/8000, PCMA/8000"
         case .codec(let error): "codec: \(error)"

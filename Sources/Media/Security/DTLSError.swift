@@ -2,7 +2,7 @@ import SDP
 
 /// Why DTLS could not secure the media. Any of these ends the call's media: no SRTP keys exist,
 /// so no audio is sent or played.
-public enum DTLSError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum DTLSError: Error, Sendable, Equatable, CustomStringConvertible {
     case setup(String)
     /// The peer's certificate does not hash to the fingerprint in its SDP.
     case fingerprintMismatch(hashFunction: String)
@@ -14,7 +14,7 @@ public enum DTLSError: Error, Sendable, Equatable, CustomStringConvertible {
     case keyExport
     case closedByPeer
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .setup(let step): "DTLS setup failed: \(step)"
         case .fingerprintMismatch(let hash): "DTLS peer certificate does not match the \(hash) fingerprint in the remote SDP"
