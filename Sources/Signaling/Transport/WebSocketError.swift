@@ -41,22 +41,22 @@ package enum WebSocketRefusal: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// How a connection ended.
-public struct WebSocketClosure: Sendable, Equatable, CustomStringConvertible {
+package struct WebSocketClosure: Sendable, Equatable, CustomStringConvertible {
     /// RFC 6455 close code, when a close frame was exchanged.
-    public var code: UInt16?
-    public var reason: String
-    public var initiatedByPeer: Bool
+    package var code: UInt16?
+    package var reason: String
+    package var initiatedByPeer: Bool
     /// Set when the connection never opened or broke without a close frame.
-    public var error: WebSocketError?
+    package var error: WebSocketError?
 
-    public init(code: UInt16?, reason: String, initiatedByPeer: Bool, error: WebSocketError?) {
+    package init(code: UInt16?, reason: String, initiatedByPeer: Bool, error: WebSocketError?) {
         self.code = code
         self.reason = reason
         self.initiatedByPeer = initiatedByPeer
         self.error = error
     }
 
-    public var description: String {
+    package var description: String {
         if let error { return error.description }
         var text = initiatedByPeer ? "closed by the peer" : "closed"
         if let code { text += " with code \(code)" }
