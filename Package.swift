@@ -7,7 +7,9 @@ let package = Package(
     products: [
         .library(name: "Parley", targets: ["Parley"]),
         .library(name: "SDP", targets: ["SDP"]),
-        // The layers on their own, for the libFuzzer harness in Fuzz/ (a separate package).
+        // The layers on their own, for the libFuzzer harness in Fuzz/ (a separate package, which
+        // reaches their package and internal declarations with `@testable import`). Their public
+        // declarations are only the types Parley's API takes or returns.
         .library(name: "Signaling", targets: ["Signaling"]),
         .library(name: "Media", targets: ["Media"]),
         .library(name: "ICE", targets: ["ICE"]),
@@ -22,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `swift package generate-documentation --target Parley` builds Sources/Parley/Parley.docc.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System-library shims: headers and link flags come from pkg-config.

@@ -1,13 +1,13 @@
 /// Local ICE credentials (RFC 8839 §5.4): a 16-character ufrag and a 32-character password from
 /// the system CSPRNG, in `ice-char`s.
-public struct ICECredentials: Sendable, Equatable {
-    public let ufrag: String
+package struct ICECredentials: Sendable, Equatable {
+    package let ufrag: String
     /// A secret: never logged.
-    public let password: String
+    package let password: String
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
-    public static func random() -> ICECredentials {
+    package static func random() -> ICECredentials {
         var generator = SystemRandomNumberGenerator()
         return ICECredentials(ufrag: randomText(16, using: &generator), password: randomText(32, using: &generator))
     }

@@ -2,15 +2,15 @@ import CNice
 import Foundation
 
 /// The libnice and GLib actually loaded into this process.
-public enum LibNiceVersion {
+package enum LibNiceVersion {
     /// The libnice release Parley was built against (`0.1.21`), as its headers and pkg-config
     /// give it; the shared object's file name (`libnice.so.10.13.1`) is a library ABI number,
     /// not a release, so it only follows in parentheses to show which file was loaded.
-    public static let release = "\(NICE_VERSION_MAJOR).\(NICE_VERSION_MINOR).\(NICE_VERSION_MICRO)"
+    package static let release = "\(NICE_VERSION_MAJOR).\(NICE_VERSION_MINOR).\(NICE_VERSION_MICRO)"
 
     /// `0.1.21 (libnice.so.10.13.1, GLib 2.74.6)`. libnice exports no version call, so the loaded
     /// file is found in /proc/self/maps as the object that holds `nice_agent_new`.
-    public static func runtime() -> String {
+    package static func runtime() -> String {
         let glib = "GLib \(glib_major_version).\(glib_minor_version).\(glib_micro_version)"
         guard let file = loadedObjectFileName() else {
             return "\(release) (\(glib))"

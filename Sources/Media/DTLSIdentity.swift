@@ -2,18 +2,18 @@ import COpenSSL
 import SDP
 
 /// Why a DTLS identity could not be made.
-public struct DTLSIdentityError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let step: String
-    public var description: String { "could not create the DTLS certificate: \(step) failed" }
+package struct DTLSIdentityError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let step: String
+    package var description: String { "could not create the DTLS certificate: \(step) failed" }
 }
 
 /// Our DTLS certificate (RFC 8827 §6.5): a fresh self-signed ECDSA P-256 key and certificate,
 /// whose SHA-256 fingerprint goes into our SDP.
-public final class DTLSIdentity: @unchecked Sendable {
+package final class DTLSIdentity: @unchecked Sendable {
     // Immutable after init and freed once in deinit, so sharing across threads is safe.
     let key: OpaquePointer
     let certificate: OpaquePointer
-    public let fingerprint: Fingerprint
+    package let fingerprint: Fingerprint
 
     private init(key: OpaquePointer, certificate: OpaquePointer, fingerprint: Fingerprint) {
         self.key = key
@@ -27,7 +27,7 @@ public final class DTLSIdentity: @unchecked Sendable {
     }
 
     /// Generates a new key pair and a certificate valid from a day ago for 30 days.
-    public static func generate(commonName: String = "parley") throws(DTLSIdentityError) -> DTLSIdentity {
+    package static func generate(commonName: String = "parley") throws(DTLSIdentityError) -> DTLSIdentity {
         guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { throw DTLSIdentityError(step: "EVP_PKEY_CTX_new_from_name") }
         defer { EVP_PKEY_CTX_free(context) }
         guard EVP_PKEY_keygen_init(context) == 1 else { throw DTLSIdentityError(step: "EVP_PKEY_keygen_init") }

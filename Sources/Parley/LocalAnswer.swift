@@ -4,13 +4,13 @@ import SDP
 
 /// Answers an offer the way a call does: fresh ICE credentials, a fresh DTLS certificate (or
 /// fresh SDES keys), our standard audio capabilities.
-public enum LocalAnswer {
-    public enum Failure: Error, Sendable, CustomStringConvertible {
+package enum LocalAnswer {
+    package enum Failure: Error, Sendable, CustomStringConvertible {
         case certificate(DTLSIdentityError)
         case negotiation(NegotiationError)
         case randomGenerator
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .certificate(let error): error.description
             case .negotiation(let error): error.description
@@ -19,7 +19,7 @@ public enum LocalAnswer {
         }
     }
 
-    public static func make(to offer: SessionDescription, codecOrder: CodecOrder = .offerer, direction: Direction = .sendrecv, sdes: Bool = false, allowUnencrypted: Bool = false) throws(Failure) -> Answer {
+    package static func make(to offer: SessionDescription, codecOrder: CodecOrder = .offerer, direction: Direction = .sendrecv, sdes: Bool = false, allowUnencrypted: Bool = false) throws(Failure) -> Answer {
         let credentials = ICECredentials.random()
         let security: AnswerSecurity
         if sdes {

@@ -3,7 +3,7 @@ import Media
 import SDP
 
 extension ParleyError {
-    public init(_ error: ICEError) {
+    package init(_ error: ICEError) {
         switch error {
         case .turnAuthenticationFailed: self.init(kind: .turnAuthentication, message: error.description)
         case .configuration: self.init(kind: .configuration, message: error.description)
@@ -11,11 +11,11 @@ extension ParleyError {
         }
     }
 
-    public init(_ error: DTLSError) {
+    package init(_ error: DTLSError) {
         self.init(kind: .dtlsFailed, message: error.description)
     }
 
-    public init(_ error: MediaSessionError) {
+    package init(_ error: MediaSessionError) {
         switch error {
         case .noSupportedCodec: self.init(kind: .noSupportedCodec, message: error.description)
         case .invalidDTMF: self.init(kind: .configuration, message: error.description)
@@ -23,7 +23,7 @@ extension ParleyError {
         }
     }
 
-    public init(_ error: AudioError) {
+    package init(_ error: AudioError) {
         if case .unavailable = error {
             self.init(kind: .audioUnavailable, message: error.description)
             return
@@ -31,7 +31,7 @@ extension ParleyError {
         self.init(kind: .audio, message: error.description)
     }
 
-    public init(_ error: CallOperationError) {
+    package init(_ error: CallOperationError) {
         self.init(kind: .callState, message: error.description)
     }
 

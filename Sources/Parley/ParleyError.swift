@@ -57,7 +57,7 @@ public struct ParleyError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension ParleyError {
     /// Maps a signalling failure, keeping the server's own message and code (docs/verto-protocol.md §9.1).
-    public init(_ error: SignalingError) {
+    package init(_ error: SignalingError) {
         let message = error.description
         switch error {
         case .authenticationRequired: self.init(kind: .authenticationRequired, message: message, serverCode: -32000)

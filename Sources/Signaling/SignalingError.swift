@@ -1,6 +1,6 @@
 /// A signalling failure, with a stable code and a message a person can act on.
 /// Messages never contain passwords, tokens or SDP keys.
-public enum SignalingError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum SignalingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// -32000: a method other than login was sent before logging in.
     case authenticationRequired(message: String)
     /// -32001: wrong login, password or token; the session id is in use elsewhere.
@@ -29,7 +29,7 @@ public enum SignalingError: Error, Sendable, Equatable, CustomStringConvertible 
     case janusSessionLost(String)
 
     /// A stable identifier for scripts and `--json` output.
-    public var code: String {
+    package var code: String {
         switch self {
         case .authenticationRequired: "authentication-required"
         case .authenticationFailed: "authentication-failed"
@@ -53,7 +53,7 @@ public enum SignalingError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// The JSON-RPC code the server sent (or docs/verto-protocol.md §9.1 assigns), when there is one.
-    public var rpcCode: Int? {
+    package var rpcCode: Int? {
         switch self {
         case .authenticationRequired: -32000
         case .authenticationFailed: -32001
@@ -65,7 +65,7 @@ public enum SignalingError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .authenticationRequired(let message): "the server requires logging in first (-32000: \(message))"
         case .authenticationFailed(let message): "login failed (-32001: \(message)); check the login and password or token"
@@ -92,7 +92,7 @@ public enum SignalingError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// Maps a JSON-RPC error object from a Verto server to its typed case (docs/verto-protocol.md §9.1).
-    public static func fromServer(_ error: JSONRPCErrorObject, method: String?) -> SignalingError {
+    package static func fromServer(_ error: JSONRPCErrorObject, method: String?) -> SignalingError {
         switch error.code {
         case -32000: .authenticationRequired(message: error.message)
         case -32001: .authenticationFailed(message: error.message)

@@ -3,10 +3,10 @@ import Signaling
 
 /// The embedded Verto/Telnyx switch on a real WebSocket server: `parley demo`, the tests and
 /// `parley switch` talk to it like to a hosted service.
-public actor EmbeddedSwitch {
-    public nonisolated let port: Int
-    public nonisolated let url: WebSocketURL
-    public nonisolated let activity: AsyncStream<SwitchActivity>
+package actor EmbeddedSwitch {
+    package nonisolated let port: Int
+    package nonisolated let url: WebSocketURL
+    package nonisolated let activity: AsyncStream<SwitchActivity>
     private let activitySink: AsyncStream<SwitchActivity>.Continuation
     private let server: WebSocketServer
     private var core: SwitchCore
@@ -23,7 +23,7 @@ public actor EmbeddedSwitch {
     }
 
     /// Starts listening on `listen` (ws:// or wss://; port 0 picks a free one).
-    public static func start(listen: WebSocketURL, configuration: SwitchConfiguration,
+    package static func start(listen: WebSocketURL, configuration: SwitchConfiguration,
                              certificatePath: String? = nil, privateKeyPath: String? = nil) async throws(WebSocketError) -> EmbeddedSwitch {
         if listen.secure, certificatePath == nil || privateKeyPath == nil {
             throw .listenFailed("wss:// needs a certificate and a private key")
@@ -43,24 +43,24 @@ public actor EmbeddedSwitch {
         return embedded
     }
 
-    public func stop() {
+    package func stop() {
         timerTask?.cancel()
         server.stop()
         activitySink.finish()
     }
 
     /// Closes every socket `login` has open, as a proxy cutting it would; its calls detach.
-    public func dropConnections(of login: String) {
+    package func dropConnections(of login: String) {
         for (id, link) in core.links where link.login == login {
             guard let peer = peers[id] else { continue }
             server.close(peer, code: WebSocketCloseCode.goingAway, reason: "connection dropped")
         }
     }
 
-    public var activeCallIDs: [String] { core.activeCallIDs }
+    package var activeCallIDs: [String] { core.activeCallIDs }
     /// The numeric addresses the switch listens on.
-    public nonisolated var addresses: [String] { server.addresses }
-    public var onlineLogins: [String] { core.onlineLogins }
+    package nonisolated var addresses: [String] { server.addresses }
+    package var onlineLogins: [String] { core.onlineLogins }
 
     // MARK: Driving the core
 

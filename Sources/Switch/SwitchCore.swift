@@ -5,8 +5,8 @@ import Signaling
 /// The server side of the Verto/Telnyx dialect as a state machine without I/O: logins,
 /// readiness, call routing between clients, keepalive pings, and detach /
 /// re-attach of calls when a client's socket drops (docs/verto-protocol.md §3, §4, §5, §10.1).
-public struct SwitchCore: Sendable {
-    public let configuration: SwitchConfiguration
+package struct SwitchCore: Sendable {
+    package let configuration: SwitchConfiguration
     let prefix = "telnyx_rtc."
     var links: [Int: SwitchLink] = [:]
     var sessions: [String: SwitchSession] = [:]
@@ -15,30 +15,30 @@ public struct SwitchCore: Sendable {
     var nextRequestID = 1
     var actions: [SwitchAction] = []
 
-    public init(configuration: SwitchConfiguration) {
+    package init(configuration: SwitchConfiguration) {
         self.configuration = configuration
     }
 
-    public mutating func takeActions() -> [SwitchAction] {
+    package mutating func takeActions() -> [SwitchAction] {
         defer { actions.removeAll() }
         return actions
     }
 
     /// Calls in progress, for status and tests.
-    public var activeCallIDs: [String] { calls.keys.sorted() }
+    package var activeCallIDs: [String] { calls.keys.sorted() }
 
     /// Logged-in users with an open socket.
-    public var onlineLogins: [String] {
+    package var onlineLogins: [String] {
         sessions.values.filter { $0.peer != nil }.map(\.login).sorted()
     }
 
     // MARK: Inputs
 
-    public mutating func connected(peer: Int, address: String = "", now: Double) {
+    package mutating func connected(peer: Int, address: String = "", now: Double) {
         links[peer] = SwitchLink(peer: peer, address: address, lastHeard: now)
     }
 
-    public mutating func disconnected(peer: Int, now: Double) {
+    package mutating func disconnected(peer: Int, now: Double) {
         guard let link = links.removeValue(forKey: peer), let sessid = link.sessid, sessions[sessid]?.peer == peer else { return }
         let party = SwitchParty.client(sessid: sessid)
         let detached = calls.values.filter { $0.caller == party || $0.callee == party }.count
@@ -51,7 +51,7 @@ public struct SwitchCore: Sendable {
         }
     }
 
-    public mutating func received(_ text: String, from peer: Int, now: Double) {
+    package mutating func received(_ text: String, from peer: Int, now: Double) {
         guard links[peer] != nil else { return }
         links[peer]?.lastHeard = now
         links[peer]?.pingSentAt = nil
@@ -73,7 +73,7 @@ public struct SwitchCore: Sendable {
     }
 
     /// Pings idle clients, ends calls whose detach timeout passed, fails relays that got no answer.
-    public mutating func tick(now: Double) {
+    package mutating func tick(now: Double) {
         for (peer, link) in links {
             if let sentAt = link.pingSentAt {
                 guard now - sentAt >= configuration.pingTimeout.inSeconds else { continue }
@@ -98,7 +98,7 @@ public struct SwitchCore: Sendable {
         }
     }
 
-    public var nextDeadline: Double? {
+    package var nextDeadline: Double? {
         let pings = links.values.map { link in link.pingSentAt.map { $0 + configuration.pingTimeout.inSeconds } ?? link.lastHeard + configuration.pingInterval.inSeconds }
         let detaches = sessions.values.compactMap { $0.detachedAt.map { $0 + configuration.detachTimeout.inSeconds } }
         return (pings + detaches + [relayed.nextDeadline].compactMap { $0 }).min()

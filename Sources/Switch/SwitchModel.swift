@@ -1,13 +1,13 @@
 import Signaling
 
 /// One side of a call the switch carries.
-public enum SwitchParty: Sendable, Hashable {
+enum SwitchParty: Sendable, Hashable {
     /// A logged-in client, named by its sessid (which survives reconnects).
     case client(sessid: String)
 }
 
 /// What the switch wants done; the driver performs it.
-public enum SwitchAction: Sendable, Equatable {
+package enum SwitchAction: Sendable, Equatable {
     case send(peer: Int, text: String)
     case close(peer: Int, code: UInt16, reason: String)
     /// For people watching the switch (`parley switch` prints these).
@@ -15,7 +15,7 @@ public enum SwitchAction: Sendable, Equatable {
 }
 
 /// What happened on the switch, without secrets or SDP.
-public enum SwitchActivity: Sendable, Equatable {
+package enum SwitchActivity: Sendable, Equatable {
     case loggedIn(login: String, peer: String)
     case loginRefused(reason: String, peer: String)
     case disconnected(login: String, callsDetached: Int)

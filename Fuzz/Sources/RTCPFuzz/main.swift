@@ -1,5 +1,5 @@
 import FuzzSupport
-import Media
+@testable import Media
 
 /// One datagram per input through the RTCP compound reader (the allocation-free path the engine
 /// uses) and the copying parser. Invariants: packets tile the compound without gaps or

@@ -1,5 +1,5 @@
 import FuzzSupport
-import Media
+@testable import Media
 
 /// One datagram per input through the classifier and the RTP header parser, and a stream of
 /// them (the input cut into 20-byte packets' sequence numbers) through reception statistics.

@@ -1,5 +1,5 @@
 import FuzzSupport
-import Media
+@testable import Media
 
 /// RFC 4733 payloads: each 4-byte slice of the input is one telephone-event payload. Invariants:
 /// an event written back gives the same 4 bytes (less the reserved bit); the DTMF sender, fed

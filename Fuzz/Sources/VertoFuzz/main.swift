@@ -1,5 +1,5 @@
 import FuzzSupport
-import Signaling
+@testable import Signaling
 import Synchronization
 
 /// Request ids a run can predict, so seed frames can answer the client's requests.

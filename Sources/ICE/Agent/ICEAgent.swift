@@ -5,13 +5,13 @@ import Logging
 /// An ICE agent on libnice (RFC 8445, full mode): one stream, one or two components. Every method
 /// may be called from any thread; events arrive in order on `events`. Packets are sent with
 /// `send` and received by the handler given to `setReceiveHandler`, on the thread of `loop`.
-public final class ICEAgent: Sendable {
-    public let events: AsyncStream<ICEEvent>
+package final class ICEAgent: Sendable {
+    package let events: AsyncStream<ICEEvent>
     private let core: AgentCore
 
     /// `loop` is the network thread the agent lives on for good: its sockets, timers, signals
     /// and received packets (a media engine's shard gives each call its own).
-    public init(configuration: ICEAgentConfiguration, loop: NetworkLoop = .shared, logger: Logger = Logger(label: "parley.ice")) throws(ICEError) {
+    package init(configuration: ICEAgentConfiguration, loop: NetworkLoop = .shared, logger: Logger = Logger(label: "parley.ice")) throws(ICEError) {
         let validated: ICEAgentConfiguration
         do {
             validated = try configuration.validated()
@@ -28,26 +28,26 @@ public final class ICEAgent: Sendable {
     }
 
     /// The credentials of the current ICE session; a restart changes them.
-    public var localCredentials: ICECredentials { core.localCredentials }
+    package var localCredentials: ICECredentials { core.localCredentials }
 
     /// Resolves the servers, opens TLS to `turns:` servers and starts gathering. Candidates
     /// follow as events (`.localCandidate`, then `.gatheringComplete`).
-    public func startGathering() async throws(ICEError) {
+    package func startGathering() async throws(ICEError) {
         try await core.startGathering()
     }
 
-    public func setRemoteCredentials(ufrag: String, password: String) {
+    package func setRemoteCredentials(ufrag: String, password: String) {
         core.setRemoteCredentials(ufrag: ufrag, password: password)
     }
 
     /// Adds one remote candidate, `candidate:...` with or without `a=`, before or after the
     /// remote credentials. A `.local` (mDNS) address is resolved if the system can, else skipped.
-    public func addRemoteCandidate(_ line: String) throws(ICEError) {
+    package func addRemoteCandidate(_ line: String) throws(ICEError) {
         core.addRemoteCandidate(try RemoteCandidate(line))
     }
 
     /// The peer has sent all its candidates (end-of-candidates, or a vanilla description).
-    public func remoteEndOfCandidates() {
+    package func remoteEndOfCandidates() {
         core.remoteEndOfCandidates()
     }
 
@@ -57,27 +57,27 @@ public final class ICEAgent: Sendable {
     /// `keepingCredentials` starts the new session with the current ufrag and password: for a
     /// peer that re-gathers but cannot tell the other side new credentials (a relaying server
     /// that forwards a re-attached party's description without returning our answer).
-    public func restart(keepingCredentials: Bool = false) throws(ICEError) {
+    package func restart(keepingCredentials: Bool = false) throws(ICEError) {
         try core.restart(keepingCredentials: keepingCredentials)
     }
 
     /// Sends one packet on the selected pair of `component` (1 = RTP, 2 = RTCP). Returns false
     /// when there is no selected pair or the socket refused it. Allocates nothing.
     @discardableResult
-    public func send(_ bytes: UnsafeRawBufferPointer, component: Int = 1) -> Bool {
+    package func send(_ bytes: UnsafeRawBufferPointer, component: Int = 1) -> Bool {
         core.send(bytes, component: component)
     }
 
     /// Sets the receiver of every packet (buffer, component), called on the network thread. The
     /// buffer is valid only during the call.
-    public func setReceiveHandler(_ handler: @escaping @Sendable (UnsafeRawBufferPointer, Int) -> Void) {
+    package func setReceiveHandler(_ handler: @escaping @Sendable (UnsafeRawBufferPointer, Int) -> Void) {
         core.setReceiveHandler(handler)
     }
 
-    public var selectedPair: ICESelectedPair? { core.selectedPair }
+    package var selectedPair: ICESelectedPair? { core.selectedPair }
 
     /// Releases sockets and TURN allocations and ends `events`.
-    public func close() {
+    package func close() {
         core.close()
     }
 }

@@ -1,5 +1,5 @@
 /// Why ICE failed or a server could not be used. Never carries a password.
-public enum ICEError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ICEError: Error, Sendable, Equatable, CustomStringConvertible {
     case configuration(ICEConfigurationError)
     /// The TURN server refused our long-term credentials (401 after authenticating).
     case turnAuthenticationFailed(server: String)
@@ -19,7 +19,7 @@ public enum ICEError: Error, Sendable, Equatable, CustomStringConvertible {
     case libniceFailure(String)
     case closed
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .configuration(let error): error.description
         case .turnAuthenticationFailed(let server): "TURN authentication failed at \(server): the server rejected the username or credential"
@@ -36,7 +36,7 @@ public enum ICEError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var code: String {
+    package var code: String {
         switch self {
         case .configuration: "ice-configuration"
         case .turnAuthenticationFailed: "turn-authentication"

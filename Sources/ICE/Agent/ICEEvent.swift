@@ -1,5 +1,5 @@
 /// What an agent reports, in order, on `ICEAgent.events`.
-public enum ICEEvent: Sendable, Equatable {
+package enum ICEEvent: Sendable, Equatable {
     /// An SDP attribute value, `candidate:...` without `a=`.
     case localCandidate(String)
     case gatheringComplete

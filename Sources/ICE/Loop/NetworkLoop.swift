@@ -5,17 +5,17 @@ import Foundation
 /// tunnels and netlink sockets given to it live. `shared` carries the network monitor and every
 /// agent made without a loop; a media engine's shards each have one more
 /// (docs/architecture.md). A loop lives as long as the process.
-public final class NetworkLoop: @unchecked Sendable {
+package final class NetworkLoop: @unchecked Sendable {
     // Immutable after init; GLib's context and loop are thread-safe to reference.
     let context: OpaquePointer
     private let loop: OpaquePointer
     /// The loop's thread, written before `init` returns and never again.
     private let thread = ThreadIdentity()
 
-    public static let shared = NetworkLoop(name: "parley-network")
+    package static let shared = NetworkLoop(name: "parley-network")
 
     /// Starts a loop on a new thread called `name`.
-    public init(name: String) {
+    package init(name: String) {
         context = g_main_context_new()
         loop = g_main_loop_new(context, 0)
         let started = DispatchSemaphore(value: 0)
@@ -34,7 +34,7 @@ public final class NetworkLoop: @unchecked Sendable {
     }
 
     /// True on this loop's thread: where its agents' packets and signals arrive.
-    public var isCurrentThread: Bool { thread.isCurrent }
+    package var isCurrentThread: Bool { thread.isCurrent }
 
     /// Runs `work` on the network thread (soon, never inline), so that GIO objects made in it
     /// attach to this loop's context.

@@ -1,5 +1,5 @@
 /// One change the kernel reports on rtnetlink.
-public enum NetworkChange: Sendable, Equatable, CustomStringConvertible {
+package enum NetworkChange: Sendable, Equatable, CustomStringConvertible {
     case addressAdded(interface: String, address: String, prefixLength: Int)
     case addressRemoved(interface: String, address: String, prefixLength: Int)
     /// A link appeared or its flags changed; `up` means administratively up and running.
@@ -9,7 +9,7 @@ public enum NetworkChange: Sendable, Equatable, CustomStringConvertible {
     case routeAdded(destination: String, gateway: String?, interface: String?)
     case routeRemoved(destination: String, gateway: String?, interface: String?)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .addressAdded(let interface, let address, let prefix): "address-added \(interface) \(address)/\(prefix)"
         case .addressRemoved(let interface, let address, let prefix): "address-removed \(interface) \(address)/\(prefix)"
@@ -21,11 +21,11 @@ public enum NetworkChange: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-public enum NetworkMonitorError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum NetworkMonitorError: Error, Sendable, Equatable, CustomStringConvertible {
     case socket(errno: Int32)
     case bind(errno: Int32)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .socket(let code): "cannot open a netlink socket (errno \(code))"
         case .bind(let code): "cannot subscribe to rtnetlink groups (errno \(code))"

@@ -4,11 +4,11 @@ import Foundation
 /// Address, link and route changes from the kernel (rtnetlink), as a stream. The socket belongs
 /// to the network namespace of the thread that creates the monitor, and is read on the network
 /// thread.
-public final class NetworkMonitor: Sendable {
-    public let events: AsyncStream<NetworkChange>
+package final class NetworkMonitor: Sendable {
+    package let events: AsyncStream<NetworkChange>
     private let reader: NetlinkReader
 
-    public init() throws(NetworkMonitorError) {
+    package init() throws(NetworkMonitorError) {
         let (stream, continuation) = AsyncStream<NetworkChange>.makeStream(bufferingPolicy: .bufferingNewest(256))
         events = stream
         reader = try NetlinkReader(continuation: continuation)
@@ -17,7 +17,7 @@ public final class NetworkMonitor: Sendable {
 
     deinit { close() }
 
-    public func close() {
+    package func close() {
         NetworkLoop.shared.perform { [reader] in reader.detach() }
     }
 }

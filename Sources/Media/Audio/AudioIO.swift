@@ -1,13 +1,13 @@
 /// Where a session's outgoing audio comes from. Called on the media clock thread once per tick;
 /// must not block or allocate.
-public protocol AudioSource: AnyObject {
+package protocol AudioSource: AnyObject {
     /// Fills `frame` with the next mono samples at the session's rate. Returns false once the
     /// source has ended; the frame then holds silence.
     func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool
 }
 
 /// Where a session's received audio goes. Called on the media clock thread once per tick.
-public protocol AudioSink: AnyObject {
+package protocol AudioSink: AnyObject {
     /// `remote` is what we heard, `local` what we sent in the same tick (equal lengths, mono).
     func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>)
     /// Flushes and closes; further writes are ignored.
@@ -89,7 +89,7 @@ public enum AudioSourceSpec: Sendable, Equatable {
         try WAVContent.checkHeader(head.bytes, path: path, fileSize: head.size)
     }
 
-    public func makeSource(sampleRate: Int) throws(AudioError) -> any AudioSource {
+    package func makeSource(sampleRate: Int) throws(AudioError) -> any AudioSource {
         switch self {
         case .tone(let frequency): ToneSource(frequency: frequency, sampleRate: sampleRate)
         case .silence: SilenceSource()
@@ -150,7 +150,7 @@ public enum AudioSinkSpec: Sendable, Equatable {
         }
     }
 
-    public func makeSink(sampleRate: Int) throws(AudioError) -> any AudioSink {
+    package func makeSink(sampleRate: Int) throws(AudioError) -> any AudioSink {
         switch self {
         case .null: return NullSink()
         case .standardOutput: return RawPCMSink(descriptor: 1)

@@ -2,9 +2,9 @@ import CSpeexDSP
 
 /// Whole-buffer sample-rate conversion with speexdsp, for audio prepared before a call plays it
 /// (WAV prompts, synthesised speech); never on the media clock.
-public enum AudioResampler {
+package enum AudioResampler {
     /// `samples` (mono) at `rate` instead of `sourceRate`, the same length in time.
-    public static func resample(_ samples: [Int16], from sourceRate: Int, to rate: Int) throws(AudioError) -> [Int16] {
+    package static func resample(_ samples: [Int16], from sourceRate: Int, to rate: Int) throws(AudioError) -> [Int16] {
         guard rate != sourceRate, !samples.isEmpty else { return samples }
         var error: Int32 = 0
         guard let resampler = speex_resampler_init(1, UInt32(sourceRate), UInt32(rate), 6, &error) else {

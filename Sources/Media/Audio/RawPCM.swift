@@ -2,19 +2,19 @@ import Glibc
 
 /// Signed 16-bit little-endian mono PCM at the session rate from a file descriptor (stdin).
 /// Reads without blocking: what has not arrived by the tick is played as silence.
-public final class RawPCMSource: AudioSource {
+package final class RawPCMSource: AudioSource {
     private let descriptor: Int32
     private var ended = false
     /// A byte left over from an odd-length read.
     private var pendingByte: UInt8?
 
-    public init(descriptor: Int32) {
+    package init(descriptor: Int32) {
         self.descriptor = descriptor
         let flags = fcntl(descriptor, F_GETFL)
         if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
     }
 
-    public func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
+    package func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
         frame.update(repeating: 0)
         guard !ended else { return false }
         let bytes = UnsafeMutableRawBufferPointer(frame)
@@ -43,22 +43,22 @@ public final class RawPCMSource: AudioSource {
 
 /// Signed 16-bit little-endian mono PCM of the remote audio to a file descriptor (stdout).
 /// A full pipe drops the frame rather than stalling the media clock.
-public final class RawPCMSink: AudioSink {
+final class RawPCMSink: AudioSink {
     private let descriptor: Int32
     private var closed = false
-    public private(set) var droppedFrames = 0
+    private(set) var droppedFrames = 0
 
-    public init(descriptor: Int32) {
+    init(descriptor: Int32) {
         self.descriptor = descriptor
         let flags = fcntl(descriptor, F_GETFL)
         if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
     }
 
-    public func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
+    func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
         guard !closed, let base = remote.baseAddress else { return }
         let length = remote.count * 2
         if Glibc.write(descriptor, base, length) != length { droppedFrames += 1 }
     }
 
-    public func close() { closed = true }
+    func close() { closed = true }
 }

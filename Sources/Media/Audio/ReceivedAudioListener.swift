@@ -1,6 +1,6 @@
 /// Something that watches what a call receives, one frame at a time, on the media clock thread:
 /// it must not allocate, lock or wait, and it reports by running a callback that only signals.
-public protocol ReceivedAudioListener: AnyObject, Sendable {
+package protocol ReceivedAudioListener: AnyObject, Sendable {
     func listen(to frame: UnsafeBufferPointer<Int16>)
 }
 

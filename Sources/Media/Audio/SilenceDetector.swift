@@ -2,8 +2,8 @@
 /// a break: the end of a greeting, or a line that went quiet. One louder frame starts the count
 /// again. Fed on the media clock thread: no allocation, no lock; `heard` runs once, there, and
 /// must only signal.
-public final class SilenceDetector: ReceivedAudioListener, @unchecked Sendable {
-    public static let defaultThresholdDBFS = SpeechOnsetDetector.defaultThresholdDBFS
+package final class SilenceDetector: ReceivedAudioListener, @unchecked Sendable {
+    static let defaultThresholdDBFS = SpeechOnsetDetector.defaultThresholdDBFS
 
     private let threshold: Double
     private let lengthSamples: Int
@@ -11,15 +11,15 @@ public final class SilenceDetector: ReceivedAudioListener, @unchecked Sendable {
     private var quiet = 0
     private var fired = false
 
-    public init(sampleRate: Int, length: Duration, thresholdDBFS: Double = defaultThresholdDBFS, heard: @escaping @Sendable () -> Void) {
+    package init(sampleRate: Int, length: Duration, thresholdDBFS: Double = defaultThresholdDBFS, heard: @escaping @Sendable () -> Void) {
         threshold = AudioMeasure.meanSquare(dBFS: thresholdDBFS)
         lengthSamples = max(1, AudioMeasure.samples(length, sampleRate))
         self.heard = heard
     }
 
-    public var heardSilence: Bool { fired }
+    var heardSilence: Bool { fired }
 
-    public func listen(to frame: UnsafeBufferPointer<Int16>) {
+    package func listen(to frame: UnsafeBufferPointer<Int16>) {
         guard !fired, !frame.isEmpty else { return }
         if AudioMeasure.meanSquare(of: frame) < threshold {
             quiet += frame.count

@@ -4,10 +4,10 @@ import Foundation
 /// louder than `thresholdDBFS` counts towards `attack`; quieter frames shorter than `hangover`
 /// (the gaps between syllables) do not reset the count, longer ones do. Fed on the media clock
 /// thread: no allocation, no lock; `onset` runs once, there, and must only signal.
-public final class SpeechOnsetDetector: ReceivedAudioListener, @unchecked Sendable {
-    public static let defaultThresholdDBFS = -40.0
-    public static let defaultAttack = Duration.milliseconds(60)
-    public static let defaultHangover = Duration.milliseconds(150)
+package final class SpeechOnsetDetector: ReceivedAudioListener, @unchecked Sendable {
+    static let defaultThresholdDBFS = -40.0
+    static let defaultAttack = Duration.milliseconds(60)
+    static let defaultHangover = Duration.milliseconds(150)
 
     private let threshold: Double
     private let attackSamples: Int
@@ -17,7 +17,7 @@ public final class SpeechOnsetDetector: ReceivedAudioListener, @unchecked Sendab
     private var quiet = 0
     private var fired = false
 
-    public init(sampleRate: Int, thresholdDBFS: Double = defaultThresholdDBFS, attack: Duration = defaultAttack,
+    package init(sampleRate: Int, thresholdDBFS: Double = defaultThresholdDBFS, attack: Duration = defaultAttack,
                 hangover: Duration = defaultHangover, onset: @escaping @Sendable () -> Void) {
         // Mean square of full-scale 16-bit audio is 32768²; dBFS compares against that.
         threshold = AudioMeasure.meanSquare(dBFS: thresholdDBFS)
@@ -27,9 +27,9 @@ public final class SpeechOnsetDetector: ReceivedAudioListener, @unchecked Sendab
     }
 
     /// Whether speech has started (and `onset` has run).
-    public var heardSpeech: Bool { fired }
+    var heardSpeech: Bool { fired }
 
-    public func listen(to frame: UnsafeBufferPointer<Int16>) {
+    package func listen(to frame: UnsafeBufferPointer<Int16>) {
         guard !fired, !frame.isEmpty else { return }
         if AudioMeasure.meanSquare(of: frame) >= threshold {
             loud += frame.count

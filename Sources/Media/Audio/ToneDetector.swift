@@ -4,13 +4,13 @@
 /// starts the count again. A pure tone puts about half of a frame's power in its Goertzel bin;
 /// speech and noise spread theirs. Fed on the media clock thread: no allocation, no lock; `heard`
 /// runs once, there, and must only signal.
-public final class ToneDetector: ReceivedAudioListener, @unchecked Sendable {
-    public static let defaultMinimum = Duration.milliseconds(100)
-    public static let defaultThresholdDBFS = -45.0
+package final class ToneDetector: ReceivedAudioListener, @unchecked Sendable {
+    package static let defaultMinimum = Duration.milliseconds(100)
+    static let defaultThresholdDBFS = -45.0
     /// A pure tone gives 0.5; this leaves room for codec noise and a frequency a few Hz off.
     static let share = 0.3
 
-    public let frequency: Double
+    package let frequency: Double
     private let sampleRate: Int
     private let threshold: Double
     private let minimumSamples: Int
@@ -18,7 +18,7 @@ public final class ToneDetector: ReceivedAudioListener, @unchecked Sendable {
     private var toneSamples = 0
     private var fired = false
 
-    public init(sampleRate: Int, frequency: Double, minimum: Duration = defaultMinimum, thresholdDBFS: Double = defaultThresholdDBFS,
+    package init(sampleRate: Int, frequency: Double, minimum: Duration = defaultMinimum, thresholdDBFS: Double = defaultThresholdDBFS,
                 heard: @escaping @Sendable () -> Void) {
         self.frequency = frequency
         self.sampleRate = sampleRate
@@ -27,9 +27,9 @@ public final class ToneDetector: ReceivedAudioListener, @unchecked Sendable {
         self.heard = heard
     }
 
-    public var heardTone: Bool { fired }
+    var heardTone: Bool { fired }
 
-    public func listen(to frame: UnsafeBufferPointer<Int16>) {
+    package func listen(to frame: UnsafeBufferPointer<Int16>) {
         guard !fired, !frame.isEmpty else { return }
         if holdsTone(frame) {
             toneSamples += frame.count

@@ -79,16 +79,16 @@ struct WAVContent {
 
 /// A WAV file (8/16/48 kHz or any rate, mono or stereo), converted once at open to mono at the
 /// session rate; reading is a copy. With `loop`, it starts over at the end.
-public final class WAVFileSource: AudioSource {
-    public let path: String
-    public let loop: Bool
+package final class WAVFileSource: AudioSource {
+    package let path: String
+    package let loop: Bool
     /// The file's own format, as read.
-    public let fileSampleRate: Int
-    public let fileChannels: Int
+    package let fileSampleRate: Int
+    package let fileChannels: Int
     private let samples: [Int16]
     private var position = 0
 
-    public init(path: String, sampleRate: Int, loop: Bool = false) throws(AudioError) {
+    package init(path: String, sampleRate: Int, loop: Bool = false) throws(AudioError) {
         let content = try WAVContent.parse(try LocalFile.contents(path), path: path)
         self.path = path
         self.loop = loop
@@ -98,9 +98,9 @@ public final class WAVFileSource: AudioSource {
     }
 
     /// Samples at the session rate.
-    public var duration: Int { samples.count }
+    package var duration: Int { samples.count }
 
-    public func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
+    package func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
         var filled = 0
         while filled < frame.count {
             if position >= samples.count {
@@ -119,17 +119,17 @@ public final class WAVFileSource: AudioSource {
 
 /// Records 16-bit PCM WAV: remote audio mono, or stereo with local left and remote right. The
 /// header's sizes are written on close.
-public final class WAVRecorder: AudioSink {
-    public let path: String
-    public let sampleRate: Int
-    public let stereo: Bool
+package final class WAVRecorder: AudioSink {
+    package let path: String
+    package let sampleRate: Int
+    package let stereo: Bool
     private var file: UnsafeMutablePointer<FILE>?
     private var dataBytes = 0
     private var interleaved: UnsafeMutableBufferPointer<Int16>
     static let bufferBytes = 32768
     private let buffer: UnsafeMutablePointer<CChar>
 
-    public init(path: String, sampleRate: Int, stereo: Bool = false, maximumFrame: Int = 5760) throws(AudioError) {
+    package init(path: String, sampleRate: Int, stereo: Bool = false, maximumFrame: Int = 5760) throws(AudioError) {
         guard let file = fopen(path, "wb") else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
         // The media clock writes every tick (1920 bytes at 48 kHz); stdio's default buffer
         // would make that a write(2) every few ticks per call. 32 KiB: three a second.
@@ -175,7 +175,7 @@ public final class WAVRecorder: AudioSink {
         fseek(file, 0, SEEK_END)
     }
 
-    public func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
+    package func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
         guard let file else { return }
         // WAV is little-endian, as is every host Parley runs on (x86-64, AArch64).
         if stereo {
@@ -190,7 +190,7 @@ public final class WAVRecorder: AudioSink {
         }
     }
 
-    public func close() {
+    package func close() {
         guard let file else { return }
         writeHeader()
         fclose(file)

@@ -5,17 +5,17 @@ import Synchronization
 /// that decodes the far end's audio) and one thread reads (the clock that sends or plays it):
 /// the two positions are atomics, so neither side waits for the other and no lock is shared
 /// between shards. Storage is allocated once; nothing is allocated per frame.
-public final class FrameRing: @unchecked Sendable {
+package final class FrameRing: @unchecked Sendable {
     private let storage: UnsafeMutableBufferPointer<Int16>
     /// Samples ever written and ever consumed; their difference is what waits in the ring.
     private let written = Atomic<Int>(0)
     private let consumed = Atomic<Int>(0)
     /// The most the reader lets wait before it skips the oldest: two clocks that drift apart
     /// must not let the delay grow.
-    public let maximumBacklog: Int
+    package let maximumBacklog: Int
 
     /// `capacity` samples of storage; the reader keeps at most `maximumBacklog` waiting.
-    public init(capacity: Int, maximumBacklog: Int) {
+    package init(capacity: Int, maximumBacklog: Int) {
         precondition(capacity > 0 && maximumBacklog > 0 && maximumBacklog <= capacity)
         storage = .allocate(capacity: capacity)
         storage.initialize(repeating: 0)
@@ -25,10 +25,10 @@ public final class FrameRing: @unchecked Sendable {
     deinit { storage.deallocate() }
 
     /// Samples waiting to be read.
-    public var backlog: Int { written.load(ordering: .acquiring) - consumed.load(ordering: .acquiring) }
+    package var backlog: Int { written.load(ordering: .acquiring) - consumed.load(ordering: .acquiring) }
 
     /// Writer side: appends what fits; a full ring (a reader that stopped) drops the rest.
-    public func write(_ samples: UnsafeBufferPointer<Int16>) {
+    package func write(_ samples: UnsafeBufferPointer<Int16>) {
         let end = written.load(ordering: .relaxed)
         let start = consumed.load(ordering: .acquiring)
         let count = min(samples.count, storage.count - (end - start))
@@ -40,7 +40,7 @@ public final class FrameRing: @unchecked Sendable {
     /// Reader side: adds up to `frame.count` waiting samples onto `frame` (saturating), after
     /// skipping what is older than `maximumBacklog`. Returns how many it mixed.
     @discardableResult
-    public func mix(into frame: UnsafeMutableBufferPointer<Int16>) -> Int {
+    package func mix(into frame: UnsafeMutableBufferPointer<Int16>) -> Int {
         let end = written.load(ordering: .acquiring)
         var start = consumed.load(ordering: .relaxed)
         if end - start > maximumBacklog { start = end - maximumBacklog }

@@ -3,16 +3,16 @@
 ///
 /// Storage is a ring of fixed-size slots allocated once; inserting and popping allocate nothing.
 /// Not thread-safe: the media session serialises access.
-public final class JitterBuffer {
-    public struct Configuration: Sendable, Equatable {
-        public var frameMilliseconds: Int
-        public var minimumDelayMilliseconds: Int
-        public var maximumDelayMilliseconds: Int
+package final class JitterBuffer {
+    package struct Configuration: Sendable, Equatable {
+        package var frameMilliseconds: Int
+        package var minimumDelayMilliseconds: Int
+        package var maximumDelayMilliseconds: Int
         /// Ring slots; packets further ahead than this reset the buffer.
-        public var capacity: Int
-        public var maximumPayload: Int
+        package var capacity: Int
+        package var maximumPayload: Int
 
-        public init(frameMilliseconds: Int = 20, minimumDelayMilliseconds: Int = 20, maximumDelayMilliseconds: Int = 200, capacity: Int = 64, maximumPayload: Int = 1500) {
+        package init(frameMilliseconds: Int = 20, minimumDelayMilliseconds: Int = 20, maximumDelayMilliseconds: Int = 200, capacity: Int = 64, maximumPayload: Int = 1500) {
             self.frameMilliseconds = frameMilliseconds
             self.minimumDelayMilliseconds = minimumDelayMilliseconds
             self.maximumDelayMilliseconds = maximumDelayMilliseconds
@@ -21,7 +21,7 @@ public final class JitterBuffer {
         }
     }
 
-    public enum InsertResult: Sendable, Equatable {
+    package enum InsertResult: Sendable, Equatable {
         case stored
         case duplicate
         /// Arrived after its playout time had passed.
@@ -32,7 +32,7 @@ public final class JitterBuffer {
     }
 
     /// What the player gets for one frame. Payload pointers stay valid until the next insert.
-    public enum Playout {
+    package enum Playout {
         case frame(UnsafeRawBufferPointer)
         /// The frame is missing; `next` is the following frame when already here (for Opus FEC).
         case lost(next: UnsafeRawBufferPointer?)
@@ -40,16 +40,16 @@ public final class JitterBuffer {
         case buffering
     }
 
-    public struct Counters: Sendable, Equatable {
-        public var stored = 0
-        public var duplicates = 0
-        public var late = 0
-        public var lostFrames = 0
-        public var underruns = 0
-        public var resets = 0
+    package struct Counters: Sendable, Equatable {
+        package var stored = 0
+        package var duplicates = 0
+        package var late = 0
+        package var lostFrames = 0
+        package var underruns = 0
+        package var resets = 0
         /// Frames dropped to bring the delay back down to the target.
-        public var droppedForDelay = 0
-        public var playedFrames = 0
+        package var droppedForDelay = 0
+        var playedFrames = 0
     }
 
     private enum SlotState: UInt8 { case empty, audio, placeholder }
@@ -60,7 +60,7 @@ public final class JitterBuffer {
         var state = SlotState.empty
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let slots: UnsafeMutableBufferPointer<Slot>
     private let storage: UnsafeMutableRawBufferPointer
     private var started = false
@@ -68,11 +68,11 @@ public final class JitterBuffer {
     private var highest: Int64 = 0
     private var next: Int64 = 0
     private var excessPops = 0
-    public private(set) var targetFrames: Int
-    public private(set) var counters = Counters()
+    package private(set) var targetFrames: Int
+    package private(set) var counters = Counters()
     private var delaySumMilliseconds = 0.0
 
-    public init(configuration: Configuration = Configuration()) {
+    package init(configuration: Configuration = Configuration()) {
         precondition(configuration.capacity >= 4 && configuration.frameMilliseconds > 0, "jitter buffer needs at least 4 slots and a positive frame time")
         self.configuration = configuration
         slots = .allocate(capacity: configuration.capacity)
@@ -96,22 +96,22 @@ public final class JitterBuffer {
     }
 
     /// The playout delay the buffer aims for, in milliseconds.
-    public var targetDelayMilliseconds: Int { targetFrames * configuration.frameMilliseconds }
+    package var targetDelayMilliseconds: Int { targetFrames * configuration.frameMilliseconds }
 
     /// Span of audio between the next frame to play and the newest received, in milliseconds.
-    public var currentDelayMilliseconds: Int {
+    package var currentDelayMilliseconds: Int {
         guard started, highest >= next else { return 0 }
         return Int(highest - next + 1) * configuration.frameMilliseconds
     }
 
     /// Mean delay over the frames played so far, in milliseconds.
-    public var averageDelayMilliseconds: Double {
+    var averageDelayMilliseconds: Double {
         counters.playedFrames == 0 ? 0 : delaySumMilliseconds / Double(counters.playedFrames)
     }
 
     /// Sets the target from the measured interarrival jitter: one frame plus three times the
     /// jitter, bounded by the configuration.
-    public func updateTarget(jitterMilliseconds: Double) {
+    package func updateTarget(jitterMilliseconds: Double) {
         targetFrames = Self.frames(forMilliseconds: Double(configuration.frameMilliseconds) + 3 * jitterMilliseconds, configuration)
     }
 
@@ -122,7 +122,7 @@ public final class JitterBuffer {
 
     private func index(_ sequence: Int64) -> Int { Int(sequence % Int64(configuration.capacity)) }
 
-    public func insert(sequence: UInt16, payload: UnsafeRawBufferPointer) -> InsertResult {
+    package func insert(sequence: UInt16, payload: UnsafeRawBufferPointer) -> InsertResult {
         guard payload.count <= configuration.maximumPayload else { return .tooLarge }
         return place(sequence: sequence, payload: payload, state: .audio)
     }
@@ -130,7 +130,7 @@ public final class JitterBuffer {
     /// Marks a sequence number that carries no audio (e.g. a telephone-event packet sharing the
     /// stream), so playout skips it instead of concealing it as a loss.
     @discardableResult
-    public func insertPlaceholder(sequence: UInt16) -> InsertResult {
+    package func insertPlaceholder(sequence: UInt16) -> InsertResult {
         place(sequence: sequence, payload: UnsafeRawBufferPointer(start: nil, count: 0), state: .placeholder)
     }
 
@@ -169,7 +169,7 @@ public final class JitterBuffer {
     }
 
     /// Forgets everything, for a new source with its own sequence space.
-    public func reset() {
+    package func reset() {
         for index in slots.indices { slots[index] = Slot() }
         started = false
         playing = false
@@ -188,7 +188,7 @@ public final class JitterBuffer {
     }
 
     /// The next frame to play, once per frame time.
-    public func pop() -> Playout {
+    package func pop() -> Playout {
         guard started else { return .buffering }
         let depth = Int(highest - next + 1)
         if !playing {

@@ -1,11 +1,11 @@
 /// Why a codec could not be made or could not code a frame.
-public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupported(String)
     case library(function: String, code: Int32)
     case invalidFrameSize(samples: Int, expected: Int)
     case bufferTooSmall(needed: Int, capacity: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsupported(let what): "unsupported codec configuration: \(what)"
         case .library(let function, let code): "\(function) failed with code \(code)"
@@ -16,7 +16,7 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Turns mono 16-bit PCM frames into RTP payloads. Used from the media clock thread only.
-public protocol AudioEncoder: AnyObject {
+package protocol AudioEncoder: AnyObject {
     /// PCM sample rate the encoder takes (also the session's internal rate).
     var sampleRate: Int { get }
     /// RTP timestamp units per second (48000 for Opus whatever it codes internally).
@@ -27,7 +27,7 @@ public protocol AudioEncoder: AnyObject {
 }
 
 /// Turns RTP payloads back into mono 16-bit PCM and hides losses.
-public protocol AudioDecoder: AnyObject {
+package protocol AudioDecoder: AnyObject {
     var sampleRate: Int { get }
     /// Decodes one payload; returns the samples written.
     func decode(_ payload: UnsafeRawBufferPointer, into pcm: UnsafeMutableBufferPointer<Int16>) throws(CodecError) -> Int

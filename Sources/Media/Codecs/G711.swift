@@ -1,9 +1,9 @@
 /// ITU-T G.711 µ-law and A-law companding, written from the recommendation's segment tables.
-public enum G711 {
+package enum G711 {
     private static let muLawBias: Int32 = 0x84
     private static let muLawClip: Int32 = 32635
 
-    public static func muLawEncode(_ sample: Int16) -> UInt8 {
+    package static func muLawEncode(_ sample: Int16) -> UInt8 {
         var value = Int32(sample)
         let sign: UInt8 = value < 0 ? 0x80 : 0
         if value < 0 { value = -value }
@@ -19,7 +19,7 @@ public enum G711 {
         return ~(sign | segment << 4 | mantissa)
     }
 
-    public static func muLawDecode(_ code: UInt8) -> Int16 {
+    package static func muLawDecode(_ code: UInt8) -> Int16 {
         let inverted = ~code
         let segment = Int32((inverted >> 4) & 0x07)
         let mantissa = Int32(inverted & 0x0F)
@@ -27,7 +27,7 @@ public enum G711 {
         return Int16(inverted & 0x80 != 0 ? -magnitude : magnitude)
     }
 
-    public static func aLawEncode(_ sample: Int16) -> UInt8 {
+    package static func aLawEncode(_ sample: Int16) -> UInt8 {
         var value = Int32(sample) >> 3  // A-law works on 13-bit magnitudes
         let sign: UInt8 = value >= 0 ? 0x80 : 0
         if value < 0 { value = -value - 1 }
@@ -47,7 +47,7 @@ public enum G711 {
         return (sign | code) ^ 0x55
     }
 
-    public static func aLawDecode(_ code: UInt8) -> Int16 {
+    package static func aLawDecode(_ code: UInt8) -> Int16 {
         let value = code ^ 0x55
         let segment = Int32((value >> 4) & 0x07)
         let mantissa = Int32(value & 0x0F)
@@ -58,19 +58,19 @@ public enum G711 {
 }
 
 /// PCMU or PCMA at 8 kHz, one byte per sample.
-public final class G711Codec: AudioEncoder, AudioDecoder {
-    public enum Law: Sendable { case mu, a }
+package final class G711Codec: AudioEncoder, AudioDecoder {
+    package enum Law: Sendable { case mu, a }
 
-    public let law: Law
-    public let sampleRate = 8000
-    public let rtpClockRate = 8000
-    public let canRecoverFromNextPacket = false
+    package let law: Law
+    package let sampleRate = 8000
+    package let rtpClockRate = 8000
+    package let canRecoverFromNextPacket = false
     /// The last decoded frame, replayed with fading gain to conceal losses.
     private var history: UnsafeMutableBufferPointer<Int16>
     private var historyLength = 0
     private var concealedInARow = 0
 
-    public init(law: Law, maxFrameSamples: Int = 960) {
+    package init(law: Law, maxFrameSamples: Int = 960) {
         self.law = law
         history = .allocate(capacity: maxFrameSamples)
         history.initialize(repeating: 0)
@@ -78,7 +78,7 @@ public final class G711Codec: AudioEncoder, AudioDecoder {
 
     deinit { history.deallocate() }
 
-    public func encode(_ pcm: UnsafeBufferPointer<Int16>, into payload: UnsafeMutableRawBufferPointer) throws(CodecError) -> Int {
+    package func encode(_ pcm: UnsafeBufferPointer<Int16>, into payload: UnsafeMutableRawBufferPointer) throws(CodecError) -> Int {
         guard payload.count >= pcm.count else { throw .bufferTooSmall(needed: pcm.count, capacity: payload.count) }
         switch law {
         case .mu: for index in pcm.indices { payload[index] = G711.muLawEncode(pcm[index]) }
@@ -87,7 +87,7 @@ public final class G711Codec: AudioEncoder, AudioDecoder {
         return pcm.count
     }
 
-    public func decode(_ payload: UnsafeRawBufferPointer, into pcm: UnsafeMutableBufferPointer<Int16>) throws(CodecError) -> Int {
+    package func decode(_ payload: UnsafeRawBufferPointer, into pcm: UnsafeMutableBufferPointer<Int16>) throws(CodecError) -> Int {
         let count = min(payload.count, pcm.count)
         switch law {
         case .mu: for index in 0..<count { pcm[index] = G711.muLawDecode(payload[index]) }
@@ -99,12 +99,12 @@ public final class G711Codec: AudioEncoder, AudioDecoder {
         return count
     }
 
-    public func recover(lostBefore next: UnsafeRawBufferPointer, into pcm: UnsafeMutableBufferPointer<Int16>) throws(CodecError) -> Int {
+    package func recover(lostBefore next: UnsafeRawBufferPointer, into pcm: UnsafeMutableBufferPointer<Int16>) throws(CodecError) -> Int {
         try conceal(into: pcm)
     }
 
     /// Repeats the last frame at half the level each time; silence after three frames.
-    public func conceal(into pcm: UnsafeMutableBufferPointer<Int16>) throws(CodecError) -> Int {
+    package func conceal(into pcm: UnsafeMutableBufferPointer<Int16>) throws(CodecError) -> Int {
         concealedInARow += 1
         let shift = concealedInARow
         for index in pcm.indices {

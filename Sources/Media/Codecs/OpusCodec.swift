@@ -1,13 +1,13 @@
 import COpus
 
 /// Opus at 48 kHz, mono, through libopus.
-public final class OpusEncoder: AudioEncoder {
-    public let sampleRate = 48000
-    public let rtpClockRate = 48000
-    public let settings: OpusSettings
+package final class OpusEncoder: AudioEncoder {
+    package let sampleRate = 48000
+    package let rtpClockRate = 48000
+    package let settings: OpusSettings
     private let encoder: OpaquePointer
 
-    public init(settings: OpusSettings = OpusSettings()) throws(CodecError) {
+    package init(settings: OpusSettings = OpusSettings()) throws(CodecError) {
         var error: Int32 = 0
         guard let encoder = opus_encoder_create(48000, 1, OPUS_APPLICATION_VOIP, &error), error == OPUS_OK else {
             throw .library(function: "opus_encoder_create", code: error)
@@ -30,7 +30,7 @@ public final class OpusEncoder: AudioEncoder {
 
     deinit { opus_encoder_destroy(encoder) }
 
-    public var frameSamples: Int { settings.frameMilliseconds * 48 }
+    package var frameSamples: Int { settings.frameMilliseconds * 48 }
 
     static func bandwidth(forPlaybackRate rate: Int) -> Int32 {
         switch rate {
@@ -42,7 +42,7 @@ public final class OpusEncoder: AudioEncoder {
         }
     }
 
-    public func encode(_ pcm: UnsafeBufferPointer<Int16>, into payload: UnsafeMutableRawBufferPointer) throws(CodecError) -> Int {
+    package func encode(_ pcm: UnsafeBufferPointer<Int16>, into payload: UnsafeMutableRawBufferPointer) throws(CodecError) -> Int {
         guard [120, 240, 480, 960, 1920, 2880].contains(pcm.count) else { throw .invalidFrameSize(samples: pcm.count, expected: frameSamples) }
         guard let input = pcm.baseAddress, let output = payload.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             throw .bufferTooSmall(needed: 1, capacity: 0)
@@ -54,12 +54,12 @@ public final class OpusEncoder: AudioEncoder {
     }
 }
 
-public final class OpusDecoder: AudioDecoder {
-    public let sampleRate = 48000
-    public let canRecoverFromNextPacket = true
+package final class OpusDecoder: AudioDecoder {
+    package let sampleRate = 48000
+    package let canRecoverFromNextPacket = true
     private let decoder: OpaquePointer
 
-    public init() throws(CodecError) {
+    package init() throws(CodecError) {
         var error: Int32 = 0
         guard let decoder = opus_decoder_create(48000, 1, &error), error == OPUS_OK else {
             throw .library(function: "opus_decoder_create", code: error)
@@ -69,17 +69,17 @@ public final class OpusDecoder: AudioDecoder {
 
     deinit { opus_decoder_destroy(decoder) }
 
-    public func decode(_ payload: UnsafeRawBufferPointer, into pcm: UnsafeMutableBufferPointer<Int16>) throws(CodecError) -> Int {
+    package func decode(_ payload: UnsafeRawBufferPointer, into pcm: UnsafeMutableBufferPointer<Int16>) throws(CodecError) -> Int {
         try run(payload, pcm, fec: false)
     }
 
     /// Decodes the FEC copy of the lost frame that `next` carries; libopus falls back to PLC when
     /// `next` has none. `pcm.count` must be the lost frame's duration.
-    public func recover(lostBefore next: UnsafeRawBufferPointer, into pcm: UnsafeMutableBufferPointer<Int16>) throws(CodecError) -> Int {
+    package func recover(lostBefore next: UnsafeRawBufferPointer, into pcm: UnsafeMutableBufferPointer<Int16>) throws(CodecError) -> Int {
         try run(next, pcm, fec: true)
     }
 
-    public func conceal(into pcm: UnsafeMutableBufferPointer<Int16>) throws(CodecError) -> Int {
+    package func conceal(into pcm: UnsafeMutableBufferPointer<Int16>) throws(CodecError) -> Int {
         try run(UnsafeRawBufferPointer(start: nil, count: 0), pcm, fec: false)
     }
 

@@ -1,7 +1,7 @@
 /// The Goertzel algorithm: the power of one frequency in a block of samples, without a full FFT.
-public enum Goertzel {
+package enum Goertzel {
     /// Power of `frequency` in `samples` (normalised so a full-scale sine gives about 0.25 · N²/32768²·32768²).
-    public static func power(of frequency: Double, in samples: UnsafeBufferPointer<Int16>, sampleRate: Int) -> Double {
+    package static func power(of frequency: Double, in samples: UnsafeBufferPointer<Int16>, sampleRate: Int) -> Double {
         let coefficient = 2 * cos(2 * Double.pi * frequency / Double(sampleRate))
         var previous = 0.0
         var beforePrevious = 0.0
@@ -15,7 +15,7 @@ public enum Goertzel {
 
     /// The strongest frequency between `lowest` and `highest` Hz: a coarse scan in `step` Hz,
     /// then a fine one in `step / 20` Hz around the best coarse bin.
-    public static func dominantFrequency(in samples: UnsafeBufferPointer<Int16>, sampleRate: Int, lowest: Double = 50, highest: Double = 4000, step: Double = 5) -> Double {
+    package static func dominantFrequency(in samples: UnsafeBufferPointer<Int16>, sampleRate: Int, lowest: Double = 50, highest: Double = 4000, step: Double = 5) -> Double {
         func best(from start: Double, to end: Double, by increment: Double) -> Double {
             var bestFrequency = start
             var bestPower = -1.0

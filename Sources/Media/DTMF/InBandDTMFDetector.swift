@@ -1,20 +1,20 @@
 /// Finds DTMF tone pairs in decoded audio at any rate (a far end that sends DTMF as sound, on
 /// G.711 or Opus) with Goertzel filters on 20 ms blocks. A digit is reported once when two consecutive blocks agree,
 /// and again only after a block without it.
-public struct InBandDTMFDetector: Sendable {
+package struct InBandDTMFDetector: Sendable {
     static let rows: [Double] = [697, 770, 852, 941]
     static let columns: [Double] = [1209, 1336, 1477, 1633]
     static let layout = Array("123A456B789C*0#D")
-    public static let blockSamples = 160
-    public let sampleRate: Int
+    static let blockSamples = 160
+    package let sampleRate: Int
 
     private var candidate: Character?
     private var reported: Character?
 
-    public init(sampleRate: Int = 8000) { self.sampleRate = sampleRate }
+    package init(sampleRate: Int = 8000) { self.sampleRate = sampleRate }
 
     /// Feeds one block (ideally `blockSamples` long); returns a newly detected digit.
-    public mutating func process(_ block: UnsafeBufferPointer<Int16>) -> DTMFDigit? {
+    package mutating func process(_ block: UnsafeBufferPointer<Int16>) -> DTMFDigit? {
         let found = detect(block)
         defer { candidate = found }
         guard let found else {

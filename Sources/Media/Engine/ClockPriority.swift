@@ -6,7 +6,7 @@ import Glibc
 /// process may (root, `CAP_SYS_NICE`, or an `RLIMIT_RTPRIO` above 0, as rtkit or
 /// /etc/security/limits.conf grant), else a raised nice value for that thread alone (within
 /// `RLIMIT_NICE`), else nothing, quietly: a normal thread works, it only falls behind sooner.
-public enum ClockPriority: Sendable, Equatable, CustomStringConvertible {
+package enum ClockPriority: Sendable, Equatable, CustomStringConvertible {
     case realtime(Int32)
     case nice(Int32)
     case normal
@@ -19,9 +19,9 @@ public enum ClockPriority: Sendable, Equatable, CustomStringConvertible {
 
     /// The environment variable that turns the request off (`normal`), for profilers that do not
     /// cope with real-time threads.
-    public static let environmentVariable = "PARLEY_CLOCK_PRIORITY"
+    static let environmentVariable = "PARLEY_CLOCK_PRIORITY"
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .realtime(let priority): "SCHED_FIFO \(priority)"
         case .nice(let value): "nice \(value)"

@@ -7,9 +7,9 @@ import Synchronization
 /// one per shard (docs/architecture.md). Sleeps to absolute deadlines on
 /// CLOCK_MONOTONIC so ticks do not drift; when a tick overruns, the schedule restarts from now.
 /// The lock is this clock's alone, taken once per tick and when a session joins or leaves.
-public final class MediaClock: Sendable {
-    public static let shared = MediaClock()
-    public static let tickMilliseconds = 20
+package final class MediaClock: Sendable {
+    package static let shared = MediaClock()
+    static let tickMilliseconds = 20
 
     private let name: String
     /// A manual clock has no thread: its owner calls `step` (a profiler stepping a fixed number
@@ -31,13 +31,13 @@ public final class MediaClock: Sendable {
     private let state = Mutex(State())
 
     /// `name` names the clock's thread (seen in `top -H`, `perf` and debuggers).
-    public init(name: String = "parley-media-clock", manual: Bool = false) {
+    package init(name: String = "parley-media-clock", manual: Bool = false) {
         self.name = name
         self.manual = manual
     }
 
     /// One tick of a manual clock: every session stepped once, on the caller's thread.
-    public func step(now: ContinuousClock.Instant = .now) {
+    package func step(now: ContinuousClock.Instant = .now) {
         let current = state.withLock { state in
             state.tickCount += 1
             state.sessionTickCount += state.sessions.count
@@ -47,30 +47,30 @@ public final class MediaClock: Sendable {
     }
 
     /// True on this clock's thread: where its sessions are stepped.
-    public var isCurrentThread: Bool {
+    package var isCurrentThread: Bool {
         state.withLock { $0.threadID.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
     /// What the clock's thread got when it asked for a scheduling priority above normal, once
     /// it has started (docs/architecture.md).
-    public var priority: ClockPriority? { state.withLock { $0.grantedPriority } }
+    package var priority: ClockPriority? { state.withLock { $0.grantedPriority } }
 
-    public var ticks: Int { state.withLock { $0.tickCount } }
+    package var ticks: Int { state.withLock { $0.tickCount } }
     /// Ticks that started more than a whole tick late.
-    public var overruns: Int { state.withLock { $0.overrunCount } }
-    public var sessionCount: Int { state.withLock { $0.sessions.count } }
+    package var overruns: Int { state.withLock { $0.overrunCount } }
+    var sessionCount: Int { state.withLock { $0.sessions.count } }
 
     /// How far behind the clock runs: every session step of every tick, those that finished
     /// more than `lateThreshold` after their tick was due (the frame they sent left late), and
     /// those that finished more than a whole tick late (`frameLateThreshold`: the frame left
     /// when the next one was due, which a receiver's jitter buffer may no longer absorb).
-    public struct Lateness: Sendable, Equatable {
-        public var sessionTicks: Int
-        public var lateSessionTicks: Int
-        public var frameLateSessionTicks: Int
-        public var overruns: Int
+    package struct Lateness: Sendable, Equatable {
+        package var sessionTicks: Int
+        package var lateSessionTicks: Int
+        package var frameLateSessionTicks: Int
+        package var overruns: Int
 
-        public init(sessionTicks: Int = 0, lateSessionTicks: Int = 0, frameLateSessionTicks: Int = 0, overruns: Int = 0) {
+        package init(sessionTicks: Int = 0, lateSessionTicks: Int = 0, frameLateSessionTicks: Int = 0, overruns: Int = 0) {
             self.sessionTicks = sessionTicks
             self.lateSessionTicks = lateSessionTicks
             self.frameLateSessionTicks = frameLateSessionTicks
@@ -78,17 +78,17 @@ public final class MediaClock: Sendable {
         }
     }
 
-    public static let lateThreshold = Duration.milliseconds(10)
-    public static let frameLateThreshold = Duration.milliseconds(tickMilliseconds)
+    static let lateThreshold = Duration.milliseconds(10)
+    static let frameLateThreshold = Duration.milliseconds(tickMilliseconds)
 
-    public var lateness: Lateness {
+    package var lateness: Lateness {
         state.withLock { state in
             Lateness(sessionTicks: state.sessionTickCount, lateSessionTicks: state.lateSessionTickCount, frameLateSessionTicks: state.frameLateSessionTickCount,
                      overruns: state.overrunCount)
         }
     }
 
-    public func add(_ session: MediaSession) {
+    package func add(_ session: MediaSession) {
         state.withLock { state in
             guard !state.sessions.contains(where: { $0 === session }) else { return }
             state.sessions.append(session)
@@ -102,12 +102,12 @@ public final class MediaClock: Sendable {
         }
     }
 
-    public func remove(_ session: MediaSession) {
+    package func remove(_ session: MediaSession) {
         state.withLock { $0.sessions.removeAll { $0 === session } }
     }
 
     /// Stops the thread (after its current tick). For clocks other than `shared`.
-    public func stop() {
+    package func stop() {
         state.withLock { $0.running = false }
     }
 

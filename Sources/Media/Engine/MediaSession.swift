@@ -6,11 +6,11 @@ import Synchronization
 /// network thread, and once per media clock tick: jitter buffer → decode → sink, then source →
 /// encode → packetize → protect → transport. All buffers are allocated here, up front; the packet
 /// paths allocate nothing and take no actor hop. A lock serialises the two threads.
-public final class MediaSession: @unchecked Sendable {
-    public let configuration: MediaSessionConfiguration
-    public let events: AsyncStream<MediaEvent>
+package final class MediaSession: @unchecked Sendable {
+    package let configuration: MediaSessionConfiguration
+    package let events: AsyncStream<MediaEvent>
     /// Samples per 20 ms clock tick at the session rate.
-    public let tickSamples: Int
+    let tickSamples: Int
 
     private let lock = Mutex(())
     private let continuation: AsyncStream<MediaEvent>.Continuation
@@ -82,7 +82,7 @@ public final class MediaSession: @unchecked Sendable {
 
     static let sourceSwitchSilence = Duration.milliseconds(500)
 
-    public init(
+    package init(
         configuration: MediaSessionConfiguration, security: MediaSecurity, transport: any MediaTransport,
         source: any AudioSource, sink: any AudioSink
     ) throws(MediaSessionError) {
@@ -158,7 +158,7 @@ public final class MediaSession: @unchecked Sendable {
     // MARK: Control
 
     /// Starts the DTLS handshake and joins `clock`, which ticks the session from now on.
-    public func start(on clock: MediaClock = .shared) {
+    package func start(on clock: MediaClock = .shared) {
         let first = lock.withLock { _ in
             let first = !started
             started = true
@@ -169,7 +169,7 @@ public final class MediaSession: @unchecked Sendable {
     }
 
     /// Sends RTCP BYE, leaves the clock, closes the sink and ends `events`.
-    public func stop(clock: MediaClock = .shared) {
+    package func stop(clock: MediaClock = .shared) {
         clock.remove(self)
         lock.withLock { _ in
             guard !stopped else { return }
@@ -181,13 +181,13 @@ public final class MediaSession: @unchecked Sendable {
     }
 
     /// Muted sessions send silence (keeping RTP, RTCP and NAT bindings alive).
-    public var isMuted: Bool {
+    package var isMuted: Bool {
         get { lock.withLock { _ in muted } }
         set { lock.withLock { _ in muted = newValue } }
     }
 
     /// Queues RFC 4733 digits (0-9 * # A-D). Needs a negotiated telephone-event payload type.
-    public func sendDTMF(_ digits: String) throws(MediaSessionError) {
+    package func sendDTMF(_ digits: String) throws(MediaSessionError) {
         guard configuration.telephoneEventPayloadType != nil else { throw .invalidDTMF("\(digits) (no telephone-event negotiated)") }
         let queued = lock.withLock { _ in dtmfSender.enqueue(digits) }
         guard queued else { throw .invalidDTMF(digits) }
@@ -195,17 +195,17 @@ public final class MediaSession: @unchecked Sendable {
 
     /// Paused sessions send no RTP at all (hold: a=sendonly/inactive), only RTCP; the source
     /// keeps being read so it resumes in time. The first packet after a pause carries the marker.
-    public var isSendingPaused: Bool {
+    package var isSendingPaused: Bool {
         get { lock.withLock { _ in sendingPaused } }
         set { lock.withLock { _ in sendingPaused = newValue } }
     }
 
-    public var isSecure: Bool { lock.withLock { _ in channel.isSecure } }
+    var isSecure: Bool { lock.withLock { _ in channel.isSecure } }
 
     // MARK: Receive path (network thread)
 
     /// Entry point for every datagram the transport receives (except STUN), on its thread.
-    public func receive(_ datagram: UnsafeRawBufferPointer) {
+    package func receive(_ datagram: UnsafeRawBufferPointer) {
         lock.withLock { _ in receiveLocked(datagram) }
     }
 
@@ -332,7 +332,7 @@ public final class MediaSession: @unchecked Sendable {
     // MARK: Clock path
 
     /// One 20 ms step: play what arrived, send what the source gives, keep DTLS and RTCP going.
-    public func tick(now: ContinuousClock.Instant = .now) {
+    package func tick(now: ContinuousClock.Instant = .now) {
         lock.withLock { _ in tickLocked(now: now) }
     }
 
@@ -582,7 +582,7 @@ public final class MediaSession: @unchecked Sendable {
 
     // MARK: Statistics
 
-    public func statistics() -> MediaStatistics {
+    package func statistics() -> MediaStatistics {
         lock.withLock { _ in statisticsLocked() }
     }
 

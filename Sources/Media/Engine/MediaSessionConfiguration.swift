@@ -1,12 +1,12 @@
 import SDP
 
 /// The audio codec of a session and its RTP payload type.
-public enum MediaCodec: Sendable, Equatable {
+package enum MediaCodec: Sendable, Equatable {
     case opus(payloadType: UInt8, settings: OpusSettings)
     case pcmu(payloadType: UInt8 = 0)
     case pcma(payloadType: UInt8 = 8)
 
-    public var name: String {
+    package var name: String {
         switch self {
         case .opus: "opus"
         case .pcmu: "PCMU"
@@ -14,20 +14,20 @@ public enum MediaCodec: Sendable, Equatable {
         }
     }
 
-    public var payloadType: UInt8 {
+    package var payloadType: UInt8 {
         switch self {
         case .opus(let payloadType, _), .pcmu(let payloadType), .pcma(let payloadType): payloadType
         }
     }
 
     /// Opus whose far end asked for in-band FEC; our own offer and answer always ask for it.
-    public var usesInbandFEC: Bool {
+    var usesInbandFEC: Bool {
         if case .opus(_, let settings) = self { return settings.inbandFEC }
         return false
     }
 
     /// PCM and RTP clock rate.
-    public var sampleRate: Int {
+    package var sampleRate: Int {
         switch self {
         case .opus: 48000
         case .pcmu, .pcma: 8000
@@ -36,36 +36,36 @@ public enum MediaCodec: Sendable, Equatable {
 }
 
 /// What a session needs from the negotiated SDP, plus local policy.
-public struct MediaSessionConfiguration: Sendable {
-    public var codec: MediaCodec
+package struct MediaSessionConfiguration: Sendable {
+    package var codec: MediaCodec
     /// Packet time for G.711 (Opus takes its own from `OpusSettings.frameMilliseconds`).
-    public var ptimeMilliseconds: Int
+    var ptimeMilliseconds: Int
     /// The telephone-event payload type we send digits on: the one at the codec's clock rate.
-    public var telephoneEventPayloadType: UInt8?
+    package var telephoneEventPayloadType: UInt8?
     /// Every telephone-event payload type our description offered or answered, whatever its
     /// clock rate: a peer may send on any of them (libwebrtc sends on telephone-event/8000 beside
     /// Opus). The receiver reports an event at its start, so the event clock does not matter.
-    public var receivedTelephoneEventPayloadTypes: [UInt8]
-    public var localSSRC: UInt32
+    package var receivedTelephoneEventPayloadTypes: [UInt8]
+    package var localSSRC: UInt32
     /// The peer's SSRC when signalled; otherwise the first one seen is used.
-    public var remoteSSRC: UInt32?
-    public var cname: String
-    public var jitterBuffer: JitterBuffer.Configuration
+    package var remoteSSRC: UInt32?
+    package var cname: String
+    var jitterBuffer: JitterBuffer.Configuration
     /// RTP silence after which `MediaEvent.disrupted` fires.
-    public var disruptionTimeout: Duration
-    public var rtcpInterval: Duration
-    public var dtmfDurationMilliseconds: Int
+    package var disruptionTimeout: Duration
+    package var rtcpInterval: Duration
+    var dtmfDurationMilliseconds: Int
     /// -dBm0, 0...63.
-    public var dtmfVolume: UInt8
+    var dtmfVolume: UInt8
     /// Goertzel detection of DTMF sent as audio, for a peer that cannot send RFC 4733 events
     /// (`runsInBandDTMFDetector`).
-    public var detectInBandDTMF: Bool
+    var detectInBandDTMF: Bool
     /// False for a call whose audio nobody hears (a load generator's): received packets still
     /// count for every statistic (sequence, loss, jitter, late frames, concealment) but are not
     /// decoded, nothing reaches the sink and no decoder is made.
-    public var decodesAudio = true
+    package var decodesAudio = true
 
-    public init(
+    package init(
         codec: MediaCodec, ptimeMilliseconds: Int = 20, telephoneEventPayloadType: UInt8? = nil, receivedTelephoneEventPayloadTypes: [UInt8]? = nil,
         localSSRC: UInt32 = UInt32.random(in: 1...UInt32.max),
         remoteSSRC: UInt32? = nil, cname: String = "parley", jitterBuffer: JitterBuffer.Configuration = .init(),
@@ -97,7 +97,7 @@ public struct MediaSessionConfiguration: Sendable {
     }
 
     /// Packet duration we send, in milliseconds.
-    public var frameMilliseconds: Int {
+    package var frameMilliseconds: Int {
         if case .opus(_, let settings) = codec { return settings.frameMilliseconds }
         return ptimeMilliseconds
     }
@@ -106,7 +106,7 @@ public struct MediaSessionConfiguration: Sendable {
     /// answer to our offer, or the offer we answered with the same formats): the first of its
     /// formats we support, its telephone-event at the same clock rate (to send on), all its
     /// telephone-events (to receive on), its ptime, its SSRC.
-    public static func negotiated(remote: MediaDescription, cname: String = "parley") throws(MediaSessionError) -> MediaSessionConfiguration {
+    package static func negotiated(remote: MediaDescription, cname: String = "parley") throws(MediaSessionError) -> MediaSessionConfiguration {
         let codecs = remote.codecs
         let ptime = remote.attributes.first(PTime.self)?.milliseconds
         var chosen: (MediaCodec, Int)?
@@ -134,14 +134,14 @@ public struct MediaSessionConfiguration: Sendable {
     }
 }
 
-public enum MediaSessionError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum MediaSessionError: Error, Sendable, Equatable, CustomStringConvertible {
     case noSupportedCodec([String])
     case codec(CodecError)
     case security(String)
     case invalidDTMF(String)
     case unsupportedPacketTime(Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noSupportedCodec(let offered): "no supported audio codec among \(offered.joined(separator: ", ")); Parley speaks opus/48000, PCMU/8000, PCMA/8000"
         case .codec(let error): "codec: \(error)"
@@ -153,7 +153,7 @@ public enum MediaSessionError: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 /// What a session reports as it runs. Delivered through `MediaSession.events`.
-public enum MediaEvent: Sendable, Equatable {
+package enum MediaEvent: Sendable, Equatable {
     case secured(SRTPProfile)
     case securityFailed(DTLSError)
     case disrupted

@@ -6,9 +6,9 @@ import Synchronization
 /// here through its own `CachedPromptSource`, so a bot with many calls runs no encoder for its
 /// prompts (the first call that needs a format is served by its own encoder while the frames are
 /// encoded on a background queue).
-public final class CachedPrompt: Sendable {
-    public let sampleRate: Int
-    public let samples: [Int16]
+package final class CachedPrompt: Sendable {
+    package let sampleRate: Int
+    package let samples: [Int16]
 
     private struct State {
         var encodings: [EncodedFrameFormat: EncodedFrames] = [:]
@@ -18,20 +18,20 @@ public final class CachedPrompt: Sendable {
 
     private let state = Mutex(State())
 
-    public init(samples: [Int16], sampleRate: Int) {
+    package init(samples: [Int16], sampleRate: Int) {
         self.samples = samples
         self.sampleRate = sampleRate
     }
 
     /// A source that plays the prompt once from the start; with `preEncoded` false it lends no
     /// frames, and the session encodes every frame itself.
-    public func makeSource(preEncoded: Bool = true) -> CachedPromptSource {
+    package func makeSource(preEncoded: Bool = true) -> CachedPromptSource {
         CachedPromptSource(self, preEncoded: preEncoded)
     }
 
     /// The frames in `format` if they are ready; otherwise nil, and (once) their encoding starts
     /// on a background queue. Never blocks on an encoder: it is called from the media clock.
-    public func frames(_ format: EncodedFrameFormat) -> EncodedFrames? {
+    package func frames(_ format: EncodedFrameFormat) -> EncodedFrames? {
         let start: Bool = state.withLock { state in
             if state.encodings[format] != nil || state.encoding.contains(format) || state.failures[format] != nil { return false }
             state.encoding.insert(format)
@@ -45,7 +45,7 @@ public final class CachedPrompt: Sendable {
 
     /// Encodes the prompt in `format` now, on this thread, unless that was done already.
     @discardableResult
-    public func encodeNow(_ format: EncodedFrameFormat) throws(CodecError) -> EncodedFrames {
+    package func encodeNow(_ format: EncodedFrameFormat) throws(CodecError) -> EncodedFrames {
         if let done = state.withLock({ $0.encodings[format] }) { return done }
         guard format.sampleRate == sampleRate else { throw .unsupported("a \(sampleRate) Hz prompt encoded for \(format.sampleRate) Hz") }
         let frames: EncodedFrames
@@ -67,12 +67,12 @@ public final class CachedPrompt: Sendable {
     }
 
     /// Formats whose frames are ready, for tests and reports.
-    public var encodedFormats: Set<EncodedFrameFormat> { state.withLock { Set($0.encodings.keys) } }
+    package var encodedFormats: Set<EncodedFrameFormat> { state.withLock { Set($0.encodings.keys) } }
 }
 
 /// Every frame of a prompt encoded back to back in one buffer. Immutable once made.
-public final class EncodedFrames: Sendable {
-    public let frameSamples: Int
+package final class EncodedFrames: Sendable {
+    package let frameSamples: Int
     private let bytes: [UInt8]
     /// Frame `i` is `bytes[offsets[i]..<offsets[i + 1]]`; an empty frame is DTX.
     private let offsets: [Int]
@@ -99,10 +99,10 @@ public final class EncodedFrames: Sendable {
         self.offsets = offsets
     }
 
-    public var count: Int { offsets.count - 1 }
+    package var count: Int { offsets.count - 1 }
 
     /// Copies frame `index` into `payload`; its length, or nil when there is no such frame or it does not fit.
-    public func copy(frame index: Int, into payload: UnsafeMutableRawBufferPointer) -> Int? {
+    package func copy(frame index: Int, into payload: UnsafeMutableRawBufferPointer) -> Int? {
         guard index >= 0, index < count else { return nil }
         let start = offsets[index]
         let length = offsets[index + 1] - start
@@ -120,8 +120,8 @@ public final class EncodedFrames: Sendable {
 /// with silence) and returns false from the first frame after the last sample, like any
 /// bounded prompt. When its reads line up with frames of the session's format, it hands the
 /// session those frames pre-encoded.
-public final class CachedPromptSource: EncodedAudioSource {
-    public let prompt: CachedPrompt
+package final class CachedPromptSource: EncodedAudioSource {
+    package let prompt: CachedPrompt
     private var position = 0
     /// Where the last read started and how many samples it took, for `encodedFrame`.
     private var lastRead: (start: Int, count: Int)?
@@ -133,9 +133,9 @@ public final class CachedPromptSource: EncodedAudioSource {
         self.preEncoded = preEncoded
     }
 
-    public var remaining: Int { max(0, prompt.samples.count - position) }
+    package var remaining: Int { max(0, prompt.samples.count - position) }
 
-    public func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
+    package func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
         let count = min(frame.count, remaining)
         guard count > 0 || frame.isEmpty else {
             frame.update(repeating: 0)
@@ -151,7 +151,7 @@ public final class CachedPromptSource: EncodedAudioSource {
         return true
     }
 
-    public func encodedFrame(_ format: EncodedFrameFormat, into payload: UnsafeMutableRawBufferPointer) -> Int? {
+    package func encodedFrame(_ format: EncodedFrameFormat, into payload: UnsafeMutableRawBufferPointer) -> Int? {
         guard preEncoded, let lastRead, format.sampleRate == prompt.sampleRate, lastRead.count == format.frameSamples,
             lastRead.start % format.frameSamples == 0
         else { return nil }

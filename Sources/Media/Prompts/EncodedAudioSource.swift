@@ -1,7 +1,7 @@
 /// A source whose audio may already exist encoded, so that a session sends those bytes instead
 /// of running its own encoder on the samples (a bot's prompts, encoded once for every call).
 /// Called on the media clock thread right after `read(into:)`; must not block or allocate.
-public protocol EncodedAudioSource: AudioSource {
+package protocol EncodedAudioSource: AudioSource {
     /// Writes the payload of the frame that the last `read(into:)` filled, encoded as `format`,
     /// and returns its length (0: a DTX frame, nothing to send). Returns nil when no such
     /// encoding is at hand; the session then encodes the samples itself.
@@ -10,18 +10,18 @@ public protocol EncodedAudioSource: AudioSource {
 
 /// Everything that decides the bytes an encoder makes of a frame: the key under which
 /// pre-encoded frames are kept. Two sessions with equal formats can share the same frames.
-public struct EncodedFrameFormat: Hashable, Sendable, CustomStringConvertible {
-    public enum Codec: Hashable, Sendable {
+package struct EncodedFrameFormat: Hashable, Sendable, CustomStringConvertible {
+    package enum Codec: Hashable, Sendable {
         case opus(bitrate: Int, maxPlaybackRate: Int, inbandFEC: Bool, dtx: Bool, expectedLossPercent: Int, complexity: Int)
         case pcmu
         case pcma
     }
 
-    public let codec: Codec
-    public let sampleRate: Int
-    public let frameSamples: Int
+    package let codec: Codec
+    package let sampleRate: Int
+    package let frameSamples: Int
 
-    public init(codec: MediaCodec, frameMilliseconds: Int) {
+    package init(codec: MediaCodec, frameMilliseconds: Int) {
         switch codec {
         case .opus(_, let settings):
             self.codec = .opus(bitrate: settings.bitrate, maxPlaybackRate: settings.maxPlaybackRate, inbandFEC: settings.inbandFEC, dtx: settings.dtx,
@@ -34,7 +34,7 @@ public struct EncodedFrameFormat: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A fresh encoder that makes exactly the frames a session with this format would.
-    public func makeEncoder() throws(CodecError) -> any AudioEncoder {
+    func makeEncoder() throws(CodecError) -> any AudioEncoder {
         switch codec {
         case .opus(let bitrate, let maxPlaybackRate, let inbandFEC, let dtx, let expectedLossPercent, let complexity):
             return try OpusEncoder(settings: OpusSettings(
@@ -45,7 +45,7 @@ public struct EncodedFrameFormat: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         let name = switch codec {
         case .opus(let bitrate, _, _, _, _, let complexity): "opus \(bitrate / 1000) kb/s complexity \(complexity)"
         case .pcmu: "PCMU"

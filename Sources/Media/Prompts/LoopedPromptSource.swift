@@ -4,22 +4,22 @@ import Synchronization
 /// `--play loop:FILE.wav`: the file's samples over and over. When one pass is a whole number of
 /// frames, every frame is lent pre-encoded (the pass is encoded once per process and format),
 /// so a call that loops a prompt runs no encoder of its own.
-public final class LoopedPromptSource: EncodedAudioSource {
-    public let prompt: CachedPrompt
+package final class LoopedPromptSource: EncodedAudioSource {
+    package let prompt: CachedPrompt
     private var position = 0
     private var lastRead: (start: Int, count: Int)?
     private var lookup = FrameLookup()
 
-    public init(_ prompt: CachedPrompt) {
+    package init(_ prompt: CachedPrompt) {
         self.prompt = prompt
     }
 
     /// The WAV file at `path` at `sampleRate`, read once per process.
-    public convenience init(path: String, sampleRate: Int) throws(AudioError) {
+    package convenience init(path: String, sampleRate: Int) throws(AudioError) {
         self.init(try LoopedPromptSource.library.prompt(path: path, sampleRate: sampleRate))
     }
 
-    public func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
+    package func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
         let total = prompt.samples.count
         guard total > 0 else {
             frame.update(repeating: 0)
@@ -40,7 +40,7 @@ public final class LoopedPromptSource: EncodedAudioSource {
         return true
     }
 
-    public func encodedFrame(_ format: EncodedFrameFormat, into payload: UnsafeMutableRawBufferPointer) -> Int? {
+    package func encodedFrame(_ format: EncodedFrameFormat, into payload: UnsafeMutableRawBufferPointer) -> Int? {
         guard let lastRead, format.sampleRate == prompt.sampleRate, lastRead.count == format.frameSamples,
             prompt.samples.count % format.frameSamples == 0, lastRead.start % format.frameSamples == 0
         else { return nil }

@@ -7,7 +7,7 @@ extension AudioSourceSpec {
     /// thing cost no encoder each). A tone loops one second (whole periods for whole-hertz
     /// tones), a WAV file loops its samples padded with silence to a whole 20 ms frame, and
     /// silence loops one frame. Standard input and a microphone cannot be shared; they are read as by `makeSource`.
-    public func makeSharedLoopSource(sampleRate: Int) throws(AudioError) -> any AudioSource {
+    package func makeSharedLoopSource(sampleRate: Int) throws(AudioError) -> any AudioSource {
         switch self {
         case .standardInput, .microphone:
             return try makeSource(sampleRate: sampleRate)

@@ -1,12 +1,12 @@
 /// What a datagram arriving on the media transport is, by its first bytes (RFC 7983, RFC 5761 §4).
-public enum PacketKind: Sendable, Equatable {
+package enum PacketKind: Sendable, Equatable {
     case stun
     case dtls
     case rtp
     case rtcp
     case unknown
 
-    public static func classify(_ bytes: UnsafeRawBufferPointer) -> PacketKind {
+    package static func classify(_ bytes: UnsafeRawBufferPointer) -> PacketKind {
         guard let first = bytes.first else { return .unknown }
         switch first {
         case 0...3: return .stun

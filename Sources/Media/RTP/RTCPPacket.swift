@@ -1,29 +1,29 @@
 /// RTCP packet types (RFC 3550 §12.1, RFC 4585).
-public enum RTCPPacketType {
-    public static let senderReport: UInt8 = 200
-    public static let receiverReport: UInt8 = 201
-    public static let sourceDescription: UInt8 = 202
-    public static let goodbye: UInt8 = 203
-    public static let application: UInt8 = 204
+package enum RTCPPacketType {
+    package static let senderReport: UInt8 = 200
+    package static let receiverReport: UInt8 = 201
+    package static let sourceDescription: UInt8 = 202
+    package static let goodbye: UInt8 = 203
+    package static let application: UInt8 = 204
 }
 
 /// One reception report block (RFC 3550 §6.4.1).
-public struct ReportBlock: Sendable, Equatable {
-    public static let length = 24
-    public var ssrc: UInt32
+package struct ReportBlock: Sendable, Equatable {
+    package static let length = 24
+    package var ssrc: UInt32
     /// Fraction of packets lost since the last report, as a fixed-point number over 256.
-    public var fractionLost: UInt8
+    package var fractionLost: UInt8
     /// Cumulative packets lost; 24-bit signed on the wire (duplicates can make it negative).
-    public var cumulativeLost: Int32
-    public var extendedHighestSequence: UInt32
+    package var cumulativeLost: Int32
+    package var extendedHighestSequence: UInt32
     /// Interarrival jitter in timestamp units.
-    public var jitter: UInt32
+    package var jitter: UInt32
     /// Middle 32 bits of the NTP timestamp of the last SR received from this source.
-    public var lastSenderReport: UInt32
+    package var lastSenderReport: UInt32
     /// Delay since that SR in units of 1/65536 s.
-    public var delaySinceLastSenderReport: UInt32
+    package var delaySinceLastSenderReport: UInt32
 
-    public init(
+    package init(
         ssrc: UInt32, fractionLost: UInt8 = 0, cumulativeLost: Int32 = 0, extendedHighestSequence: UInt32 = 0,
         jitter: UInt32 = 0, lastSenderReport: UInt32 = 0, delaySinceLastSenderReport: UInt32 = 0
     ) {
@@ -59,14 +59,14 @@ public struct ReportBlock: Sendable, Equatable {
 }
 
 /// The sender information of an SR (RFC 3550 §6.4.1).
-public struct SenderInfo: Sendable, Equatable {
-    public static let length = 20
-    public var ntpTimestamp: UInt64
-    public var rtpTimestamp: UInt32
-    public var packetCount: UInt32
-    public var octetCount: UInt32
+package struct SenderInfo: Sendable, Equatable {
+    package static let length = 20
+    package var ntpTimestamp: UInt64
+    package var rtpTimestamp: UInt32
+    package var packetCount: UInt32
+    package var octetCount: UInt32
 
-    public init(ntpTimestamp: UInt64, rtpTimestamp: UInt32, packetCount: UInt32, octetCount: UInt32) {
+    package init(ntpTimestamp: UInt64, rtpTimestamp: UInt32, packetCount: UInt32, octetCount: UInt32) {
         self.ntpTimestamp = ntpTimestamp
         self.rtpTimestamp = rtpTimestamp
         self.packetCount = packetCount
@@ -74,7 +74,7 @@ public struct SenderInfo: Sendable, Equatable {
     }
 
     /// The middle 32 bits of the NTP timestamp, which an RR echoes as LSR.
-    public var compactNTP: UInt32 { UInt32(truncatingIfNeeded: ntpTimestamp >> 16) }
+    package var compactNTP: UInt32 { UInt32(truncatingIfNeeded: ntpTimestamp >> 16) }
 
     static func read(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> SenderInfo {
         SenderInfo(
@@ -85,27 +85,27 @@ public struct SenderInfo: Sendable, Equatable {
 }
 
 /// The common header of one packet inside an RTCP compound packet, and where its body lies.
-public struct RTCPHeader: Sendable, Equatable {
-    public var packetType: UInt8
+package struct RTCPHeader: Sendable, Equatable {
+    package var packetType: UInt8
     /// The 5-bit count field: report blocks, SDES chunks or BYE sources (feedback format for FB).
-    public var count: Int
+    package var count: Int
     /// The whole packet, header included, within the compound.
-    public var range: Range<Int>
-    public var paddingLength: Int
+    package var range: Range<Int>
+    package var paddingLength: Int
 
     /// Body after the 4-byte header, without padding.
-    public var bodyRange: Range<Int> { (range.lowerBound + 4)..<(range.upperBound - paddingLength) }
+    package var bodyRange: Range<Int> { (range.lowerBound + 4)..<(range.upperBound - paddingLength) }
 }
 
 /// Walks the packets of an RTCP compound packet (RFC 3550 §6.1), validating each header.
 /// Allocates nothing; the engine uses it directly on the receive path.
-public struct RTCPCompoundReader {
-    public let bytes: UnsafeRawBufferPointer
+package struct RTCPCompoundReader {
+    package let bytes: UnsafeRawBufferPointer
     private var offset = 0
 
     /// Checks the first header (RFC 3550 A.2: version 2, SR or RR first). `requireReportFirst`
     /// can be relaxed for reduced-size RTCP (RFC 5506).
-    public init(_ bytes: UnsafeRawBufferPointer, requireReportFirst: Bool = true) throws(RTPError) {
+    package init(_ bytes: UnsafeRawBufferPointer, requireReportFirst: Bool = true) throws(RTPError) {
         guard bytes.count >= 4 else { throw .truncated(length: bytes.count, needed: 4) }
         if requireReportFirst {
             let type = bytes[1]
@@ -117,7 +117,7 @@ public struct RTCPCompoundReader {
     }
 
     /// The next packet's header, or nil at the end of the compound.
-    public mutating func next() throws(RTPError) -> RTCPHeader? {
+    package mutating func next() throws(RTPError) -> RTCPHeader? {
         let remaining = bytes.count - offset
         guard remaining > 0 else { return nil }
         guard remaining >= 4 else { throw .truncated(length: remaining, needed: 4) }
@@ -141,7 +141,7 @@ public struct RTCPCompoundReader {
     }
 
     /// SSRC of the sender of an SR or RR, and its sender info for an SR.
-    public func report(_ header: RTCPHeader) throws(RTPError) -> (ssrc: UInt32, senderInfo: SenderInfo?, blockCount: Int) {
+    package func report(_ header: RTCPHeader) throws(RTPError) -> (ssrc: UInt32, senderInfo: SenderInfo?, blockCount: Int) {
         let body = header.bodyRange
         let isSender = header.packetType == RTCPPacketType.senderReport
         let fixed = 4 + (isSender ? SenderInfo.length : 0)
@@ -153,7 +153,7 @@ public struct RTCPCompoundReader {
     }
 
     /// The `index`th report block of an SR or RR already checked by `report(_:)`.
-    public func reportBlock(_ header: RTCPHeader, index: Int) -> ReportBlock {
+    package func reportBlock(_ header: RTCPHeader, index: Int) -> ReportBlock {
         let isSender = header.packetType == RTCPPacketType.senderReport
         let start = header.bodyRange.lowerBound + 4 + (isSender ? SenderInfo.length : 0) + index * ReportBlock.length
         return ReportBlock.read(bytes, at: start)
@@ -162,7 +162,7 @@ public struct RTCPCompoundReader {
 
 /// A parsed RTCP packet with its items copied out (this allocates; the engine uses
 /// `RTCPCompoundReader` instead).
-public enum RTCPPacket: Sendable, Equatable {
+package enum RTCPPacket: Sendable, Equatable {
     case senderReport(ssrc: UInt32, info: SenderInfo, blocks: [ReportBlock])
     case receiverReport(ssrc: UInt32, blocks: [ReportBlock])
     case sourceDescription([SourceDescriptionChunk])
@@ -170,24 +170,24 @@ public enum RTCPPacket: Sendable, Equatable {
     /// A type this module does not interpret (APP, feedback, XR...), kept by type and size.
     case other(packetType: UInt8, count: Int, length: Int)
 
-    public struct SourceDescriptionChunk: Sendable, Equatable {
-        public var ssrc: UInt32
+    package struct SourceDescriptionChunk: Sendable, Equatable {
+        package var ssrc: UInt32
         /// Item type (1 = CNAME) and its text.
-        public var items: [(type: UInt8, text: String)]
+        package var items: [(type: UInt8, text: String)]
 
-        public init(ssrc: UInt32, items: [(type: UInt8, text: String)]) {
+        package init(ssrc: UInt32, items: [(type: UInt8, text: String)]) {
             self.ssrc = ssrc
             self.items = items
         }
 
-        public var cname: String? { items.first { $0.type == 1 }?.text }
+        package var cname: String? { items.first { $0.type == 1 }?.text }
 
-        public static func == (lhs: Self, rhs: Self) -> Bool {
+        package static func == (lhs: Self, rhs: Self) -> Bool {
             lhs.ssrc == rhs.ssrc && lhs.items.map(\.type) == rhs.items.map(\.type) && lhs.items.map(\.text) == rhs.items.map(\.text)
         }
     }
 
-    public static func parseCompound(_ bytes: UnsafeRawBufferPointer, requireReportFirst: Bool = true) throws(RTPError) -> [RTCPPacket] {
+    package static func parseCompound(_ bytes: UnsafeRawBufferPointer, requireReportFirst: Bool = true) throws(RTPError) -> [RTCPPacket] {
         var reader = try RTCPCompoundReader(bytes, requireReportFirst: requireReportFirst)
         var packets: [RTCPPacket] = []
         while let header = try reader.next() {
@@ -197,7 +197,7 @@ public enum RTCPPacket: Sendable, Equatable {
         return packets
     }
 
-    public static func parseCompound(_ bytes: [UInt8], requireReportFirst: Bool = true) throws(RTPError) -> [RTCPPacket] {
+    package static func parseCompound(_ bytes: [UInt8], requireReportFirst: Bool = true) throws(RTPError) -> [RTCPPacket] {
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(RTPError) in try parseCompound(raw, requireReportFirst: requireReportFirst) }
         }
@@ -265,11 +265,11 @@ public enum RTCPPacket: Sendable, Equatable {
 }
 
 /// Writes RTCP packets one after another into a buffer, making a compound packet. Allocates nothing.
-public struct RTCPWriter {
-    public let buffer: UnsafeMutableRawBufferPointer
-    public private(set) var length = 0
+package struct RTCPWriter {
+    package let buffer: UnsafeMutableRawBufferPointer
+    package private(set) var length = 0
 
-    public init(_ buffer: UnsafeMutableRawBufferPointer) { self.buffer = buffer }
+    package init(_ buffer: UnsafeMutableRawBufferPointer) { self.buffer = buffer }
 
     private func reserve(_ bytes: Int) throws(RTPError) {
         guard length + bytes <= buffer.count else { throw .bufferTooSmall(needed: length + bytes, capacity: buffer.count) }
@@ -281,7 +281,7 @@ public struct RTCPWriter {
         buffer.put(UInt16(totalLength / 4 - 1), at: length + 2)
     }
 
-    public mutating func senderReport(ssrc: UInt32, info: SenderInfo, blocks: UnsafeBufferPointer<ReportBlock>) throws(RTPError) {
+    package mutating func senderReport(ssrc: UInt32, info: SenderInfo, blocks: UnsafeBufferPointer<ReportBlock>) throws(RTPError) {
         guard blocks.count <= 31 else { throw .fieldOutOfRange("report block count \(blocks.count)") }
         let total = 8 + SenderInfo.length + blocks.count * ReportBlock.length
         try reserve(total)
@@ -296,7 +296,7 @@ public struct RTCPWriter {
         length += total
     }
 
-    public mutating func receiverReport(ssrc: UInt32, blocks: UnsafeBufferPointer<ReportBlock>) throws(RTPError) {
+    package mutating func receiverReport(ssrc: UInt32, blocks: UnsafeBufferPointer<ReportBlock>) throws(RTPError) {
         guard blocks.count <= 31 else { throw .fieldOutOfRange("report block count \(blocks.count)") }
         let total = 8 + blocks.count * ReportBlock.length
         try reserve(total)
@@ -307,7 +307,7 @@ public struct RTCPWriter {
     }
 
     /// An SDES packet with one chunk carrying CNAME (RFC 3550 §6.5.1).
-    public mutating func sourceDescription(ssrc: UInt32, cname: UnsafeRawBufferPointer) throws(RTPError) {
+    package mutating func sourceDescription(ssrc: UInt32, cname: UnsafeRawBufferPointer) throws(RTPError) {
         guard cname.count <= 255 else { throw .fieldOutOfRange("CNAME length \(cname.count)") }
         // chunk: SSRC, CNAME item (type, length, text), then a zero byte padded to 32 bits
         let chunk = (4 + 2 + cname.count + 1 + 3) & ~3
@@ -322,7 +322,7 @@ public struct RTCPWriter {
         length += total
     }
 
-    public mutating func goodbye(ssrc: UInt32, reason: UnsafeRawBufferPointer? = nil) throws(RTPError) {
+    package mutating func goodbye(ssrc: UInt32, reason: UnsafeRawBufferPointer? = nil) throws(RTPError) {
         let reasonLength = reason?.count ?? 0
         guard reasonLength <= 255 else { throw .fieldOutOfRange("BYE reason length \(reasonLength)") }
         let total = 8 + (reason == nil ? 0 : (1 + reasonLength + 3) & ~3)

@@ -1,6 +1,6 @@
 /// Why an RTP or RTCP packet was rejected. Every malformed packet from the network maps to one of
 /// these; none is fatal to a call.
-public enum RTPError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum RTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Fewer bytes than the header (or a declared part of it) needs.
     case truncated(length: Int, needed: Int)
     /// The version field is not 2.
@@ -18,7 +18,7 @@ public enum RTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A builder was given a field that does not fit its width.
     case fieldOutOfRange(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .truncated(let length, let needed): "packet truncated: \(length) bytes, at least \(needed) needed"
         case .unsupportedVersion(let version): "unsupported RTP version \(version) (expected 2)"

@@ -1,27 +1,27 @@
 /// An RTP packet (RFC 3550 §5.1) described by offsets into the bytes it was parsed from, so that
 /// parsing allocates nothing. CSRCs, the header extension and the payload are read from those bytes.
-public struct RTPPacket: Sendable, Equatable {
-    public static let fixedHeaderLength = 12
-    public static let version: UInt8 = 2
+package struct RTPPacket: Sendable, Equatable {
+    package static let fixedHeaderLength = 12
+    package static let version: UInt8 = 2
 
-    public var marker: Bool
-    public var payloadType: UInt8
-    public var sequenceNumber: UInt16
-    public var timestamp: UInt32
-    public var ssrc: UInt32
-    public var csrcCount: Int
+    package var marker: Bool
+    package var payloadType: UInt8
+    package var sequenceNumber: UInt16
+    package var timestamp: UInt32
+    package var ssrc: UInt32
+    package var csrcCount: Int
     /// The 16-bit "defined by profile" field of the header extension (0xBEDE for RFC 8285
     /// one-byte elements), when the X bit is set.
-    public var extensionProfile: UInt16?
+    package var extensionProfile: UInt16?
     /// Where the header extension's data (after its 4-byte header) lies.
-    public var extensionRange: Range<Int>
-    public var payloadRange: Range<Int>
-    public var paddingLength: Int
+    package var extensionRange: Range<Int>
+    package var payloadRange: Range<Int>
+    package var paddingLength: Int
 
-    public var payloadLength: Int { payloadRange.count }
+    var payloadLength: Int { payloadRange.count }
 
     /// Parses the header of `bytes`. Throws a typed error for anything malformed; never traps.
-    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(RTPError) -> RTPPacket {
+    package static func parse(_ bytes: UnsafeRawBufferPointer) throws(RTPError) -> RTPPacket {
         guard bytes.count >= fixedHeaderLength else { throw .truncated(length: bytes.count, needed: fixedHeaderLength) }
         let first = bytes[0]
         let version = first >> 6
@@ -59,27 +59,27 @@ public struct RTPPacket: Sendable, Equatable {
             payloadRange: offset..<(bytes.count - paddingLength), paddingLength: paddingLength)
     }
 
-    public static func parse(_ bytes: [UInt8]) throws(RTPError) -> RTPPacket {
+    package static func parse(_ bytes: [UInt8]) throws(RTPError) -> RTPPacket {
         let result = bytes.withUnsafeBytes { raw in Result { () throws(RTPError) in try parse(raw) } }
         return try result.get()
     }
 
     /// The `index`th contributing source, read from the bytes this packet was parsed from.
-    public func csrc(_ index: Int, in bytes: UnsafeRawBufferPointer) -> UInt32 {
+    package func csrc(_ index: Int, in bytes: UnsafeRawBufferPointer) -> UInt32 {
         precondition(index >= 0 && index < csrcCount, "CSRC index out of range")
         return bytes.uint32(at: Self.fixedHeaderLength + 4 * index)
     }
 }
 
 /// The fields a sender chooses for one RTP packet.
-public struct RTPHeaderFields: Sendable, Equatable {
-    public var marker: Bool
-    public var payloadType: UInt8
-    public var sequenceNumber: UInt16
-    public var timestamp: UInt32
-    public var ssrc: UInt32
+package struct RTPHeaderFields: Sendable, Equatable {
+    package var marker: Bool
+    package var payloadType: UInt8
+    package var sequenceNumber: UInt16
+    package var timestamp: UInt32
+    package var ssrc: UInt32
 
-    public init(marker: Bool = false, payloadType: UInt8, sequenceNumber: UInt16, timestamp: UInt32, ssrc: UInt32) {
+    package init(marker: Bool = false, payloadType: UInt8, sequenceNumber: UInt16, timestamp: UInt32, ssrc: UInt32) {
         self.marker = marker
         self.payloadType = payloadType
         self.sequenceNumber = sequenceNumber
@@ -88,15 +88,15 @@ public struct RTPHeaderFields: Sendable, Equatable {
     }
 }
 
-public enum RTPPacketWriter {
+package enum RTPPacketWriter {
     /// Bytes the header takes before the payload.
-    public static func headerLength(csrcCount: Int, extensionLength: Int?) -> Int {
+    static func headerLength(csrcCount: Int, extensionLength: Int?) -> Int {
         RTPPacket.fixedHeaderLength + 4 * csrcCount + (extensionLength.map { 4 + ($0 + 3) / 4 * 4 } ?? 0)
     }
 
     /// Writes the header into `buffer` and returns where the payload starts. The caller writes the
     /// payload there (no copy) and then calls `finish` for padding, or uses `write` below.
-    public static func writeHeader(
+    package static func writeHeader(
         _ fields: RTPHeaderFields, csrcs: UnsafeBufferPointer<UInt32> = UnsafeBufferPointer(start: nil, count: 0),
         extensionProfile: UInt16? = nil, extensionData: UnsafeRawBufferPointer? = nil, paddingLength: Int = 0,
         into buffer: UnsafeMutableRawBufferPointer
@@ -137,7 +137,7 @@ public enum RTPPacketWriter {
     }
 
     /// Writes a whole packet (header, payload, padding) and returns its length.
-    public static func write(
+    package static func write(
         _ fields: RTPHeaderFields, payload: UnsafeRawBufferPointer,
         csrcs: UnsafeBufferPointer<UInt32> = UnsafeBufferPointer(start: nil, count: 0),
         extensionProfile: UInt16? = nil, extensionData: UnsafeRawBufferPointer? = nil, paddingLength: Int = 0,

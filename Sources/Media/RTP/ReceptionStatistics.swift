@@ -1,7 +1,7 @@
 /// What a receiver knows about one RTP source (RFC 3550 §6.4.1 and appendix A.1, A.3, A.8).
-public struct ReceptionStatistics: Sendable {
+package struct ReceptionStatistics: Sendable {
     /// How the sequence number of one packet was judged (RFC 3550 A.1).
-    public enum Verdict: Sendable, Equatable {
+    package enum Verdict: Sendable, Equatable {
         /// In order, or a reorder within the window: count it.
         case accepted
         /// Still in probation: the source is not yet considered valid.
@@ -15,13 +15,13 @@ public struct ReceptionStatistics: Sendable {
     static let minSequential = 2
     static let sequenceModulus: UInt32 = 1 << 16
 
-    public private(set) var maxSequence: UInt16 = 0
+    private(set) var maxSequence: UInt16 = 0
     /// Sequence wrap count, shifted (RFC 3550 A.1).
     private var cycles: UInt32 = 0
     private var baseSequence: UInt32 = 0
     private var badSequence: UInt32 = sequenceModulus + 1
     private var probation = minSequential
-    public private(set) var received: UInt64 = 0
+    package private(set) var received: UInt64 = 0
     private var expectedPrior: UInt64 = 0
     private var receivedPrior: UInt64 = 0
     private var started = false
@@ -31,24 +31,24 @@ public struct ReceptionStatistics: Sendable {
     /// Interarrival jitter in timestamp units, scaled by 16 as in A.8.
     private var scaledJitter: Int64 = 0
 
-    public init() {}
+    package init() {}
 
-    public var extendedHighestSequence: UInt32 { cycles &+ UInt32(maxSequence) }
+    package var extendedHighestSequence: UInt32 { cycles &+ UInt32(maxSequence) }
 
-    public var expected: UInt64 {
+    package var expected: UInt64 {
         guard started, probation == 0 else { return 0 }
         return UInt64(extendedHighestSequence) &- UInt64(baseSequence) &+ 1
     }
 
     /// Packets expected but not received; negative when duplicates outnumber losses.
-    public var cumulativeLost: Int64 { Int64(bitPattern: expected) - Int64(received) }
+    package var cumulativeLost: Int64 { Int64(bitPattern: expected) - Int64(received) }
 
     /// Interarrival jitter in timestamp units.
-    public var jitter: UInt32 { UInt32(truncatingIfNeeded: scaledJitter >> 4) }
+    package var jitter: UInt32 { UInt32(truncatingIfNeeded: scaledJitter >> 4) }
 
     /// Records one packet. `arrival` is the arrival time in the same units as `rtpTimestamp`.
     @discardableResult
-    public mutating func record(sequence: UInt16, rtpTimestamp: UInt32, arrival: UInt32) -> Verdict {
+    package mutating func record(sequence: UInt16, rtpTimestamp: UInt32, arrival: UInt32) -> Verdict {
         let verdict = updateSequence(sequence)
         guard verdict == .accepted else { return verdict }
         // A.8: transit = arrival - timestamp, jitter += (|D| - jitter) / 16, kept scaled by 16.
@@ -113,7 +113,7 @@ public struct ReceptionStatistics: Sendable {
     }
 
     /// Makes a report block for this source and starts a new reporting interval (RFC 3550 A.3).
-    public mutating func makeReportBlock(ssrc: UInt32, lastSenderReport: UInt32, delaySinceLastSenderReport: UInt32) -> ReportBlock {
+    package mutating func makeReportBlock(ssrc: UInt32, lastSenderReport: UInt32, delaySinceLastSenderReport: UInt32) -> ReportBlock {
         let expectedNow = expected
         let expectedInterval = Int64(bitPattern: expectedNow &- expectedPrior)
         let receivedInterval = Int64(bitPattern: received &- receivedPrior)
@@ -129,20 +129,20 @@ public struct ReceptionStatistics: Sendable {
 }
 
 /// NTP time (RFC 5905: seconds since 1900 in 32.32 fixed point) and the compact 16.16 form RTCP uses.
-public enum NTPTime {
+package enum NTPTime {
     static let unixToNTPSeconds: UInt64 = 2_208_988_800
 
     /// NTP timestamp for a wall-clock time given as seconds and nanoseconds since 1970.
-    public static func timestamp(unixSeconds: UInt64, nanoseconds: UInt64) -> UInt64 {
+    package static func timestamp(unixSeconds: UInt64, nanoseconds: UInt64) -> UInt64 {
         let fraction = (nanoseconds << 32) / 1_000_000_000
         return (unixSeconds + unixToNTPSeconds) << 32 | fraction
     }
 
-    public static func compact(_ timestamp: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: timestamp >> 16) }
+    package static func compact(_ timestamp: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: timestamp >> 16) }
 
     /// Round-trip time (RFC 3550 §6.4.1) from a report block received at `arrival` (compact NTP):
     /// A − LSR − DLSR, in seconds. Nil when the block echoes no SR or the result is negative.
-    public static func roundTripTime(arrival: UInt32, lastSenderReport: UInt32, delaySinceLastSenderReport: UInt32) -> Double? {
+    package static func roundTripTime(arrival: UInt32, lastSenderReport: UInt32, delaySinceLastSenderReport: UInt32) -> Double? {
         guard lastSenderReport != 0 else { return nil }
         let rtt = Int64(arrival) - Int64(lastSenderReport) - Int64(delaySinceLastSenderReport)
         // Wrap-around of the 16.16 clock every 18 hours: treat as modular when the result is small.

@@ -9,20 +9,20 @@ import SDP
 /// The peer's certificate is accepted only when it hashes to `remoteFingerprint`; otherwise the
 /// handshake aborts with `DTLSError.fingerprintMismatch` and no keys are ever exported.
 /// Not thread-safe: the media session serialises calls.
-public final class DTLSEndpoint {
-    public enum State: Sendable, Equatable {
+package final class DTLSEndpoint {
+    package enum State: Sendable, Equatable {
         case new
         case handshaking
         case connected(SRTPKeyingMaterial)
         case failed(DTLSError)
     }
 
-    public let role: DTLSRole
-    public let remoteFingerprint: Fingerprint
-    public let handshakeTimeout: Duration
-    public private(set) var state = State.new
+    package let role: DTLSRole
+    package let remoteFingerprint: Fingerprint
+    package let handshakeTimeout: Duration
+    package private(set) var state = State.new
     /// Datagrams handed to `send` so far (handshake flights and retransmissions).
-    public private(set) var datagramsSent = 0
+    private(set) var datagramsSent = 0
 
     private let context: OpaquePointer
     private let connection: OpaquePointer
@@ -34,7 +34,7 @@ public final class DTLSEndpoint {
     fileprivate var sawMismatch = false
     fileprivate var verifiedPeer = false
 
-    public init(
+    package init(
         identity: DTLSIdentity, role: DTLSRole, remoteFingerprint: Fingerprint, profiles: [SRTPProfile] = SRTPProfile.dtlsProfiles,
         handshakeTimeout: Duration = .seconds(10), send: @escaping (UnsafeRawBufferPointer) -> Void
     ) throws(DTLSError) {
@@ -103,7 +103,7 @@ public final class DTLSEndpoint {
     }
 
     /// Starts the handshake; the client sends its ClientHello now.
-    public func start(now: ContinuousClock.Instant = .now) {
+    package func start(now: ContinuousClock.Instant = .now) {
         guard case .new = state else { return }
         state = .handshaking
         startedAt = now
@@ -111,7 +111,7 @@ public final class DTLSEndpoint {
     }
 
     /// Feeds one DTLS datagram from the peer.
-    public func receive(_ datagram: UnsafeRawBufferPointer) {
+    package func receive(_ datagram: UnsafeRawBufferPointer) {
         guard datagram.count > 0, let base = datagram.baseAddress else { return }
         switch state {
         case .failed: return
@@ -127,7 +127,7 @@ public final class DTLSEndpoint {
     }
 
     /// Retransmits a lost flight when OpenSSL's timer says so, and enforces the handshake deadline.
-    public func poll(now: ContinuousClock.Instant = .now) {
+    package func poll(now: ContinuousClock.Instant = .now) {
         guard case .handshaking = state else { return }
         if let startedAt, now - startedAt > handshakeTimeout {
             let seconds = Double(handshakeTimeout.components.seconds) + Double(handshakeTimeout.components.attoseconds) / 1e18

@@ -2,7 +2,7 @@ import SDP
 
 /// Why DTLS could not secure the media. Any of these ends the call's media: no SRTP keys exist,
 /// so no audio is sent or played.
-public enum DTLSError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum DTLSError: Error, Sendable, Equatable, CustomStringConvertible {
     case setup(String)
     /// The peer's certificate does not hash to the fingerprint in its SDP.
     case fingerprintMismatch(hashFunction: String)
@@ -14,7 +14,7 @@ public enum DTLSError: Error, Sendable, Equatable, CustomStringConvertible {
     case keyExport
     case closedByPeer
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .setup(let step): "DTLS setup failed: \(step)"
         case .fingerprintMismatch(let hash): "DTLS peer certificate does not match the \(hash) fingerprint in the remote SDP"
@@ -29,13 +29,13 @@ public enum DTLSError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Our side of the DTLS handshake.
-public enum DTLSRole: String, Sendable, Equatable {
+package enum DTLSRole: String, Sendable, Equatable {
     case client
     case server
 
     /// RFC 5763 §5 / RFC 8842: the answerer picks active (client) or passive (server); an offerer
     /// that said actpass takes the other role. Nil when the pair is not a valid outcome.
-    public static func negotiated(local: SetupRole, remote: SetupRole) -> DTLSRole? {
+    package static func negotiated(local: SetupRole, remote: SetupRole) -> DTLSRole? {
         switch (local, remote) {
         case (.active, .passive), (.active, .actpass): .client
         case (.passive, .active), (.actpass, .active): .server

@@ -1,7 +1,7 @@
 import CSRTP
 
 /// Why libsrtp2 refused a packet or a session.
-public enum SRTPError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum SRTPError: Error, Sendable, Equatable, CustomStringConvertible {
     case libraryInitialization(Int32)
     case invalidKeyLength(expected: Int, actual: Int)
     case sessionCreation(Int32)
@@ -10,7 +10,7 @@ public enum SRTPError: Error, Sendable, Equatable, CustomStringConvertible {
     case bufferTooSmall(needed: Int, capacity: Int)
     case other(Int32)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .libraryInitialization(let code): "srtp_init failed (\(code))"
         case .invalidKeyLength(let expected, let actual): "SRTP master key and salt must be \(expected) bytes, got \(actual)"
@@ -46,17 +46,17 @@ enum SRTPLibrary {
 
 /// One direction of SRTP and SRTCP (protect for outbound, unprotect for inbound), with libsrtp2's
 /// replay protection. Works in place; allocates nothing per packet. Not thread-safe.
-public final class SRTPContext {
-    public enum Direction: Sendable { case outbound, inbound }
+package final class SRTPContext {
+    package enum Direction: Sendable { case outbound, inbound }
 
     /// Bytes protect may add after the packet.
-    public static let maximumTrailer = Int(SRTP_MAX_TRAILER_LEN)
+    package static let maximumTrailer = Int(SRTP_MAX_TRAILER_LEN)
 
-    public let profile: SRTPProfile
-    public let direction: Direction
+    package let profile: SRTPProfile
+    package let direction: Direction
     private var session: srtp_t?
 
-    public init(profile: SRTPProfile, masterKey: [UInt8], direction: Direction) throws(SRTPError) {
+    package init(profile: SRTPProfile, masterKey: [UInt8], direction: Direction) throws(SRTPError) {
         try SRTPLibrary.ensureInitialized()
         guard masterKey.count == profile.masterLength else { throw .invalidKeyLength(expected: profile.masterLength, actual: masterKey.count) }
         self.profile = profile
@@ -83,20 +83,20 @@ public final class SRTPContext {
     }
 
     /// Protects the RTP packet of `length` bytes at the start of `buffer`; returns the SRTP length.
-    public func protectRTP(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> Int {
+    package func protectRTP(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> Int {
         try run(buffer, length: length, grows: true) { srtp_protect($0, $1, $2) }
     }
 
-    public func protectRTCP(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> Int {
+    package func protectRTCP(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> Int {
         try run(buffer, length: length, grows: true) { srtp_protect_rtcp($0, $1, $2) }
     }
 
     /// Verifies and decrypts in place; returns the plain RTP length.
-    public func unprotectRTP(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> Int {
+    package func unprotectRTP(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> Int {
         try run(buffer, length: length, grows: false) { srtp_unprotect($0, $1, $2) }
     }
 
-    public func unprotectRTCP(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> Int {
+    func unprotectRTCP(_ buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> Int {
         try run(buffer, length: length, grows: false) { srtp_unprotect_rtcp($0, $1, $2) }
     }
 

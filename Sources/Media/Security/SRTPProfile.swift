@@ -2,7 +2,7 @@ import CSRTP
 
 /// The SRTP protection profiles Parley speaks: DTLS-SRTP profiles (RFC 5764, RFC 7714) and the
 /// SDES crypto suites of the same transforms (RFC 4568, RFC 6188).
-public enum SRTPProfile: String, Sendable, CaseIterable, Equatable {
+package enum SRTPProfile: String, Sendable, CaseIterable, Equatable {
     case aeadAES256GCM = "AEAD_AES_256_GCM"
     case aeadAES128GCM = "AEAD_AES_128_GCM"
     case aes256CMHMACSHA1_80 = "AES_256_CM_HMAC_SHA1_80"
@@ -11,12 +11,12 @@ public enum SRTPProfile: String, Sendable, CaseIterable, Equatable {
     case aes128CMHMACSHA1_32 = "AES_CM_128_HMAC_SHA1_32"
 
     /// The suite name as written in `a=crypto`.
-    public var sdesSuite: String { rawValue }
+    var sdesSuite: String { rawValue }
 
-    public init?(sdesSuite: String) { self.init(rawValue: sdesSuite) }
+    package init?(sdesSuite: String) { self.init(rawValue: sdesSuite) }
 
     /// The DTLS use_srtp profile id (IANA "DTLS-SRTP Protection Profiles"), for those DTLS offers.
-    public var dtlsProfileID: UInt { switch self {
+    var dtlsProfileID: UInt { switch self {
         case .aes128CMHMACSHA1_80: 0x0001
         case .aes128CMHMACSHA1_32: 0x0002
         case .aeadAES128GCM: 0x0007
@@ -36,27 +36,27 @@ public enum SRTPProfile: String, Sendable, CaseIterable, Equatable {
     }
 
     /// The profiles DTLS-SRTP offers, strongest first.
-    public static let dtlsProfiles: [SRTPProfile] = [.aeadAES256GCM, .aeadAES128GCM, .aes128CMHMACSHA1_80, .aes128CMHMACSHA1_32]
+    package static let dtlsProfiles: [SRTPProfile] = [.aeadAES256GCM, .aeadAES128GCM, .aes128CMHMACSHA1_80, .aes128CMHMACSHA1_32]
 
-    public init?(dtlsProfileID: UInt) {
+    package init?(dtlsProfileID: UInt) {
         guard let profile = Self.dtlsProfiles.first(where: { $0.dtlsProfileID == dtlsProfileID }) else { return nil }
         self = profile
     }
 
-    public var keyLength: Int { switch self {
+    var keyLength: Int { switch self {
         case .aeadAES256GCM, .aes256CMHMACSHA1_80, .aes256CMHMACSHA1_32: 32
         case .aeadAES128GCM, .aes128CMHMACSHA1_80, .aes128CMHMACSHA1_32: 16
         }
     }
 
-    public var saltLength: Int { switch self {
+    var saltLength: Int { switch self {
         case .aeadAES256GCM, .aeadAES128GCM: 12
         default: 14
         }
     }
 
     /// Master key plus master salt.
-    public var masterLength: Int { keyLength + saltLength }
+    package var masterLength: Int { keyLength + saltLength }
 
     func setPolicies(rtp: inout srtp_crypto_policy_t, rtcp: inout srtp_crypto_policy_t) {
         switch self {
@@ -84,18 +84,18 @@ public enum SRTPProfile: String, Sendable, CaseIterable, Equatable {
 }
 
 /// Keys for both directions of one SRTP session. Never printed.
-public struct SRTPKeyingMaterial: Sendable, Equatable, CustomStringConvertible {
-    public var profile: SRTPProfile
+package struct SRTPKeyingMaterial: Sendable, Equatable, CustomStringConvertible {
+    package var profile: SRTPProfile
     /// Master key || salt we protect with.
-    public var localMasterKey: [UInt8]
+    package var localMasterKey: [UInt8]
     /// Master key || salt the peer protects with.
-    public var remoteMasterKey: [UInt8]
+    package var remoteMasterKey: [UInt8]
 
-    public init(profile: SRTPProfile, localMasterKey: [UInt8], remoteMasterKey: [UInt8]) {
+    package init(profile: SRTPProfile, localMasterKey: [UInt8], remoteMasterKey: [UInt8]) {
         self.profile = profile
         self.localMasterKey = localMasterKey
         self.remoteMasterKey = remoteMasterKey
     }
 
-    public var description: String { "SRTPKeyingMaterial(profile: \(profile.rawValue), keys: <redacted>)" }
+    package var description: String { "SRTPKeyingMaterial(profile: \(profile.rawValue), keys: <redacted>)" }
 }

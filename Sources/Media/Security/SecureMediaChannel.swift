@@ -3,37 +3,37 @@
 /// replays, garbage, and media arriving before keys exist are dropped and counted, never fatal.
 ///
 /// Not thread-safe: the owning session serialises calls. Allocates nothing per packet.
-public final class SecureMediaChannel {
-    public enum State: Sendable, Equatable {
+package final class SecureMediaChannel {
+    package enum State: Sendable, Equatable {
         case negotiating
         case secure(SRTPProfile)
         case failed(DTLSError)
     }
 
     /// What `receive` found in a datagram. Plain bytes are in `plaintext` when it returns a kind.
-    public enum Received: Equatable {
+    package enum Received: Equatable {
         case rtp(length: Int)
         case rtcp(length: Int)
         /// Consumed (DTLS) or dropped.
         case none
     }
 
-    public struct Counters: Sendable, Equatable {
-        public var authenticationFailures = 0
-        public var replays = 0
-        public var droppedBeforeKeys = 0
-        public var unknownDatagrams = 0
-        public var sendFailures = 0
+    package struct Counters: Sendable, Equatable {
+        package var authenticationFailures = 0
+        package var replays = 0
+        var droppedBeforeKeys = 0
+        package var unknownDatagrams = 0
+        var sendFailures = 0
         /// DTLS datagrams the transport refused (no ICE pair yet), sent again at `start`.
-        public var handshakeDatagramsRefused = 0
+        package var handshakeDatagramsRefused = 0
     }
 
-    public static let bufferCapacity = 1500 + SRTPContext.maximumTrailer
+    package static let bufferCapacity = 1500 + SRTPContext.maximumTrailer
 
-    public private(set) var state = State.negotiating
-    public private(set) var counters = Counters()
+    package private(set) var state = State.negotiating
+    package private(set) var counters = Counters()
     /// Scratch for unprotecting in place; holds the plain packet after `receive`.
-    public let plaintext: UnsafeMutableRawBufferPointer
+    package let plaintext: UnsafeMutableRawBufferPointer
     private let transport: any MediaTransport
     private var dtls: DTLSEndpoint?
     private var outbound: SRTPContext?
@@ -42,7 +42,7 @@ public final class SecureMediaChannel {
     private var refusedHandshake: [[UInt8]] = []
     private let stateChanged: (State) -> Void
 
-    public init(security: MediaSecurity, transport: any MediaTransport, stateChanged: @escaping (State) -> Void = { _ in }) throws {
+    package init(security: MediaSecurity, transport: any MediaTransport, stateChanged: @escaping (State) -> Void = { _ in }) throws {
         self.transport = transport
         self.stateChanged = stateChanged
         plaintext = .allocate(byteCount: Self.bufferCapacity, alignment: 16)
@@ -59,11 +59,11 @@ public final class SecureMediaChannel {
 
     deinit { plaintext.deallocate() }
 
-    public var isSecure: Bool { if case .secure = state { true } else { false } }
+    var isSecure: Bool { if case .secure = state { true } else { false } }
 
     /// Starts the DTLS handshake (the client sends first), once the transport can carry it;
     /// sends again what it refused before. Nothing to do for SDES.
-    public func start(now: ContinuousClock.Instant = .now) {
+    package func start(now: ContinuousClock.Instant = .now) {
         dtls?.start(now: now)
         let refused = refusedHandshake
         refusedHandshake = []
@@ -74,13 +74,13 @@ public final class SecureMediaChannel {
     }
 
     /// DTLS retransmission and handshake deadline; call every tick.
-    public func poll(now: ContinuousClock.Instant = .now) {
+    package func poll(now: ContinuousClock.Instant = .now) {
         guard let dtls, case .negotiating = state else { return }
         dtls.poll(now: now)
         checkHandshake()
     }
 
-    public func receive(_ datagram: UnsafeRawBufferPointer) -> Received {
+    package func receive(_ datagram: UnsafeRawBufferPointer) -> Received {
         let kind = PacketKind.classify(datagram)
         switch kind {
         case .dtls:
@@ -122,7 +122,7 @@ public final class SecureMediaChannel {
     /// `SRTPContext.maximumTrailer` spare bytes) and sends it. False when not secure yet or the
     /// transport refused.
     @discardableResult
-    public func send(_ buffer: UnsafeMutableRawBufferPointer, length: Int, isRTCP: Bool) -> Bool {
+    package func send(_ buffer: UnsafeMutableRawBufferPointer, length: Int, isRTCP: Bool) -> Bool {
         guard let outbound else { return false }
         do {
             let protected = isRTCP ? try outbound.protectRTCP(buffer, length: length) : try outbound.protectRTP(buffer, length: length)

@@ -1,7 +1,7 @@
 import Media
 
 /// What a bot needs from a call. `Call` implements it; `BotRunner` drives it.
-public protocol BotCallControl: AnyObject, Sendable {
+package protocol BotCallControl: AnyObject, Sendable {
     var callID: String { get }
     /// The far end's number or name, for `{caller}` in spoken prompts.
     var remoteParty: String { get }
@@ -39,9 +39,9 @@ public protocol BotCallControl: AnyObject, Sendable {
 }
 
 extension BotCallControl {
-    public var remoteParty: String { "" }
+    package var remoteParty: String { "" }
 
     /// Sends the caller on to `destination`; nil when it went, else why not. A control that
     /// cannot forward refuses.
-    public func forward(to destination: String) async -> String? { "this call cannot be forwarded" }
+    package func forward(to destination: String) async -> String? { "this call cannot be forwarded" }
 }

@@ -49,7 +49,7 @@ public indirect enum BotPrompt: Sendable, Hashable, CustomStringConvertible {
     /// frame after the last sample. The prompt's audio is rendered (WAV files read and
     /// converted) once per process and rate, and its frames are encoded once per codec format:
     /// every call playing it shares them (`BotPromptCache`).
-    public func makeSource(sampleRate: Int) throws(AudioError) -> any AudioSource {
+    package func makeSource(sampleRate: Int) throws(AudioError) -> any AudioSource {
         let cache = BotPromptCache.shared
         guard !isPerCall else {
             let samples = try render(sampleRate: sampleRate, maximumSamples: BotPromptCache.maximumSamples)

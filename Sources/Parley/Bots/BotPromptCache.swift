@@ -6,11 +6,11 @@ import Synchronization
 /// once per codec format (`CachedPrompt`). Prompts come from a script, so the set is small and
 /// fixed; a WAV file is read the first time it is played and not again (a file changed on disk
 /// while the bot runs keeps playing its old contents).
-public final class BotPromptCache: Sendable {
-    public static let shared = BotPromptCache()
+package final class BotPromptCache: Sendable {
+    package static let shared = BotPromptCache()
 
     /// A prompt longer than this (10 minutes at 48 kHz) is refused rather than held in memory.
-    public static let maximumSamples = 48000 * 600
+    static let maximumSamples = 48000 * 600
 
     private struct Key: Hashable {
         let prompt: BotPrompt
@@ -26,15 +26,15 @@ public final class BotPromptCache: Sendable {
 
     /// Whether calls send the prompts' pre-encoded frames (the default) or encode them in every
     /// call, as `parley answer --no-prompt-cache` asks, to measure what the cache saves.
-    public var preEncoded: Bool {
+    package var preEncoded: Bool {
         get { state.withLock { $0.lendsFrames } }
         set { state.withLock { $0.lendsFrames = newValue } }
     }
 
-    public init() {}
+    package init() {}
 
     /// The prompt's audio at `sampleRate`, rendered now if this is its first use.
-    public func prompt(_ prompt: BotPrompt, sampleRate: Int) throws(AudioError) -> CachedPrompt {
+    package func prompt(_ prompt: BotPrompt, sampleRate: Int) throws(AudioError) -> CachedPrompt {
         let key = Key(prompt: prompt, sampleRate: sampleRate)
         if let cached = state.withLock({ $0.prompts[key] }) { return cached }
         let rendered = CachedPrompt(samples: try prompt.render(sampleRate: sampleRate, maximumSamples: Self.maximumSamples), sampleRate: sampleRate)
@@ -45,5 +45,5 @@ public final class BotPromptCache: Sendable {
         }
     }
 
-    public var count: Int { state.withLock { $0.prompts.count } }
+    package var count: Int { state.withLock { $0.prompts.count } }
 }

@@ -17,7 +17,7 @@ public struct BotRunner: Sendable {
 
     /// Runs the script until it hangs up, the call ends, or the bot fails; hangs up the call in
     /// every case but the caller hanging up. Consumes `call.digits`.
-    public func run(on call: any BotCallControl, logger: Logger) async -> BotOutcome {
+    package func run(on call: any BotCallControl, logger: Logger) async -> BotOutcome {
         let inbox = DigitInbox()
         let digits = call.digits
         let pump = Task {

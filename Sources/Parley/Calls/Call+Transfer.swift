@@ -31,7 +31,7 @@ extension Call {
 
     /// A destination as a user typed it: one word of printable characters (a login, a number, a
     /// SIP URI), checked before anything goes on the wire.
-    public static func checkedDestination(_ text: String) throws(ParleyError) -> String {
+    package static func checkedDestination(_ text: String) throws(ParleyError) -> String {
         let destination = text.trimmingCharacters(in: .whitespaces)
         guard !destination.isEmpty else { throw ParleyError(kind: .configuration, message: "the transfer destination is empty") }
         guard destination.count <= 256, destination.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {

@@ -31,7 +31,7 @@ public struct CallOperationError: Error, Sendable, Equatable, CustomStringConver
 }
 
 /// What the far end, the server or the network did to a call.
-public enum CallSignal: Sendable, Equatable {
+package enum CallSignal: Sendable, Equatable {
     case ringing
     case earlyMedia
     /// The far end answered our call, or the server confirmed our answer.
@@ -49,24 +49,24 @@ public enum CallSignal: Sendable, Equatable {
 /// One call's state machine, shared by outgoing and incoming calls (docs/calls.md has its table).
 /// Each operation is allowed only in the states that make sense; anything else is a typed error
 /// that changes nothing. One request is in flight at a time; hangup is always allowed.
-public struct CallStateMachine: Sendable {
-    public let direction: CallDirection
-    public private(set) var state: CallState
-    public private(set) var inFlight: CallOperation?
-    public private(set) var muted = false
+package struct CallStateMachine: Sendable {
+    package let direction: CallDirection
+    package private(set) var state: CallState
+    package private(set) var inFlight: CallOperation?
+    package private(set) var muted = false
     /// Where to return when a dropped or reconnecting call recovers.
     private var stateBeforeDisruption: CallState?
 
     /// The state the call is in, or returns to once a disruption is over.
-    public var settledState: CallState { stateBeforeDisruption ?? state }
+    var settledState: CallState { stateBeforeDisruption ?? state }
 
-    public init(direction: CallDirection) {
+    package init(direction: CallDirection) {
         self.direction = direction
         state = direction == .outgoing ? .new : .ringing
     }
 
     /// The states in which `operation` is allowed, for a call going `direction`.
-    public static func allowedStates(for operation: CallOperation, direction: CallDirection) -> [CallState] {
+    package static func allowedStates(for operation: CallOperation, direction: CallDirection) -> [CallState] {
         switch operation {
         case .dial: direction == .outgoing ? [.new] : []
         case .answer, .reject, .ignore: direction == .incoming ? [.ringing] : []
@@ -80,14 +80,14 @@ public struct CallStateMachine: Sendable {
         }
     }
 
-    public func isAllowed(_ operation: CallOperation) -> Bool {
+    func isAllowed(_ operation: CallOperation) -> Bool {
         Self.allowedStates(for: operation, direction: direction).contains(state)
     }
 
     /// Starts an operation: checks it, then applies what happens at once (dial → dialing,
     /// answer → answering, hangup/reject/ignore → done, mute flags). Request operations stay in
     /// flight until `finish`.
-    public mutating func begin(_ operation: CallOperation) throws(CallOperationError) {
+    package mutating func begin(_ operation: CallOperation) throws(CallOperationError) {
         guard isAllowed(operation) else {
             throw CallOperationError(operation: operation, state: state.name, reason: "not allowed while the call is \(state)")
         }
@@ -108,7 +108,7 @@ public struct CallStateMachine: Sendable {
     }
 
     /// A request operation finished: success applies its effect, failure leaves the state as it was.
-    public mutating func finish(_ operation: CallOperation, succeeded: Bool) {
+    package mutating func finish(_ operation: CallOperation, succeeded: Bool) {
         guard inFlight == operation else { return }
         inFlight = nil
         guard succeeded, !state.isDone else {
@@ -126,7 +126,7 @@ public struct CallStateMachine: Sendable {
 
     /// Applies a signal; returns false when it does not apply in the current state (ignored).
     @discardableResult
-    public mutating func handle(_ signal: CallSignal) -> Bool {
+    package mutating func handle(_ signal: CallSignal) -> Bool {
         guard !state.isDone else { return false }
         let next: CallState?
         switch (signal, state) {
@@ -163,7 +163,7 @@ public struct CallStateMachine: Sendable {
 
     /// Replaces the reason of a call that is already done (one answered without media is not a
     /// normal ending, whoever cleared it).
-    public mutating func amendEnding(_ reason: TerminationReason) {
+    mutating func amendEnding(_ reason: TerminationReason) {
         guard state.isDone else { return }
         state = .done(reason)
     }

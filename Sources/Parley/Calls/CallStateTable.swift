@@ -1,7 +1,7 @@
 /// The operations-by-state table of docs/calls.md, written from the state machine itself so the
 /// docs cannot drift from the code (a test compares them).
-public enum CallStateTable {
-    public static func markdown() -> String {
+package enum CallStateTable {
+    package static func markdown() -> String {
         let states = CallState.live
         var lines = ["| operation | " + states.map(\.name).joined(separator: " | ") + " |"]
         lines.append("|---|" + states.map { _ in "---|" }.joined())

@@ -24,7 +24,7 @@ public struct ReconnectionPolicy: Sendable, Equatable {
 
     /// The wait before socket attempt `attempt` (1 is the first retry); `random` in -1...1 picks
     /// where in the jitter band it falls.
-    public func delay(beforeAttempt attempt: Int, random: Double) -> Duration {
+    package func delay(beforeAttempt attempt: Int, random: Double) -> Duration {
         let doublings = min(max(attempt - 1, 0), 30)
         let base = min(initialDelay * (1 << doublings), maximumDelay)
         let factor = 1 + jitter * min(max(random, -1), 1)

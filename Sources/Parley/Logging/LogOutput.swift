@@ -4,12 +4,12 @@ import Synchronization
 
 /// Where log lines go: human lines to standard error at or above the chosen level, and
 /// optionally every line at or above it as NDJSON to a file. Both pass through `SecretRedactor`.
-public final class LogOutput: Sendable {
-    public let level: Logger.Level
+package final class LogOutput: Sendable {
+    package let level: Logger.Level
     private let file: Mutex<FileHandle?>
     private let humanToStandardError: Bool
 
-    public init(level: Logger.Level, filePath: String? = nil, humanToStandardError: Bool = true) throws {
+    package init(level: Logger.Level, filePath: String? = nil, humanToStandardError: Bool = true) throws {
         self.level = level
         self.humanToStandardError = humanToStandardError
         if let filePath {
@@ -52,17 +52,17 @@ public final class LogOutput: Sendable {
     }
 
     /// The output `LoggingSystem` was bootstrapped with, once a command has done so.
-    public static let active = Mutex<LogOutput?>(nil)
+    package static let active = Mutex<LogOutput?>(nil)
 
     /// A line for the log file only: what a command already showed a person on standard error
     /// (an error that ends it) still belongs in the file, without a second human line.
-    public func recordInFile(level: Logger.Level, label: String, message: String) {
+    package func recordInFile(level: Logger.Level, label: String, message: String) {
         guard level >= self.level else { return }
         writeFile(level: level, label: label, message: SecretRedactor.redact(message), fields: [], date: Date())
     }
 
     /// A swift-log handler writing here; use with `LoggingSystem.bootstrap` or `Logger(label:factory:)`.
-    public func handler(label: String) -> any LogHandler { ParleyLogHandler(label: label, output: self, logLevel: level) }
+    package func handler(label: String) -> any LogHandler { ParleyLogHandler(label: label, output: self, logLevel: level) }
 }
 
 struct ParleyLogHandler: LogHandler {

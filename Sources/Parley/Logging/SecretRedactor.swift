@@ -1,13 +1,13 @@
 /// Removes secrets from text before it is logged: SDP ICE passwords and SDES keys, JSON fields
 /// that hold passwords, tokens or TURN credentials, and `user:password@` in URLs.
 /// Signalling frames and SDP both pass through here on their way to a log line.
-public enum SecretRedactor {
-    public static let mask = "[redacted]"
+package enum SecretRedactor {
+    package static let mask = "[redacted]"
 
     /// JSON members whose string value is a secret, wherever they appear.
     static let secretKeys = ["passwd", "password", "login_token", "token", "credential", "turn_password", "ice-pwd", "icePwd"]
 
-    public static func redact(_ text: String) -> String {
+    package static func redact(_ text: String) -> String {
         var result = text
         for key in secretKeys { result = redactJSONString(member: key, in: result) }
         result = redactAfter(prefix: "a=ice-pwd:", in: result)

@@ -42,15 +42,15 @@ public final class MediaEngine: Sendable {
 
     /// A place on the shard with the fewest calls (the lowest index on a tie) for a new call,
     /// held until `release` or until the place is dropped. Taken once per call, never per packet.
-    public func place() -> ShardPlace {
+    package func place() -> ShardPlace {
         ShardPlace(state.place())
     }
 
     /// The shards that exist so far (made on first use), in index order.
-    public var shards: [MediaShard] { state.existing() }
+    package var shards: [MediaShard] { state.existing() }
 
     /// Every shard clock's lateness summed: the process's figure for `--clock-interval`.
-    public var lateness: MediaClock.Lateness {
+    package var lateness: MediaClock.Lateness {
         shards.reduce(into: MediaClock.Lateness()) { total, shard in
             let one = shard.clock.lateness
             total.sessionTicks += one.sessionTicks
@@ -96,10 +96,10 @@ public final class MediaEngine: Sendable {
 
 /// One shard of a `MediaEngine`: the network loop its calls' ICE agents live on and the clock
 /// their media sessions tick on.
-public final class MediaShard: Sendable {
-    public let index: Int
-    public let network: NetworkLoop
-    public let clock: MediaClock
+package final class MediaShard: Sendable {
+    package let index: Int
+    package let network: NetworkLoop
+    package let clock: MediaClock
     private let callCount = Atomic<Int>(0)
 
     fileprivate init(index: Int, manualClock: Bool) {
@@ -115,7 +115,7 @@ public final class MediaShard: Sendable {
     }
 
     /// Calls on this shard now.
-    public var calls: Int { callCount.load(ordering: .relaxed) }
+    package var calls: Int { callCount.load(ordering: .relaxed) }
 
     fileprivate func joined() {
         callCount.add(1, ordering: .relaxed)
@@ -127,8 +127,8 @@ public final class MediaShard: Sendable {
 }
 
 /// One call's place on a shard: counted in the shard's calls until released (once) or dropped.
-public final class ShardPlace: Sendable {
-    public let shard: MediaShard
+package final class ShardPlace: Sendable {
+    package let shard: MediaShard
     private let released = Atomic<Bool>(false)
 
     fileprivate init(_ shard: MediaShard) {
@@ -137,7 +137,7 @@ public final class ShardPlace: Sendable {
 
     deinit { release() }
 
-    public func release() {
+    package func release() {
         if !released.exchange(true, ordering: .relaxed) { shard.left() }
     }
 }

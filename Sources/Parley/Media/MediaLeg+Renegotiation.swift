@@ -9,7 +9,7 @@ import SDP
 extension MediaLeg {
     /// Our ICE-restart offer: new credentials, a fresh gathering on today's addresses, the same
     /// codecs and DTLS identity.
-    public func restartOffer() async throws(ParleyError) -> String {
+    package func restartOffer() async throws(ParleyError) -> String {
         guard session != nil, !stopped else { throw ParleyError(kind: .callState, message: "no media to restart yet") }
         let ice = try await restartICE(keepingCredentials: false)
         sdpVersion += 1
@@ -21,7 +21,7 @@ extension MediaLeg {
     }
 
     /// Applies the far end's answer to our ICE-restart offer: its new credentials and candidates.
-    public func applyRestartAnswer(_ text: String) throws(ParleyError) {
+    func applyRestartAnswer(_ text: String) throws(ParleyError) {
         let remote = try RemoteMedia(received(text, as: .restartAnswer))
         adoptRemoteICE(remote)
         settleDirection(answeredWith: remote)
@@ -34,7 +34,7 @@ extension MediaLeg {
     /// the other party).
     /// `attach` says the re-offer is the server's `verto.attach` after we logged in again.
     /// Returns the answer, and whether our ICE restarted for it.
-    public func answerReoffer(_ text: String, moved: Bool, keepingCredentials: Bool, attach: Bool = false) async throws(ParleyError) -> (sdp: String, restarted: Bool) {
+    func answerReoffer(_ text: String, moved: Bool, keepingCredentials: Bool, attach: Bool = false) async throws(ParleyError) -> (sdp: String, restarted: Bool) {
         guard session != nil, !stopped, let security = answerSecurity else {
             throw ParleyError(kind: .callState, message: "no media to renegotiate yet")
         }

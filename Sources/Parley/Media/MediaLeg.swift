@@ -9,12 +9,12 @@ import SDP
 /// is made: the agent lives on that shard's network thread and the session ticks on its clock.
 /// Packets never pass through this actor: the agent hands them to the session on the network
 /// thread.
-public actor MediaLeg {
-    public nonisolated let events: AsyncStream<MediaLegEvent>
+package actor MediaLeg {
+    package nonisolated let events: AsyncStream<MediaLegEvent>
     private let continuation: AsyncStream<MediaLegEvent>.Continuation
     let agent: ICEAgent
     /// Where this call's packets and ticks run, for its whole life.
-    public nonisolated var shard: MediaShard { place.shard }
+    package nonisolated var shard: MediaShard { place.shard }
     private nonisolated let place: ShardPlace
     let identity: DTLSIdentity
     let options: MediaOptions
@@ -55,7 +55,7 @@ public actor MediaLeg {
     var stopped = false
     private var pumps: [Task<Void, Never>] = []
 
-    public init(role: ICEAgentConfiguration.Role, options: MediaOptions, logger: Logger) throws(ParleyError) {
+    package init(role: ICEAgentConfiguration.Role, options: MediaOptions, logger: Logger) throws(ParleyError) {
         self.options = options
         self.logger = logger
         let place = options.engine.place()
@@ -83,7 +83,7 @@ public actor MediaLeg {
 
     /// Our offer: in trickle mode at once, candidates following as events; in vanilla mode once
     /// gathering ends or the collection timeout passes, with every candidate inside.
-    public func makeOffer() async throws(ParleyError) -> String {
+    package func makeOffer() async throws(ParleyError) -> String {
         try await prepare()
         let ice = await localICE()
         var description = SessionDescription.audioOffer(OfferOptions(
@@ -96,7 +96,7 @@ public actor MediaLeg {
 
     /// Applies the peer's answer to our offer (also early media's SDP). A second identical
     /// answer (early media, then the answer) changes nothing.
-    public func applyAnswer(_ text: String) throws(ParleyError) {
+    package func applyAnswer(_ text: String) throws(ParleyError) {
         guard session == nil else {
             options.sdpObserver?(SDPExchange(direction: .received, kind: .answer, sdp: text))
             return
@@ -123,7 +123,7 @@ public actor MediaLeg {
     }
 
     /// Answers the peer's offer and starts the media it describes.
-    public func answer(_ offerText: String) async throws(ParleyError) -> String {
+    package func answer(_ offerText: String) async throws(ParleyError) -> String {
         let offer = try received(offerText, as: .offer)
         try await prepare()
         let ice = await localICE()
@@ -188,7 +188,7 @@ public actor MediaLeg {
 
     // MARK: Trickle
 
-    public func addRemoteCandidate(_ line: String) {
+    package func addRemoteCandidate(_ line: String) {
         do {
             try agent.addRemoteCandidate(line)
         } catch {
@@ -196,20 +196,20 @@ public actor MediaLeg {
         }
     }
 
-    public func remoteEndOfCandidates() {
+    package func remoteEndOfCandidates() {
         agent.remoteEndOfCandidates()
     }
 
     // MARK: Control
 
     /// Kept for a session negotiated later (muted while still ringing).
-    public func setMuted(_ muted: Bool) {
+    func setMuted(_ muted: Bool) {
         self.muted = muted
         session?.isMuted = muted
     }
 
     /// While held (either way) we send no RTP; RTCP and ICE consent keep the path alive.
-    public func setHeld(_ held: Bool) {
+    func setHeld(_ held: Bool) {
         self.held = held
         applySending()
     }
@@ -220,9 +220,9 @@ public actor MediaLeg {
         session?.isSendingPaused = held || !negotiatedDirection.sends
     }
 
-    public var canSendTelephoneEvents: Bool { session?.configuration.telephoneEventPayloadType != nil }
+    var canSendTelephoneEvents: Bool { session?.configuration.telephoneEventPayloadType != nil }
 
-    public func sendDTMF(_ digits: String) throws(ParleyError) {
+    package func sendDTMF(_ digits: String) throws(ParleyError) {
         guard let session else { throw ParleyError(kind: .callState, message: "no media yet to send DTMF on") }
         do {
             try session.sendDTMF(digits)
@@ -232,13 +232,13 @@ public actor MediaLeg {
     }
 
     /// Plays `source` instead of the call's source until it ends. False when cut short.
-    public func play(_ prompt: sending any AudioSource) async -> Bool {
+    package func play(_ prompt: sending any AudioSource) async -> Bool {
         guard let source else { return false }
         return await source.play(prompt)
     }
 
     /// The negotiated sample rate, once media is configured.
-    public var sampleRate: Int? { session?.configuration.codec.sampleRate }
+    package var sampleRate: Int? { session?.configuration.codec.sampleRate }
 
     /// The call's switchable source and sink and their rate, for a bot that plays and records
     /// from outside the actor; nil before media is negotiated or after it stopped.
@@ -249,14 +249,14 @@ public actor MediaLeg {
 
     /// The pair's round-trip time is RTCP's (RFC 3550 §6.4.1) on the media it carries: the ICE
     /// agent cannot time its own checks (docs/ice.md).
-    public func statistics() -> CallStatistics {
+    package func statistics() -> CallStatistics {
         let audio = session?.statistics()
         let pair = agent.selectedPair ?? selectedPair
         let rtt = audio?.rttMs.map { Duration.microseconds(Int64(($0 * 1000).rounded())) }
         return CallStatistics(audio: audio, candidatePair: pair?.withRoundTripTime(rtt))
     }
 
-    public func stop() {
+    package func stop() {
         guard !stopped else { return }
         stopped = true
         source?.close()

@@ -56,7 +56,7 @@ public struct MediaOptions: Sendable {
 }
 
 /// What a call's media reports as it runs.
-public enum MediaLegEvent: Sendable, Equatable {
+package enum MediaLegEvent: Sendable, Equatable {
     /// A candidate to trickle to the peer (`candidate:...`).
     case localCandidate(String)
     case gatheringComplete

@@ -42,8 +42,8 @@ enum CodecKind {
 }
 
 /// RFC 3551 static payload types (name, clock rate, channels).
-public enum StaticPayloadTypes {
-    public static let table: [Int: (name: String, clockRate: Int, channels: Int?)] = [
+enum StaticPayloadTypes {
+    static let table: [Int: (name: String, clockRate: Int, channels: Int?)] = [
         0: ("PCMU", 8000, nil), 3: ("GSM", 8000, nil), 4: ("G723", 8000, nil), 5: ("DVI4", 8000, nil),
         6: ("DVI4", 16000, nil), 7: ("LPC", 8000, nil), 8: ("PCMA", 8000, nil), 9: ("G722", 8000, nil),
         10: ("L16", 44100, 2), 11: ("L16", 44100, nil), 12: ("QCELP", 8000, nil), 13: ("CN", 8000, nil),

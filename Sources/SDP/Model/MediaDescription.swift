@@ -18,7 +18,7 @@ public struct MediaDescription: Sendable, Equatable {
     public var attributes: [Attribute]
     /// The line types after `m=` (`i`, `c`, `b`, `k`, `a`) in written order, when that order is
     /// not RFC 8866's; the serializer follows it so the section comes back as it was.
-    public var lineOrder: [UInt8]?
+    var lineOrder: [UInt8]?
 
     public init(
         kind: String, port: Int, proto: String, formats: [String],

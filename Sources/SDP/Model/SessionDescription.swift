@@ -42,7 +42,7 @@ public struct SessionDescription: Sendable, Equatable {
     public var trailingEmptyLines: Int = 0
     /// The session-level line types (`v`, `o`, `c`, `t`, `a`, ...) in written order, when that
     /// order is not RFC 8866's; the serializer follows it so the document comes back as it was.
-    public var sessionLineOrder: [UInt8]?
+    var sessionLineOrder: [UInt8]?
 
     public init(
         version: String = "0",

@@ -66,7 +66,7 @@ public struct OpusParameters: Sendable, Equatable {
     }
 
     /// Opus frames are 2.5, 5, 10, 20, 40 or 60 ms, and a packet carries up to 120 ms (RFC 6716).
-    public static func isValidPTime(_ milliseconds: Double) -> Bool {
+    static func isValidPTime(_ milliseconds: Double) -> Bool {
         milliseconds > 0 && milliseconds <= 120 && (milliseconds / 2.5).rounded() * 2.5 == milliseconds
     }
 

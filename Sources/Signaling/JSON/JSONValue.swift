@@ -1,7 +1,7 @@
 import Foundation
 
 /// Any JSON value, for frames whose shape varies by sender (docs/verto-protocol.md §12).
-public enum JSONValue: Sendable, Hashable {
+package enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case integer(Int)
@@ -10,23 +10,23 @@ public enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { return members[key] }
         return nil
     }
 
-    public subscript(index: Int) -> JSONValue? {
+    package subscript(index: Int) -> JSONValue? {
         if case .array(let items) = self, items.indices.contains(index) { return items[index] }
         return nil
     }
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let text) = self { return text }
         return nil
     }
 
     /// An integer, also from a whole double or a numeric string (servers differ).
-    public var intValue: Int? {
+    package var intValue: Int? {
         switch self {
         case .integer(let value): value
         case .double(let value) where value == value.rounded() && abs(value) < 1e15: Int(value)
@@ -36,7 +36,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// A boolean, also from the strings "true"/"false" that some SDKs send.
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         switch self {
         case .bool(let value): value
         case .string("true"): true
@@ -45,7 +45,7 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .integer(let value): Double(value)
         case .double(let value): value
@@ -53,35 +53,35 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
-    public var objectValue: [String: JSONValue]? {
+    var objectValue: [String: JSONValue]? {
         if case .object(let members) = self { return members }
         return nil
     }
 
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         if case .array(let items) = self { return items }
         return nil
     }
 
-    public var isNull: Bool { self == .null }
+    package var isNull: Bool { self == .null }
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral
 {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int) { self = .integer(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int) { self = .integer(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
-    public init(nilLiteral: ()) { self = .null }
-    public init(floatLiteral value: Double) { self = .double(value) }
+    package init(nilLiteral: ()) { self = .null }
+    package init(floatLiteral value: Double) { self = .double(value) }
 }
 
 extension JSONValue: Codable {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -100,7 +100,7 @@ extension JSONValue: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -115,14 +115,14 @@ extension JSONValue: Codable {
 }
 
 /// Why text could not be read as JSON.
-public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let reason: String
-    public var description: String { "invalid JSON: \(reason)" }
+package struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let reason: String
+    package var description: String { "invalid JSON: \(reason)" }
 }
 
 extension JSONValue {
     /// Parses one JSON document. Nesting is capped so hostile input cannot exhaust the stack.
-    public static func parse(_ text: String, maximumDepth: Int = 64) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ text: String, maximumDepth: Int = 64) throws(JSONParseError) -> JSONValue {
         guard JSONDepth.within(text.utf8, limit: maximumDepth) else {
             throw JSONParseError(reason: "nested deeper than \(maximumDepth) levels")
         }
@@ -136,7 +136,7 @@ extension JSONValue {
     }
 
     /// Compact JSON with sorted keys, so the same value always gives the same text.
-    public var serialized: String {
+    package var serialized: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(self) else { return "null" }

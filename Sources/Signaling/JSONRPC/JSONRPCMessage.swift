@@ -1,5 +1,5 @@
 /// A JSON-RPC 2.0 id: clients use UUID strings, Verto servers use numbers.
-public enum JSONRPCID: Sendable, Hashable, CustomStringConvertible {
+package enum JSONRPCID: Sendable, Hashable, CustomStringConvertible {
     case string(String)
     case number(Int)
 
@@ -10,7 +10,7 @@ public enum JSONRPCID: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .string(let text): text
         case .number(let value): String(value)
@@ -19,13 +19,13 @@ public enum JSONRPCID: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The `error` member of a response.
-public struct JSONRPCErrorObject: Sendable, Equatable, Error {
-    public var code: Int
-    public var message: String
+package struct JSONRPCErrorObject: Sendable, Equatable, Error {
+    package var code: Int
+    package var message: String
     /// The whole error object, for servers that put more in it (FreeSWITCH puts callID, cause, causeCode).
-    public var details: JSONValue
+    package var details: JSONValue
 
-    public init(code: Int, message: String, details: JSONValue? = nil) {
+    package init(code: Int, message: String, details: JSONValue? = nil) {
         self.code = code
         self.message = message
         self.details = details ?? ["code": .integer(code), "message": .string(message)]
@@ -34,7 +34,7 @@ public struct JSONRPCErrorObject: Sendable, Equatable, Error {
 
 /// One decoded frame. `frame` keeps the whole object so dialect code can read top-level extras
 /// such as Telnyx's `voice_sdk_id`.
-public enum JSONRPCMessage: Sendable, Equatable {
+package enum JSONRPCMessage: Sendable, Equatable {
     case request(id: JSONRPCID, method: String, params: JSONValue, frame: JSONValue)
     case notification(method: String, params: JSONValue, frame: JSONValue)
     case response(id: JSONRPCID, outcome: Result<JSONValue, JSONRPCErrorObject>, frame: JSONValue)
@@ -42,7 +42,7 @@ public enum JSONRPCMessage: Sendable, Equatable {
     /// 2.0 §5), so it answers none of our requests.
     case errorWithoutID(JSONRPCErrorObject, frame: JSONValue)
 
-    public var frame: JSONValue {
+    package var frame: JSONValue {
         switch self {
         case .request(_, _, _, let frame), .notification(_, _, let frame), .response(_, _, let frame), .errorWithoutID(_, let frame): frame
         }
@@ -50,21 +50,21 @@ public enum JSONRPCMessage: Sendable, Equatable {
 }
 
 /// Why a received frame is not a JSON-RPC 2.0 message. The connection stays up.
-public struct JSONRPCFrameError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable { case notJSON, notAnObject, wrongVersion, badID, noMethodOrResult, badError, tooLarge }
-    public let kind: Kind
-    public let reason: String
+package struct JSONRPCFrameError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: String, Sendable { case notJSON, notAnObject, wrongVersion, badID, noMethodOrResult, badError, tooLarge }
+    package let kind: Kind
+    package let reason: String
     /// The id, when the frame had a usable one, so a server can answer with an error.
-    public let id: JSONRPCID?
+    package let id: JSONRPCID?
 
-    public var description: String { "malformed JSON-RPC frame: \(reason)" }
+    package var description: String { "malformed JSON-RPC frame: \(reason)" }
 
     /// The standard error code to answer with (JSON-RPC 2.0 §5.1).
-    public var responseCode: Int { kind == .notJSON ? -32700 : -32600 }
+    package var responseCode: Int { kind == .notJSON ? -32700 : -32600 }
 }
 
 extension JSONRPCMessage {
-    public static func parse(_ text: String, maximumSize: Int = 1 << 20) throws(JSONRPCFrameError) -> JSONRPCMessage {
+    package static func parse(_ text: String, maximumSize: Int = 1 << 20) throws(JSONRPCFrameError) -> JSONRPCMessage {
         guard text.utf8.count <= maximumSize else {
             throw JSONRPCFrameError(kind: .tooLarge, reason: "frame of \(text.utf8.count) bytes exceeds \(maximumSize)", id: nil)
         }
@@ -117,7 +117,7 @@ extension JSONRPCMessage {
         }
     }
 
-    public static func requestFrame(id: JSONRPCID, method: String, params: JSONValue, extras: [String: JSONValue] = [:]) -> JSONValue {
+    package static func requestFrame(id: JSONRPCID, method: String, params: JSONValue, extras: [String: JSONValue] = [:]) -> JSONValue {
         var members = extras
         members["jsonrpc"] = "2.0"
         members["id"] = id.json
@@ -126,11 +126,11 @@ extension JSONRPCMessage {
         return .object(members)
     }
 
-    public static func notificationFrame(method: String, params: JSONValue) -> JSONValue {
+    static func notificationFrame(method: String, params: JSONValue) -> JSONValue {
         ["jsonrpc": "2.0", "method": .string(method), "params": params]
     }
 
-    public static func resultFrame(id: JSONRPCID, result: JSONValue, extras: [String: JSONValue] = [:]) -> JSONValue {
+    package static func resultFrame(id: JSONRPCID, result: JSONValue, extras: [String: JSONValue] = [:]) -> JSONValue {
         var members = extras
         members["jsonrpc"] = "2.0"
         members["id"] = id.json
@@ -138,7 +138,7 @@ extension JSONRPCMessage {
         return .object(members)
     }
 
-    public static func errorFrame(id: JSONRPCID?, error: JSONRPCErrorObject) -> JSONValue {
+    package static func errorFrame(id: JSONRPCID?, error: JSONRPCErrorObject) -> JSONValue {
         var details = error.details.objectValue ?? [:]
         details["code"] = .integer(error.code)
         details["message"] = .string(error.message)

@@ -2,8 +2,8 @@ import Foundation
 
 /// A Janus WebSocket API client (subprotocol `janus-protocol`): one session, any number of
 /// plugin handles, keepalives within the session timeout, events as a stream.
-public actor JanusClient {
-    public nonisolated let events: AsyncStream<JanusEvent>
+package actor JanusClient {
+    package nonisolated let events: AsyncStream<JanusEvent>
     private let eventSink: AsyncStream<JanusEvent>.Continuation
     private let url: WebSocketURL
     private let options: WebSocketOptions
@@ -13,7 +13,7 @@ public actor JanusClient {
     private var openWaiter: CheckedContinuation<Result<Void, SignalingError>, Never>?
     private var pending: [String: Pending] = [:]
     private var keepaliveTask: Task<Void, Never>?
-    public private(set) var sessionID: Int?
+    package private(set) var sessionID: Int?
 
     private struct Pending {
         let continuation: CheckedContinuation<Result<JanusInbound, SignalingError>, Never>
@@ -22,7 +22,7 @@ public actor JanusClient {
         let timer: Task<Void, Never>
     }
 
-    public init(url: WebSocketURL, options: WebSocketOptions = WebSocketOptions(), requestTimeout: Duration = .seconds(10), keepaliveInterval: Duration = .seconds(25)) {
+    package init(url: WebSocketURL, options: WebSocketOptions = WebSocketOptions(), requestTimeout: Duration = .seconds(10), keepaliveInterval: Duration = .seconds(25)) {
         (events, eventSink) = AsyncStream.makeStream(of: JanusEvent.self)
         self.url = url
         var options = options
@@ -33,7 +33,7 @@ public actor JanusClient {
     }
 
     /// Opens the socket and creates a session.
-    public func connect() async throws(SignalingError) {
+    package func connect() async throws(SignalingError) {
         let connection = WebSocketConnection(url: url, options: options)
         socket = connection
         Task { [weak self] in
@@ -50,7 +50,7 @@ public actor JanusClient {
     }
 
     /// Attaches a plugin (e.g. "janus.plugin.echotest"); returns the handle id.
-    public func attach(plugin: String) async throws(SignalingError) -> Int {
+    package func attach(plugin: String) async throws(SignalingError) -> Int {
         let answer = try await request(["janus": "attach", "plugin": .string(plugin)], session: true)
         guard case .success(_, let data, _) = answer, let handle = data?["id"]?.intValue else {
             throw .unexpectedMessage("Janus answered attach without a handle id")
@@ -60,7 +60,7 @@ public actor JanusClient {
 
     /// Sends a plugin message (with an offer or answer when given) and returns the plugin's
     /// reply: the synchronous success, or the event that follows the ack.
-    public func message(handle: Int, body: JSONValue, jsep: JSEP? = nil) async throws(SignalingError) -> JanusPluginResult {
+    package func message(handle: Int, body: JSONValue, jsep: JSEP? = nil) async throws(SignalingError) -> JanusPluginResult {
         var frame: [String: JSONValue] = ["janus": "message", "handle_id": .integer(handle), "body": body]
         if let jsep { frame["jsep"] = jsep.json }
         let answer = try await request(.object(frame), session: true, waitsForEvent: true)
@@ -77,22 +77,22 @@ public actor JanusClient {
     }
 
     /// Trickles one local candidate ("candidate:…"), or the end of candidates when nil.
-    public func trickle(handle: Int, candidate: String?, sdpMid: String? = "0", sdpMLineIndex: Int = 0) async throws(SignalingError) {
+    package func trickle(handle: Int, candidate: String?, sdpMid: String? = "0", sdpMLineIndex: Int = 0) async throws(SignalingError) {
         let value: JSONValue = candidate.map { ["candidate": .string($0), "sdpMid": sdpMid.map(JSONValue.string) ?? .null,
                                                 "sdpMLineIndex": .integer(sdpMLineIndex)] } ?? ["completed": true]
         _ = try await request(["janus": "trickle", "handle_id": .integer(handle), "candidate": value], session: true)
     }
 
-    public func hangup(handle: Int) async throws(SignalingError) {
+    package func hangup(handle: Int) async throws(SignalingError) {
         _ = try await request(["janus": "hangup", "handle_id": .integer(handle)], session: true)
     }
 
-    public func detach(handle: Int) async throws(SignalingError) {
+    package func detach(handle: Int) async throws(SignalingError) {
         _ = try await request(["janus": "detach", "handle_id": .integer(handle)], session: true)
     }
 
     /// Destroys the session and closes the socket.
-    public func destroy() async throws(SignalingError) {
+    package func destroy() async throws(SignalingError) {
         keepaliveTask?.cancel()
         defer {
             socket?.close()

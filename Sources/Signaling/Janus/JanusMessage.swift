@@ -1,11 +1,11 @@
 /// A JSEP description as Janus carries it.
-public struct JSEP: Sendable, Equatable {
-    public var type: String
-    public var sdp: String
+package struct JSEP: Sendable, Equatable {
+    package var type: String
+    package var sdp: String
     /// Ask Janus for an ICE restart when it answers (`"restart": true`).
-    public var restart: Bool = false
+    package var restart: Bool = false
 
-    public init(type: String, sdp: String, restart: Bool = false) {
+    package init(type: String, sdp: String, restart: Bool = false) {
         self.type = type
         self.sdp = sdp
         self.restart = restart
@@ -24,14 +24,14 @@ public struct JSEP: Sendable, Equatable {
 }
 
 /// What a plugin said: its `plugindata.data`, and an SDP when it sent one.
-public struct JanusPluginResult: Sendable, Equatable {
-    public var plugin: String
-    public var data: JSONValue
-    public var jsep: JSEP?
+package struct JanusPluginResult: Sendable, Equatable {
+    package var plugin: String
+    package var data: JSONValue
+    package var jsep: JSEP?
 }
 
 /// Things Janus tells us without being asked (or long after being asked).
-public enum JanusEvent: Sendable, Equatable {
+package enum JanusEvent: Sendable, Equatable {
     case webrtcUp(handle: Int)
     case media(handle: Int, type: String, receiving: Bool)
     case slowLink(handle: Int, uplink: Bool, lost: Int)

@@ -2,23 +2,23 @@ import Glibc
 
 /// The local and remote IP addresses of a connected socket. A client watching the network needs
 /// them: when the local one is gone from the host, the connection is dead whatever TCP thinks.
-public struct SocketEndpoints: Sendable, Equatable {
-    public let localAddress: String
-    public let remoteAddress: String
+package struct SocketEndpoints: Sendable, Equatable {
+    package let localAddress: String
+    package let remoteAddress: String
 
-    public init(localAddress: String, remoteAddress: String) {
+    package init(localAddress: String, remoteAddress: String) {
         self.localAddress = localAddress
         self.remoteAddress = remoteAddress
     }
 
     /// Reads both ends of `descriptor`; nil when it is not a connected IP socket.
-    public static func of(descriptor: Int32) -> SocketEndpoints? {
+    package static func of(descriptor: Int32) -> SocketEndpoints? {
         guard descriptor >= 0, let local = address(descriptor, getsockname), let remote = address(descriptor, getpeername) else { return nil }
         return SocketEndpoints(localAddress: local, remoteAddress: remote)
     }
 
     /// One end of `descriptor` as numeric text (an IPv4-mapped IPv6 address as plain IPv4).
-    public static func address(_ descriptor: Int32, _ read: (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32) -> String? {
+    package static func address(_ descriptor: Int32, _ read: (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32) -> String? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         return withUnsafeMutablePointer(to: &storage) { pointer in

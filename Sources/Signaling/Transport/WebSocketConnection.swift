@@ -2,15 +2,15 @@ import CWebSockets
 
 /// A client WebSocket. Events (open, text messages, refusals, the close) arrive in order on
 /// `events`; `send` and `close` may be called from any thread and never block.
-public final class WebSocketConnection: Sendable {
-    public let url: WebSocketURL
-    public let events: AsyncStream<WebSocketEvent>
+package final class WebSocketConnection: Sendable {
+    package let url: WebSocketURL
+    package let events: AsyncStream<WebSocketEvent>
     private let id: Int
     private let budget: SendBudget
     private let maximumQueuedBytes: Int
 
     /// Starts connecting at once; the outcome is the first event: `.opened` or `.closed` with an error.
-    public init(url: WebSocketURL, options: WebSocketOptions = WebSocketOptions()) {
+    package init(url: WebSocketURL, options: WebSocketOptions = WebSocketOptions()) {
         let (stream, continuation) = AsyncStream.makeStream(of: WebSocketEvent.self)
         let service = WebSocketService.shared
         self.url = url
@@ -32,14 +32,14 @@ public final class WebSocketConnection: Sendable {
     }
 
     /// Queues a text message (sent once the socket is open). Throws when the queue is full.
-    public func send(_ text: String) throws(WebSocketError) {
+    package func send(_ text: String) throws(WebSocketError) {
         let message = outgoingFrame(text)
         let payload = message.count - Int(parley_lws_pre())
         guard budget.reserve(payload, limit: maximumQueuedBytes) else { throw .outgoingQueueFull(bytes: budget.waiting) }
         WebSocketService.shared.submit(.send(socket: id, message: message))
     }
 
-    public func close(code: UInt16 = WebSocketCloseCode.normal, reason: String = "") {
+    package func close(code: UInt16 = WebSocketCloseCode.normal, reason: String = "") {
         WebSocketService.shared.submit(.close(socket: id, code: code, reason: reason))
     }
 }

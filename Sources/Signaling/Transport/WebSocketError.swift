@@ -27,12 +27,12 @@ public enum WebSocketError: Error, Sendable, Equatable, CustomStringConvertible 
 }
 
 /// Why a received message was not delivered; the connection itself goes on unless `closes` says otherwise.
-public enum WebSocketRefusal: Sendable, Equatable, CustomStringConvertible {
+package enum WebSocketRefusal: Sendable, Equatable, CustomStringConvertible {
     case tooLarge(limit: Int)
     case binary
     case invalidUTF8
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .tooLarge(let limit): "a message larger than \(limit) bytes was refused"
         case .binary: "a binary message was ignored; this protocol is text only"
@@ -42,22 +42,22 @@ public enum WebSocketRefusal: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// How a connection ended.
-public struct WebSocketClosure: Sendable, Equatable, CustomStringConvertible {
+package struct WebSocketClosure: Sendable, Equatable, CustomStringConvertible {
     /// RFC 6455 close code, when a close frame was exchanged.
-    public var code: UInt16?
-    public var reason: String
-    public var initiatedByPeer: Bool
+    package var code: UInt16?
+    package var reason: String
+    package var initiatedByPeer: Bool
     /// Set when the connection never opened or broke without a close frame.
-    public var error: WebSocketError?
+    package var error: WebSocketError?
 
-    public init(code: UInt16?, reason: String, initiatedByPeer: Bool, error: WebSocketError?) {
+    package init(code: UInt16?, reason: String, initiatedByPeer: Bool, error: WebSocketError?) {
         self.code = code
         self.reason = reason
         self.initiatedByPeer = initiatedByPeer
         self.error = error
     }
 
-    public var description: String {
+    package var description: String {
         if let error { return error.description }
         var text = initiatedByPeer ? "closed by the peer" : "closed"
         if let code { text += " with code \(code)" }
@@ -66,7 +66,7 @@ public struct WebSocketClosure: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-public enum WebSocketEvent: Sendable, Equatable {
+package enum WebSocketEvent: Sendable, Equatable {
     /// `endpoints` are the TCP connection's addresses, when the socket could tell them.
     case opened(subprotocol: String?, endpoints: SocketEndpoints?)
     case text(String)
@@ -75,9 +75,9 @@ public enum WebSocketEvent: Sendable, Equatable {
 }
 
 /// RFC 6455 §7.4.1 codes Parley sends.
-public enum WebSocketCloseCode {
-    public static let normal: UInt16 = 1000
-    public static let goingAway: UInt16 = 1001
-    public static let protocolError: UInt16 = 1002
-    public static let messageTooBig: UInt16 = 1009
+package enum WebSocketCloseCode {
+    package static let normal: UInt16 = 1000
+    package static let goingAway: UInt16 = 1001
+    static let protocolError: UInt16 = 1002
+    package static let messageTooBig: UInt16 = 1009
 }

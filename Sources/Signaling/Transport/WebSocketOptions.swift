@@ -28,24 +28,24 @@ public struct WebSocketOptions: Sendable {
     public init() {}
 }
 
-public struct WebSocketServerOptions: Sendable {
+package struct WebSocketServerOptions: Sendable {
     /// Address or name to bind, e.g. "127.0.0.1", "::1", "localhost" (each address it resolves
     /// to), "0.0.0.0" or "::" for every interface; nil is loopback.
-    public var bindAddress: String?
+    package var bindAddress: String?
     /// 0 picks a free port; `WebSocketServer.port` tells which.
-    public var port: Int
+    package var port: Int
     /// PEM certificate and key for wss://; nil serves plain ws://.
-    public var certificatePath: String?
-    public var privateKeyPath: String?
-    public var maximumMessageSize: Int = 1 << 20
-    public var maximumQueuedBytes: Int = 8 << 20
-    public var pingAfterIdleSeconds: UInt16 = 20
-    public var dropAfterIdleSeconds: UInt16 = 45
+    package var certificatePath: String?
+    package var privateKeyPath: String?
+    package var maximumMessageSize: Int = 1 << 20
+    package var maximumQueuedBytes: Int = 8 << 20
+    package var pingAfterIdleSeconds: UInt16 = 20
+    package var dropAfterIdleSeconds: UInt16 = 45
     /// Files served by HTTP GET on the same port (a libwebsockets mount on "/"); none: HTTP
     /// requests other than the WebSocket upgrade get 404.
-    public var httpResources: [HTTPResource] = []
+    package var httpResources: [HTTPResource] = []
 
-    public init(bindAddress: String?, port: Int, certificatePath: String? = nil, privateKeyPath: String? = nil) {
+    package init(bindAddress: String?, port: Int, certificatePath: String? = nil, privateKeyPath: String? = nil) {
         self.bindAddress = bindAddress
         self.port = port
         self.certificatePath = certificatePath

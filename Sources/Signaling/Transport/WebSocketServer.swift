@@ -1,29 +1,29 @@
 import CWebSockets
 
 /// A connection accepted by a `WebSocketServer`.
-public struct WebSocketPeer: Sendable, Hashable, CustomStringConvertible {
-    public let id: Int
+package struct WebSocketPeer: Sendable, Hashable, CustomStringConvertible {
+    package let id: Int
     /// The remote address, as libwebsockets reports it.
-    public let address: String
+    package let address: String
     let budget: SendBudget
 
-    public static func == (lhs: WebSocketPeer, rhs: WebSocketPeer) -> Bool { lhs.id == rhs.id }
-    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
-    public var description: String { "peer \(id) (\(address))" }
+    package static func == (lhs: WebSocketPeer, rhs: WebSocketPeer) -> Bool { lhs.id == rhs.id }
+    package func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    package var description: String { "peer \(id) (\(address))" }
 }
 
-public enum WebSocketServerEvent: Sendable {
+package enum WebSocketServerEvent: Sendable {
     case accepted(WebSocketPeer)
     /// Any event of one accepted connection; `.closed` is its last.
     case peer(Int, WebSocketEvent)
 }
 
 /// A listening WebSocket server on the process's service thread.
-public final class WebSocketServer: Sendable {
-    public let port: Int
+package final class WebSocketServer: Sendable {
+    package let port: Int
     /// The numeric addresses listened on (one for an address, each of a name's).
-    public let addresses: [String]
-    public let events: AsyncStream<WebSocketServerEvent>
+    package let addresses: [String]
+    package let events: AsyncStream<WebSocketServerEvent>
     private let id: Int
     private let maximumQueuedBytes: Int
 
@@ -37,7 +37,7 @@ public final class WebSocketServer: Sendable {
 
     /// Listens on every address `options.bindAddress` resolves to (loopback when nil), or
     /// throws `listenFailed` saying which address cannot be bound and why.
-    public static func listen(_ options: WebSocketServerOptions) async throws(WebSocketError) -> WebSocketServer {
+    package static func listen(_ options: WebSocketServerOptions) async throws(WebSocketError) -> WebSocketServer {
         let service = WebSocketService.shared
         let id = service.makeIdentifier()
         let (stream, continuation) = AsyncStream.makeStream(of: WebSocketServerEvent.self)
@@ -53,19 +53,19 @@ public final class WebSocketServer: Sendable {
         }
     }
 
-    public func send(_ text: String, to peer: WebSocketPeer) throws(WebSocketError) {
+    package func send(_ text: String, to peer: WebSocketPeer) throws(WebSocketError) {
         let message = outgoingFrame(text)
         let payload = message.count - Int(parley_lws_pre())
         guard peer.budget.reserve(payload, limit: maximumQueuedBytes) else { throw .outgoingQueueFull(bytes: peer.budget.waiting) }
         WebSocketService.shared.submit(.send(socket: peer.id, message: message))
     }
 
-    public func close(_ peer: WebSocketPeer, code: UInt16 = WebSocketCloseCode.normal, reason: String = "") {
+    package func close(_ peer: WebSocketPeer, code: UInt16 = WebSocketCloseCode.normal, reason: String = "") {
         WebSocketService.shared.submit(.close(socket: peer.id, code: code, reason: reason))
     }
 
     /// Closes every connection and the listening socket.
-    public func stop() {
+    package func stop() {
         WebSocketService.shared.submit(.stopListening(listener: id))
     }
 }

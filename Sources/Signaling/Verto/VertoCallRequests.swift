@@ -2,7 +2,7 @@
 /// Each returns the request id; the outcome arrives as a `VertoCompletion`.
 extension VertoSession {
     @discardableResult
-    public mutating func invite(_ dial: VertoDialParameters, sdp: String, now: Double) throws(SignalingError) -> JSONRPCID {
+    package mutating func invite(_ dial: VertoDialParameters, sdp: String, now: Double) throws(SignalingError) -> JSONRPCID {
         var dialog = dialogParams(callID: dial.callID, attach: false)
         dialog["destination_number"] = .string(dial.destination)
         dialog["caller_id_name"] = .string(dial.callerName)
@@ -18,7 +18,7 @@ extension VertoSession {
 
     /// Answers an incoming call (`attach: false`) or a server re-offer after reconnecting (`attach: true`).
     @discardableResult
-    public mutating func answer(callID: String, sdp: String, attach: Bool = false, customHeaders: [CustomHeader] = [],
+    package mutating func answer(callID: String, sdp: String, attach: Bool = false, customHeaders: [CustomHeader] = [],
                                 trickle: Bool = false, now: Double) throws(SignalingError) -> JSONRPCID {
         var dialog = dialogParams(callID: callID, attach: attach)
         if !customHeaders.isEmpty { dialog["custom_headers"] = Self.headers(customHeaders) }
@@ -29,7 +29,7 @@ extension VertoSession {
     }
 
     @discardableResult
-    public mutating func bye(callID: String, cause: HangupCause, now: Double) throws(SignalingError) -> JSONRPCID {
+    package mutating func bye(callID: String, cause: HangupCause, now: Double) throws(SignalingError) -> JSONRPCID {
         var params = callParams(dialog: ["callID": .string(callID)])
         params["cause"] = .string(cause.cause)
         if let code = cause.causeCode { params["causeCode"] = .integer(code) }
@@ -40,7 +40,7 @@ extension VertoSession {
 
     /// Hold changes answer with `holdState` ("held" or "active").
     @discardableResult
-    public mutating func modify(callID: String, action: HoldAction, now: Double) throws(SignalingError) -> JSONRPCID {
+    package mutating func modify(callID: String, action: HoldAction, now: Double) throws(SignalingError) -> JSONRPCID {
         var params = callParams(dialog: ["callID": .string(callID)])
         params["action"] = .string(action.rawValue)
         return try request("modify", params: .object(params), now: now)
@@ -48,7 +48,7 @@ extension VertoSession {
 
     /// An ICE-restart offer; the result's `sdp` is the answer (docs/verto-protocol.md §5.8).
     @discardableResult
-    public mutating func updateMedia(callID: String, offer: String, trickle: Bool = false, now: Double) throws(SignalingError) -> JSONRPCID {
+    package mutating func updateMedia(callID: String, offer: String, trickle: Bool = false, now: Double) throws(SignalingError) -> JSONRPCID {
         var params = callParams(dialog: ["callID": .string(callID)])
         params["action"] = "updateMedia"
         params["callID"] = .string(callID)
@@ -58,14 +58,14 @@ extension VertoSession {
     }
 
     @discardableResult
-    public mutating func info(callID: String, dtmf: String, now: Double) throws(SignalingError) -> JSONRPCID {
+    package mutating func info(callID: String, dtmf: String, now: Double) throws(SignalingError) -> JSONRPCID {
         var params = callParams(dialog: ["callID": .string(callID)])
         params["dtmf"] = .string(dtmf)
         return try request("info", params: .object(params), now: now)
     }
 
     @discardableResult
-    public mutating func candidate(_ candidate: VertoCandidate, now: Double) throws(SignalingError) -> JSONRPCID {
+    package mutating func candidate(_ candidate: VertoCandidate, now: Double) throws(SignalingError) -> JSONRPCID {
         var params = callParams(dialog: ["callID": .string(candidate.callID)])
         params["candidate"] = .string(candidate.candidate)
         params["sdpMid"] = candidate.sdpMid.map(JSONValue.string) ?? .null
@@ -74,7 +74,7 @@ extension VertoSession {
     }
 
     @discardableResult
-    public mutating func endOfCandidates(callID: String, now: Double) throws(SignalingError) -> JSONRPCID {
+    package mutating func endOfCandidates(callID: String, now: Double) throws(SignalingError) -> JSONRPCID {
         var params = callParams(dialog: ["callID": .string(callID)])
         params["endOfCandidates"] = true
         return try request("endOfCandidates", params: .object(params), now: now)
@@ -82,13 +82,13 @@ extension VertoSession {
 
     /// Asks the server to deliver calls waiting for this client (push flows, docs/verto-protocol.md §7.2).
     @discardableResult
-    public mutating func attachCalls(now: Double) throws(SignalingError) -> JSONRPCID {
+    package mutating func attachCalls(now: Double) throws(SignalingError) -> JSONRPCID {
         try request("attachCalls", params: ["loginParams": .object([:]), "userVariables": configuration.userVariables], now: now)
     }
 
     /// Tells the server the incoming call is alerting here (iOS's optional ringing_ack).
     @discardableResult
-    public mutating func ringingAck(callID: String, now: Double) throws(SignalingError) -> JSONRPCID {
+    package mutating func ringingAck(callID: String, now: Double) throws(SignalingError) -> JSONRPCID {
         try request("ringing_ack", params: ["callID": .string(callID), "sessid": .string(sessid)], now: now)
     }
 

@@ -2,8 +2,8 @@ import Logging
 
 /// A Verto/Telnyx client on a real WebSocket: drives a `VertoSession` with socket events and
 /// time, and turns its requests into async calls.
-public actor VertoClient {
-    public nonisolated let events: AsyncStream<VertoEvent>
+package actor VertoClient {
+    package nonisolated let events: AsyncStream<VertoEvent>
     private let eventSink: AsyncStream<VertoEvent>.Continuation
     private let baseURL: WebSocketURL
     private let socketOptions: WebSocketOptions
@@ -17,12 +17,12 @@ public actor VertoClient {
     private var timerTask: Task<Void, Never>?
     private let clock = ElapsedClock()
     /// The open socket's addresses; nil while there is no open socket.
-    public private(set) var socketEndpoints: SocketEndpoints?
+    package private(set) var socketEndpoints: SocketEndpoints?
 
     /// Every frame at debug, the socket's life at trace. The log output redacts secrets.
     private let logger: Logger
 
-    public init(url: WebSocketURL, configuration: VertoConfiguration, socketOptions: WebSocketOptions = WebSocketOptions(), sessid: String? = nil,
+    package init(url: WebSocketURL, configuration: VertoConfiguration, socketOptions: WebSocketOptions = WebSocketOptions(), sessid: String? = nil,
                 logger: Logger = Logger(label: "parley.signalling")) {
         self.logger = logger
         (events, eventSink) = AsyncStream.makeStream(of: VertoEvent.self)
@@ -31,19 +31,19 @@ public actor VertoClient {
         session = VertoSession(configuration: configuration, sessid: sessid)
     }
 
-    public var sessid: String { session.sessid }
-    public var voiceSDKID: String? { session.voiceSDKID }
-    public var phase: VertoSession.Phase { session.phase }
+    package var sessid: String { session.sessid }
+    package var voiceSDKID: String? { session.voiceSDKID }
+    package var phase: VertoSession.Phase { session.phase }
 
     /// The URL the next connection uses: the given one plus `?voice_sdk_id=` once the server sent one.
-    public var connectURL: WebSocketURL {
+    package var connectURL: WebSocketURL {
         guard let id = session.voiceSDKID else { return baseURL }
         return baseURL.settingQuery("voice_sdk_id", to: id)
     }
 
     /// Opens the socket, logs in and waits until the session is ready for calls.
     /// Calling it again after a disconnect logs in again with the same sessid.
-    public func connect() async throws(SignalingError) {
+    package func connect() async throws(SignalingError) {
         if let socket { socket.close(code: WebSocketCloseCode.goingAway, reason: "reconnecting") }
         generation += 1
         let current = generation
@@ -59,7 +59,7 @@ public actor VertoClient {
     }
 
     /// Waits until the session is ready for calls, at most `timeout`; false if it did not get there.
-    public func waitUntilReady(within timeout: Duration) async -> Bool {
+    package func waitUntilReady(within timeout: Duration) async -> Bool {
         if session.isReady { return true }
         let id = nextWatcher
         nextWatcher += 1
@@ -76,14 +76,14 @@ public actor VertoClient {
         readyWatchers.removeValue(forKey: id)?.resume(returning: ready)
     }
 
-    public func disconnect() {
+    package func disconnect() {
         socket?.close()
         timerTask?.cancel()
         timerTask = nil
     }
 
     /// Sends any call-level request through `body` and waits for its result.
-    public func perform(_ body: (inout VertoSession, Double) throws(SignalingError) -> JSONRPCID) async throws(SignalingError) -> JSONValue {
+    package func perform(_ body: (inout VertoSession, Double) throws(SignalingError) -> JSONRPCID) async throws(SignalingError) -> JSONValue {
         let id = try body(&session, now)
         let outcome = await withCheckedContinuation { continuation in
             waiters[id] = continuation
@@ -94,57 +94,57 @@ public actor VertoClient {
 
     /// Sends a call-level request through `body` without waiting for its result: the reply,
     /// or the request's timeout, is dropped when it comes.
-    public func send(_ body: (inout VertoSession, Double) throws(SignalingError) -> JSONRPCID) throws(SignalingError) {
+    package func send(_ body: (inout VertoSession, Double) throws(SignalingError) -> JSONRPCID) throws(SignalingError) {
         _ = try body(&session, now)
         flush()
     }
 
-    public func invite(_ dial: VertoDialParameters, sdp: String) async throws(SignalingError) -> JSONValue {
+    package func invite(_ dial: VertoDialParameters, sdp: String) async throws(SignalingError) -> JSONValue {
         try await perform { session, now throws(SignalingError) in try session.invite(dial, sdp: sdp, now: now) }
     }
 
-    public func answer(callID: String, sdp: String, attach: Bool = false, customHeaders: [CustomHeader] = [], trickle: Bool = false) async throws(SignalingError) -> JSONValue {
+    package func answer(callID: String, sdp: String, attach: Bool = false, customHeaders: [CustomHeader] = [], trickle: Bool = false) async throws(SignalingError) -> JSONValue {
         try await perform { session, now throws(SignalingError) in
             try session.answer(callID: callID, sdp: sdp, attach: attach, customHeaders: customHeaders, trickle: trickle, now: now)
         }
     }
 
-    public func bye(callID: String, cause: HangupCause) async throws(SignalingError) -> JSONValue {
+    package func bye(callID: String, cause: HangupCause) async throws(SignalingError) -> JSONValue {
         try await perform { session, now throws(SignalingError) in try session.bye(callID: callID, cause: cause, now: now) }
     }
 
     /// Returns the server's holdState ("held" or "active").
-    public func modify(callID: String, action: HoldAction) async throws(SignalingError) -> String? {
+    package func modify(callID: String, action: HoldAction) async throws(SignalingError) -> String? {
         let result = try await perform { session, now throws(SignalingError) in try session.modify(callID: callID, action: action, now: now) }
         return result["holdState"]?.stringValue
     }
 
     /// Returns the answer SDP to an ICE-restart offer.
-    public func updateMedia(callID: String, offer: String) async throws(SignalingError) -> String {
+    package func updateMedia(callID: String, offer: String) async throws(SignalingError) -> String {
         let result = try await perform { session, now throws(SignalingError) in try session.updateMedia(callID: callID, offer: offer, now: now) }
         guard let sdp = result["sdp"]?.stringValue else { throw .unexpectedMessage("the updateMedia result carries no sdp") }
         return sdp
     }
 
-    public func info(callID: String, dtmf: String) async throws(SignalingError) -> JSONValue {
+    package func info(callID: String, dtmf: String) async throws(SignalingError) -> JSONValue {
         try await perform { session, now throws(SignalingError) in try session.info(callID: callID, dtmf: dtmf, now: now) }
     }
 
-    public func candidate(_ candidate: VertoCandidate) async throws(SignalingError) -> JSONValue {
+    package func candidate(_ candidate: VertoCandidate) async throws(SignalingError) -> JSONValue {
         try await perform { session, now throws(SignalingError) in try session.candidate(candidate, now: now) }
     }
 
-    public func endOfCandidates(callID: String) async throws(SignalingError) -> JSONValue {
+    package func endOfCandidates(callID: String) async throws(SignalingError) -> JSONValue {
         try await perform { session, now throws(SignalingError) in try session.endOfCandidates(callID: callID, now: now) }
     }
 
-    public func answerMediaUpdate(requestID: JSONRPCID, callID: String, answer: Result<String, JSONRPCErrorObject>) {
+    package func answerMediaUpdate(requestID: JSONRPCID, callID: String, answer: Result<String, JSONRPCErrorObject>) {
         session.answerMediaUpdate(requestID: requestID, callID: callID, answer: answer)
         flush()
     }
 
     /// A signalling-health probe: true when the server answered within `timeout`.
-    public func probe(timeout: Duration) async -> Bool {
+    package func probe(timeout: Duration) async -> Bool {
         do {
             _ = try await perform { session, now throws(SignalingError) in try session.ping(now: now, timeout: timeout) }
             return true

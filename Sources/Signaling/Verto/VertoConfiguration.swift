@@ -12,30 +12,30 @@ public enum VertoReadiness: Sendable, Equatable {
     case loggedIn
 }
 
-public struct VertoConfiguration: Sendable {
-    public var credentials: VertoCredentials
+package struct VertoConfiguration: Sendable {
+    package var credentials: VertoCredentials
     /// `telnyx_rtc` for Telnyx (and the embedded switch), `verto` for FreeSWITCH.
-    public var methodPrefix: String = "telnyx_rtc"
-    public var readiness: VertoReadiness = .gatewayRegistered
-    public var userAgent: String = "Parley"
-    public var loginParams: JSONValue = ["attach_call": "true"]
-    public var userVariables: JSONValue = .object([:])
-    public var requestTimeout: Duration = .seconds(10)
-    public var gatewayRetryInterval: Duration = .seconds(3)
-    public var gatewayRetries: Int = 3
+    package var methodPrefix: String = "telnyx_rtc"
+    package var readiness: VertoReadiness = .gatewayRegistered
+    package var userAgent: String = "Parley"
+    package var loginParams: JSONValue = ["attach_call": "true"]
+    package var userVariables: JSONValue = .object([:])
+    package var requestTimeout: Duration = .seconds(10)
+    package var gatewayRetryInterval: Duration = .seconds(3)
+    var gatewayRetries: Int = 3
     /// Silence before we ping the server ourselves, and how long we wait for its answer.
-    public var keepaliveIdle: Duration = .seconds(35)
-    public var keepaliveTimeout: Duration = .seconds(10)
+    var keepaliveIdle: Duration = .seconds(35)
+    var keepaliveTimeout: Duration = .seconds(10)
     /// Answer server requests with `{"result":{"method":…}}` as the JS SDK does.
-    public var acknowledgeServerRequests: Bool = true
+    var acknowledgeServerRequests: Bool = true
 
-    public init(credentials: VertoCredentials) {
+    package init(credentials: VertoCredentials) {
         self.credentials = credentials
     }
 }
 
 /// Registration states a Telnyx gateway reports (docs/verto-protocol.md §3.2).
-public enum GatewayState: String, Sendable, CaseIterable {
+enum GatewayState: String, Sendable, CaseIterable {
     case unreged = "UNREGED", trying = "TRYING", register = "REGISTER", reged = "REGED", unregister = "UNREGISTER"
     case failed = "FAILED", failWait = "FAIL_WAIT", expired = "EXPIRED", noreg = "NOREG", down = "DOWN", timeout = "TIMEOUT"
 }
@@ -50,7 +50,7 @@ public struct CustomHeader: Sendable, Equatable, Codable {
     }
 
     /// Reads a `custom_headers` array, skipping entries without a string name and value.
-    public static func list(from value: JSONValue?) -> [CustomHeader] {
+    package static func list(from value: JSONValue?) -> [CustomHeader] {
         (value?.arrayValue ?? []).compactMap { entry in
             guard let name = entry["name"]?.stringValue, let value = entry["value"]?.stringValue else { return nil }
             return CustomHeader(name: name, value: value)
@@ -85,43 +85,43 @@ public struct HangupCause: Sendable, Equatable {
 }
 
 /// Our side of an outgoing call's dialogParams.
-public struct VertoDialParameters: Sendable, Equatable {
-    public var callID: String
-    public var destination: String
-    public var callerName: String = ""
-    public var callerNumber: String = ""
-    public var remoteCallerName: String = "Outbound Call"
-    public var customHeaders: [CustomHeader] = []
+package struct VertoDialParameters: Sendable, Equatable {
+    package var callID: String
+    package var destination: String
+    package var callerName: String = ""
+    package var callerNumber: String = ""
+    package var remoteCallerName: String = "Outbound Call"
+    package var customHeaders: [CustomHeader] = []
     /// Opaque, passed through (Telnyx expects base64).
-    public var clientState: String?
-    public var trickle: Bool = false
+    package var clientState: String?
+    package var trickle: Bool = false
 
-    public init(callID: String, destination: String) {
+    package init(callID: String, destination: String) {
         self.callID = callID
         self.destination = destination
     }
 }
 
 /// A call the server offers us: a new invite, or an attach re-offer after a reconnect.
-public struct VertoOffer: Sendable, Equatable {
-    public var callID: String
-    public var sdp: String
-    public var callerName: String?
-    public var callerNumber: String?
-    public var calleeName: String?
-    public var calleeNumber: String?
-    public var customHeaders: [CustomHeader]
-    public var clientState: String?
-    public var telnyxSessionID: String?
-    public var telnyxLegID: String?
-    public var telnyxCallControlID: String?
+package struct VertoOffer: Sendable, Equatable {
+    package var callID: String
+    package var sdp: String
+    package var callerName: String?
+    package var callerNumber: String?
+    package var calleeName: String?
+    package var calleeNumber: String?
+    package var customHeaders: [CustomHeader]
+    package var clientState: String?
+    package var telnyxSessionID: String?
+    package var telnyxLegID: String?
+    package var telnyxCallControlID: String?
     /// The whole params object, for anything else the server adds.
-    public var params: JSONValue
+    package var params: JSONValue
 }
 
 /// Progress of an outgoing call: ringing, early media or answer.
-public struct VertoCallProgress: Sendable, Equatable {
-    public init(callID: String, sdp: String?, customHeaders: [CustomHeader] = [], telnyxSessionID: String? = nil, telnyxLegID: String? = nil,
+package struct VertoCallProgress: Sendable, Equatable {
+    package init(callID: String, sdp: String?, customHeaders: [CustomHeader] = [], telnyxSessionID: String? = nil, telnyxLegID: String? = nil,
                 params: JSONValue) {
         self.callID = callID
         self.sdp = sdp
@@ -131,24 +131,24 @@ public struct VertoCallProgress: Sendable, Equatable {
         self.params = params
     }
 
-    public var callID: String
-    public var sdp: String?
-    public var customHeaders: [CustomHeader]
-    public var telnyxSessionID: String?
-    public var telnyxLegID: String?
-    public var params: JSONValue
+    package var callID: String
+    package var sdp: String?
+    package var customHeaders: [CustomHeader]
+    package var telnyxSessionID: String?
+    package var telnyxLegID: String?
+    package var params: JSONValue
 }
 
 /// A trickled ICE candidate in its Verto wrapping.
-public struct VertoCandidate: Sendable, Equatable {
-    public var callID: String
+package struct VertoCandidate: Sendable, Equatable {
+    package var callID: String
     /// The candidate attribute value, without a leading "a=" or "candidate:" prefix removed:
     /// always in the "candidate:…" form.
-    public var candidate: String
-    public var sdpMid: String?
-    public var sdpMLineIndex: Int?
+    package var candidate: String
+    package var sdpMid: String?
+    package var sdpMLineIndex: Int?
 
-    public init(callID: String, candidate: String, sdpMid: String?, sdpMLineIndex: Int?) {
+    package init(callID: String, candidate: String, sdpMid: String?, sdpMLineIndex: Int?) {
         self.callID = callID
         self.candidate = candidate
         self.sdpMid = sdpMid
@@ -156,6 +156,6 @@ public struct VertoCandidate: Sendable, Equatable {
     }
 }
 
-public enum HoldAction: String, Sendable {
+package enum HoldAction: String, Sendable {
     case hold, unhold, toggleHold
 }

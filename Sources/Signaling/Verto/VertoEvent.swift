@@ -1,5 +1,5 @@
 /// What a Verto session reports to its owner.
-public enum VertoEvent: Sendable, Equatable {
+package enum VertoEvent: Sendable, Equatable {
     case socketOpened(url: String)
     case socketClosed(WebSocketClosure)
     case loggedIn(sessid: String)
@@ -32,8 +32,8 @@ public enum VertoEvent: Sendable, Equatable {
 }
 
 /// The outcome of one of our requests.
-public struct VertoCompletion: Sendable, Equatable {
-    public let id: JSONRPCID
-    public let method: String
-    public let result: Result<JSONValue, SignalingError>
+package struct VertoCompletion: Sendable, Equatable {
+    package let id: JSONRPCID
+    package let method: String
+    package let result: Result<JSONValue, SignalingError>
 }

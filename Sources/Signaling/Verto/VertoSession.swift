@@ -5,8 +5,8 @@ import Foundation
 /// The owner feeds it socket events, received text and the time, and takes out the frames to
 /// send, the events to report and the outcomes of requests. Keeping time an input makes the
 /// dialect replayable from recorded transcripts with no clock and no sleeps.
-public struct VertoSession: Sendable {
-    public enum Phase: Sendable, Equatable {
+package struct VertoSession: Sendable {
+    package enum Phase: Sendable, Equatable {
         case disconnected
         case loggingIn
         case awaitingClientReady
@@ -19,13 +19,13 @@ public struct VertoSession: Sendable {
         case login, gatewayState, keepalive, call
     }
 
-    public let configuration: VertoConfiguration
-    public private(set) var phase: Phase = .disconnected
+    package let configuration: VertoConfiguration
+    package private(set) var phase: Phase = .disconnected
     /// Made by the client and kept across reconnects, so the server can re-attach calls.
-    public private(set) var sessid: String
+    package private(set) var sessid: String
     /// The server's sticky-routing id, put on the reconnect URL as `?voice_sdk_id=`.
-    public private(set) var voiceSDKID: String?
-    public private(set) var lastGatewayState: String?
+    package private(set) var voiceSDKID: String?
+    private(set) var lastGatewayState: String?
 
     private let makeID: @Sendable () -> String
     private var pending = PendingRequests<RequestKind>()
@@ -37,7 +37,7 @@ public struct VertoSession: Sendable {
     private var gatewayRequests = 0
     private var gatewayRetryAt: Double?
 
-    public init(configuration: VertoConfiguration, sessid: String? = nil,
+    package init(configuration: VertoConfiguration, sessid: String? = nil,
                 makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }) {
         self.configuration = configuration
         self.makeID = makeID
@@ -47,7 +47,7 @@ public struct VertoSession: Sendable {
     // MARK: Inputs
 
     /// The socket opened: log in at once (docs/verto-protocol.md §2.1).
-    public mutating func connected(now: Double) {
+    package mutating func connected(now: Double) {
         phase = .loggingIn
         lastReceived = now
         keepaliveInFlight = false
@@ -70,7 +70,7 @@ public struct VertoSession: Sendable {
     }
 
     /// The socket closed: every outstanding request fails with the closure.
-    public mutating func disconnected(_ closure: WebSocketClosure) {
+    package mutating func disconnected(_ closure: WebSocketClosure) {
         let error = SignalingError.socketClosed(closure)
         for (id, entry) in pending.removeAll() where entry.context == .call {
             completions.append(VertoCompletion(id: id, method: entry.method, result: .failure(error)))
@@ -80,7 +80,7 @@ public struct VertoSession: Sendable {
         gatewayRetryAt = nil
     }
 
-    public mutating func received(_ text: String, now: Double) {
+    package mutating func received(_ text: String, now: Double) {
         lastReceived = now
         let message: JSONRPCMessage
         do {
@@ -104,7 +104,7 @@ public struct VertoSession: Sendable {
     }
 
     /// Fires whatever is due: request timeouts, gateway retries, our keepalive ping.
-    public mutating func tick(now: Double) {
+    package mutating func tick(now: Double) {
         for (id, entry) in pending.expire(now: now) {
             expire(id: id, entry: entry)
         }
@@ -122,14 +122,14 @@ public struct VertoSession: Sendable {
     }
 
     /// When `tick` next has something to do.
-    public var nextDeadline: Double? {
+    package var nextDeadline: Double? {
         var deadlines = [pending.nextDeadline, phase == .checkingGateway ? gatewayRetryAt : nil]
         if isConnected, !keepaliveInFlight { deadlines.append(lastReceived + configuration.keepaliveIdle.inSeconds) }
         return deadlines.compactMap { $0 }.min()
     }
 
     /// Frames to send, events to report and finished requests since the last call.
-    public mutating func takeOutput() -> (frames: [String], events: [VertoEvent], completions: [VertoCompletion]) {
+    package mutating func takeOutput() -> (frames: [String], events: [VertoEvent], completions: [VertoCompletion]) {
         defer {
             frames.removeAll()
             events.removeAll()
@@ -139,7 +139,7 @@ public struct VertoSession: Sendable {
     }
 
     /// Answers a server `updateMedia` request with our answer SDP, or refuses it.
-    public mutating func answerMediaUpdate(requestID: JSONRPCID, callID: String, answer: Result<String, JSONRPCErrorObject>) {
+    package mutating func answerMediaUpdate(requestID: JSONRPCID, callID: String, answer: Result<String, JSONRPCErrorObject>) {
         switch answer {
         case .success(let sdp): reply(requestID, result: ["action": "updateMedia", "callID": .string(callID), "sdp": .string(sdp)])
         case .failure(let error): reply(requestID, error: error)
@@ -148,7 +148,7 @@ public struct VertoSession: Sendable {
 
     // MARK: Requests we make
 
-    public var isReady: Bool { phase == .ready }
+    var isReady: Bool { phase == .ready }
 
     private var isConnected: Bool {
         switch phase {
@@ -159,7 +159,7 @@ public struct VertoSession: Sendable {
 
     /// Sends a call-level request; its outcome comes back as a `VertoCompletion`.
     @discardableResult
-    public mutating func request(_ name: String, params: JSONValue, now: Double) throws(SignalingError) -> JSONRPCID {
+    package mutating func request(_ name: String, params: JSONValue, now: Double) throws(SignalingError) -> JSONRPCID {
         // The server re-offers detached calls right after the login, before clientReady: the
         // answers to those (attach, or a bye for a call we dropped) may not wait for registration.
         let allowedBeforeReady = ["attach", "bye"].contains(name) && [.awaitingClientReady, .checkingGateway].contains(phase)
@@ -169,13 +169,13 @@ public struct VertoSession: Sendable {
 
     /// A probe ping whose answer proves the signalling path is alive (used by reconnection).
     @discardableResult
-    public mutating func ping(now: Double, timeout: Duration) throws(SignalingError) -> JSONRPCID {
+    package mutating func ping(now: Double, timeout: Duration) throws(SignalingError) -> JSONRPCID {
         guard isConnected else { throw .notReady("the socket is not connected") }
         return sendRequest(method("ping"), params: .object([:]), kind: .call, now: now, timeout: timeout)
     }
 
     /// `verto.*` for FreeSWITCH, `telnyx_rtc.*` for Telnyx; `login` has no prefix in either.
-    public func method(_ name: String) -> String { "\(configuration.methodPrefix).\(name)" }
+    package func method(_ name: String) -> String { "\(configuration.methodPrefix).\(name)" }
 
     @discardableResult
     private mutating func sendRequest(_ method: String, params: JSONValue, kind: RequestKind, now: Double, timeout: Duration? = nil) -> JSONRPCID {

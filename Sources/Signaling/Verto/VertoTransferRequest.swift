@@ -4,7 +4,7 @@
 /// sends the same request.
 extension VertoSession {
     @discardableResult
-    public mutating func transfer(callID: String, destination: String, now: Double) throws(SignalingError) -> JSONRPCID {
+    package mutating func transfer(callID: String, destination: String, now: Double) throws(SignalingError) -> JSONRPCID {
         var params: [String: JSONValue] = ["sessid": .string(sessid), "User-Agent": .string(configuration.userAgent),
                                            "dialogParams": ["callID": .string(callID)]]
         params["action"] = "transfer"
@@ -15,7 +15,7 @@ extension VertoSession {
 
 extension VertoClient {
     /// Asks the server to move the other party of `callID` to `destination`; returns once it did.
-    public func transfer(callID: String, destination: String) async throws(SignalingError) {
+    package func transfer(callID: String, destination: String) async throws(SignalingError) {
         _ = try await perform { session, now throws(SignalingError) in try session.transfer(callID: callID, destination: destination, now: now) }
     }
 }

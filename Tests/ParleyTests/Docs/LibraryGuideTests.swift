@@ -10,9 +10,11 @@ import Testing
         return String(text[start.upperBound..<stop.lowerBound]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test func theGuideShowsTheSampleThatCompiles() throws {
+    /// The guide in docs/ and the DocC article show the same code, the code this target compiles.
+    @Test(arguments: ["docs/calls.md", "Sources/Parley/Parley.docc/UsingTheLibrary.md"])
+    func theGuideShowsTheSampleThatCompiles(_ document: String) throws {
         let sample = try String(contentsOf: Self.root.appendingPathComponent("Tests/ParleyTests/Docs/LibraryGuideSample.swift"), encoding: .utf8)
-        let guide = try String(contentsOf: Self.root.appendingPathComponent("docs/calls.md"), encoding: .utf8)
+        let guide = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
         let compiled = try #require(Self.between("// docs-sample:begin", "// docs-sample:end", in: sample))
         let shown = try #require(Self.between("<!-- sample: Tests/ParleyTests/Docs/LibraryGuideSample.swift -->\n```swift", "```", in: guide))
         #expect(shown == compiled)

@@ -41,14 +41,14 @@ enum DeviceBuffering {
 
 /// The microphone as a call's source: audio the sound server captured, taken off the ring at the
 /// media clock's pace with drift compensation, then voice processing.
-public final class MicrophoneSource: AudioSource {
+final class MicrophoneSource: AudioSource {
     let stream: DeviceStream
     private let drift: DriftCompensator
     let processor: VoiceProcessor?
     private let lastCaptureAgeMicroseconds = Atomic<Int>(0)
     private var ticks = 0
 
-    public init(device: String?, sampleRate: Int, processing: VoiceProcessing) throws(AudioError) {
+    init(device: String?, sampleRate: Int, processing: VoiceProcessing) throws(AudioError) {
         let frame = sampleRate * MediaClock.tickMilliseconds / 1000
         drift = try DriftCompensator(
             sampleRate: sampleRate, frameSamples: frame,
@@ -63,7 +63,7 @@ public final class MicrophoneSource: AudioSource {
 
     deinit { stream.close() }
 
-    public func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
+    func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
         let newest = stream.newestSampleMicroseconds.load(ordering: .relaxed)
         let queued = stream.ring.count + drift.heldSamples
         drift.pull(from: stream.ring, into: frame)
@@ -85,14 +85,14 @@ public final class MicrophoneSource: AudioSource {
     /// How old the first sample of the last frame was when voice processing handed the frame on:
     /// the server's buffering, the time since the server's thread delivered, what waited on the
     /// ring and in the resampler, and the processing itself, in milliseconds.
-    public var captureDelayMilliseconds: Double {
+    var captureDelayMilliseconds: Double {
         Double(lastCaptureAgeMicroseconds.load(ordering: .relaxed)) / 1000
     }
 }
 
 /// The speaker as a call's sink: what we hear goes onto the ring with drift compensation and the
 /// sound server plays it; the same audio is the echo canceller's reference.
-public final class SpeakerSink: AudioSink {
+final class SpeakerSink: AudioSink {
     let stream: DeviceStream
     private let drift: DriftCompensator
     private let closed = Atomic<Bool>(false)
@@ -100,7 +100,7 @@ public final class SpeakerSink: AudioSink {
     /// The microphone of the same call, whose echo canceller hears what we play.
     var microphone: MicrophoneSource?
 
-    public init(device: String?, sampleRate: Int) throws(AudioError) {
+    init(device: String?, sampleRate: Int) throws(AudioError) {
         let frame = sampleRate * MediaClock.tickMilliseconds / 1000
         drift = try DriftCompensator(
             sampleRate: sampleRate, frameSamples: frame,
@@ -112,7 +112,7 @@ public final class SpeakerSink: AudioSink {
             ringMilliseconds: DeviceBuffering.ringMilliseconds, name: "Parley speaker")
     }
 
-    public func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
+    func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
         guard !closed.load(ordering: .relaxed) else { return }
         let delay = playbackDelayMilliseconds
         if let microphone, let processor = microphone.processor {
@@ -128,14 +128,14 @@ public final class SpeakerSink: AudioSink {
         drift.push(remote, onto: stream.ring)
     }
 
-    public func close() {
+    func close() {
         guard !closed.exchange(true, ordering: .relaxed) else { return }
         stream.close()
     }
 
     /// How long a sample added now waits before it is heard: until the server plays what it
     /// last took, plus what waits on the ring, in milliseconds.
-    public var playbackDelayMilliseconds: Double {
+    var playbackDelayMilliseconds: Double {
         Double(DeviceTiming.playbackWait(
             now: DeviceTiming.nowMicroseconds(), newestPlays: stream.newestSampleMicroseconds.load(ordering: .relaxed),
             queuedSamples: stream.ring.count, sampleRate: stream.sampleRate)) / 1000
@@ -144,8 +144,8 @@ public final class SpeakerSink: AudioSink {
 
 /// Joins a call's microphone and speaker so the echo canceller hears what the speaker plays.
 /// Either may be another kind of source or sink, in which case there is nothing to join.
-public enum DeviceAudioLink {
-    public static func link(source: any AudioSource, sink: any AudioSink) {
+package enum DeviceAudioLink {
+    package static func link(source: any AudioSource, sink: any AudioSink) {
         guard let microphone = source as? MicrophoneSource else { return }
         if let speaker = sink as? SpeakerSink {
             speaker.microphone = microphone
@@ -156,14 +156,14 @@ public enum DeviceAudioLink {
 }
 
 /// Writes to several sinks: the speaker and a recording beside it (`--tee`).
-public final class TeeSink: AudioSink {
+final class TeeSink: AudioSink {
     let sinks: [any AudioSink]
 
-    public init(_ sinks: [any AudioSink]) { self.sinks = sinks }
+    init(_ sinks: [any AudioSink]) { self.sinks = sinks }
 
-    public func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
+    func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
         for sink in sinks { sink.write(remote: remote, local: local) }
     }
 
-    public func close() { for sink in sinks { sink.close() } }
+    func close() { for sink in sinks { sink.close() } }
 }

@@ -5,8 +5,8 @@ import Synchronization
 /// processing hands the frame on, of which the server's record latency is the device's part;
 /// playback is how long a sample added to the ring waits before it is heard. Kept with relaxed
 /// atomic adds, nothing more, on the media clock.
-public final class DeviceDelays: Sendable {
-    public static let shared = DeviceDelays()
+package final class DeviceDelays: Sendable {
+    package static let shared = DeviceDelays()
 
     private let captureMicroseconds = Atomic<Int>(0)
     private let captureDeviceMicroseconds = Atomic<Int>(0)
@@ -28,14 +28,14 @@ public final class DeviceDelays: Sendable {
     }
 
     /// Mean capture delay in milliseconds; nil when no microphone ran.
-    public var captureMilliseconds: Double? { Self.mean(captureMicroseconds, captureTicks) }
+    package var captureMilliseconds: Double? { Self.mean(captureMicroseconds, captureTicks) }
     /// Of that, the mean record latency the sound server reported (source and stream buffers).
-    public var captureDeviceMilliseconds: Double? { Self.mean(captureDeviceMicroseconds, captureTicks) }
+    package var captureDeviceMilliseconds: Double? { Self.mean(captureDeviceMicroseconds, captureTicks) }
     /// Of that, what waited on the ring and in the resampler when the media clock took a frame
     /// (the frame included); the rest is the time since the server's thread last delivered.
-    public var captureQueuedMilliseconds: Double? { Self.mean(captureQueuedMicroseconds, captureTicks) }
+    package var captureQueuedMilliseconds: Double? { Self.mean(captureQueuedMicroseconds, captureTicks) }
     /// Mean playback delay in milliseconds; nil when no speaker ran.
-    public var playbackMilliseconds: Double? { Self.mean(playbackMicroseconds, playbackTicks) }
+    package var playbackMilliseconds: Double? { Self.mean(playbackMicroseconds, playbackTicks) }
 
     private static func mean(_ sum: borrowing Atomic<Int>, _ count: borrowing Atomic<Int>) -> Double? {
         let ticks = count.load(ordering: .relaxed)

@@ -1,14 +1,14 @@
 import CPulse
 
 /// A microphone (source) or speaker (sink) the sound server offers.
-public struct SoundDevice: Sendable, Equatable, Codable {
-    public var name: String
-    public var description: String
-    public var sampleRate: Int
-    public var channels: Int
-    public var isDefault: Bool
+package struct SoundDevice: Sendable, Equatable, Codable {
+    package var name: String
+    package var description: String
+    package var sampleRate: Int
+    package var channels: Int
+    package var isDefault: Bool
     /// A source that records what a sink plays (PulseAudio's `.monitor` sources).
-    public var isMonitor: Bool
+    package var isMonitor: Bool
 }
 
 extension SoundDevice {
@@ -21,15 +21,15 @@ extension SoundDevice {
 }
 
 /// What `parley devices` shows.
-public struct SoundDevices: Sendable, Equatable, Codable {
-    public var server: String
-    public var sources: [SoundDevice]
-    public var sinks: [SoundDevice]
+package struct SoundDevices: Sendable, Equatable, Codable {
+    package var server: String
+    package var sources: [SoundDevice]
+    package var sinks: [SoundDevice]
 }
 
 extension SoundServer {
     /// Every source and sink, with the server's defaults marked.
-    public func devices() throws(AudioError) -> SoundDevices {
+    package func devices() throws(AudioError) -> SoundDevices {
         let collector = DeviceCollector()
         let me = Unmanaged.passUnretained(collector).toOpaque()
         let serverQuery = try locked { _, context in
@@ -69,7 +69,7 @@ extension SoundServer {
     }
 
     /// Throws `noSuchDevice` unless the server has a source (or sink) of that name.
-    public func checkDevice(_ name: String?, sink: Bool) throws(AudioError) {
+    func checkDevice(_ name: String?, sink: Bool) throws(AudioError) {
         let list = try devices()
         guard let name else { return }
         let names = (sink ? list.sinks : list.sources).map(\.name)

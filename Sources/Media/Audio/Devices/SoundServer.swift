@@ -6,8 +6,8 @@ import Synchronization
 /// pipewire-pulse) over libpulse's threaded main loop: one thread for the whole process, however
 /// many streams (docs/audio.md). Control calls (listing, opening, closing) take the main loop's
 /// lock; the media clock never does: it only touches each stream's `SampleRing`.
-public final class SoundServer: @unchecked Sendable {
-    public static let shared = SoundServer()
+package final class SoundServer: @unchecked Sendable {
+    package static let shared = SoundServer()
 
     /// How long connecting and each query may take before the server counts as unreachable.
     static let timeout = Duration.seconds(3)
@@ -22,7 +22,7 @@ public final class SoundServer: @unchecked Sendable {
     private init() {}
 
     /// Connects once; later calls return at once, with the first outcome.
-    public func connect() throws(AudioError) {
+    package func connect() throws(AudioError) {
         let outcome: AudioError? = guardLock.withLock { _ in
             if context != nil { return nil }
             if let failure { return failure }

@@ -7,8 +7,8 @@ import Media
 /// every call into it runs on one serial queue; synthesis never runs on a media clock, only
 /// where a bot prepares a prompt. Speech whose text has no call variables is kept at espeak's
 /// own rate, so a hundred calls saying the same greeting cost one synthesis.
-public final class SpeechSynthesizer: @unchecked Sendable {
-    public static let shared = SpeechSynthesizer()
+package final class SpeechSynthesizer: @unchecked Sendable {
+    package static let shared = SpeechSynthesizer()
 
     private let queue = DispatchQueue(label: "parley.speech")
     // Confined to `queue`.
@@ -21,16 +21,16 @@ public final class SpeechSynthesizer: @unchecked Sendable {
 
     /// How many times `speech` has been synthesised in this process (at most 1 for speech
     /// without call variables).
-    public func syntheses(of speech: Speech) -> Int { queue.sync { counts[speech, default: 0] } }
+    package func syntheses(of speech: Speech) -> Int { queue.sync { counts[speech, default: 0] } }
 
     /// Checks that espeak-ng knows `voice` (a language such as "en-us", or a voice file name).
-    public func checkVoice(_ voice: String) throws(AudioError) {
+    package func checkVoice(_ voice: String) throws(AudioError) {
         try queue.sync { Result { () throws(AudioError) in try select(Speech("", voice: voice)) } }.get()
     }
 
     /// `speech` as mono samples at `sampleRate`, synthesised now unless it was before. Blocks
     /// the caller while espeak-ng speaks; bots call `prepare` first, which does not.
-    public func audio(_ speech: Speech, sampleRate: Int) throws(AudioError) -> [Int16] {
+    package func audio(_ speech: Speech, sampleRate: Int) throws(AudioError) -> [Int16] {
         let spoken = try queue.sync { Result { () throws(AudioError) in try synthesise(speech, values: [:]) } }.get()
         return try AudioResampler.resample(spoken.samples, from: spoken.sampleRate, to: sampleRate)
     }
