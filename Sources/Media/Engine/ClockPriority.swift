@@ -19,7 +19,7 @@ package enum ClockPriority: Sendable, Equatable, CustomStringConvertible {
 
     /// The environment variable that turns the request off (`normal`), for profilers that do not
     /// cope with real-time threads.
-    static let environmentVariable = "PARLEY_CLOCK_PRIORITY"
+    package static let environmentVariable = "PARLEY_CLOCK_PRIORITY"
 
     package var description: String {
         switch self {
@@ -35,7 +35,7 @@ package enum ClockPriority: Sendable, Equatable, CustomStringConvertible {
     /// wait in the socket buffers, the jitter buffers run dry, and concealment and FEC make each
     /// tick dearer, which starves it further (docs/performance.md, "Why the hold fell behind the ramp").
     /// Its loop sleeps after every busy wake-up (`CoalescingPoll`), so it cannot hold a core.
-    public static let networkRealtimePriority: Int32 = 5
+    package static let networkRealtimePriority: Int32 = 5
     static let networkNiceValues: [Int32] = [-5, -1]
 
     /// On the clock's own thread, before its first tick.
@@ -44,7 +44,7 @@ package enum ClockPriority: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// On a shard's network thread, before its calls' first packets (`networkRealtimePriority`).
-    public static func raiseNetworkThread() -> ClockPriority {
+    package static func raiseNetworkThread() -> ClockPriority {
         raiseCurrentThread(realtime: networkRealtimePriority, nice: networkNiceValues)
     }
 

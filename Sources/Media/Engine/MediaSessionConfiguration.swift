@@ -59,7 +59,7 @@ package struct MediaSessionConfiguration: Sendable {
     var dtmfVolume: UInt8
     /// Goertzel detection of DTMF sent as audio, for a peer that cannot send RFC 4733 events
     /// (`runsInBandDTMFDetector`).
-    var detectInBandDTMF: Bool
+    package var detectInBandDTMF: Bool
     /// False for a call whose audio nobody hears (a load generator's): received packets still
     /// count for every statistic (sequence, loss, jitter, late frames, concealment) but are not
     /// decoded, nothing reaches the sink and no decoder is made.
@@ -92,7 +92,7 @@ package struct MediaSessionConfiguration: Sendable {
     /// did sends its digits as events, as libwebrtc does, which never looks for tones in the
     /// audio; the detector would cost such a call about a fifth of its CPU (a PCMU leg,
     /// docs/performance.md) to find nothing.
-    public var runsInBandDTMFDetector: Bool {
+    package var runsInBandDTMFDetector: Bool {
         detectInBandDTMF && decodesAudio && receivedTelephoneEventPayloadTypes.isEmpty
     }
 

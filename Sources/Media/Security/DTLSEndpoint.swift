@@ -22,7 +22,7 @@ package final class DTLSEndpoint {
     package let handshakeTimeout: Duration
     package private(set) var state = State.new
     /// Datagrams handed to `send` so far (handshake flights and retransmissions).
-    private(set) var datagramsSent = 0
+    package private(set) var datagramsSent = 0
 
     private let context: OpaquePointer
     private let connection: OpaquePointer
@@ -139,7 +139,7 @@ package final class DTLSEndpoint {
     }
 
     /// Time left until OpenSSL retransmits its last flight; nil when no flight awaits an answer.
-    public var retransmissionDue: Duration? {
+    package var retransmissionDue: Duration? {
         var left = timeval()
         guard SSL_ctrl(connection, DTLS_CTRL_GET_TIMEOUT, 0, &left) == 1 else { return nil }
         return .seconds(left.tv_sec) + .microseconds(left.tv_usec)

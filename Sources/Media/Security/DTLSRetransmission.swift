@@ -8,13 +8,13 @@ import COpenSSL
 /// then 2 s, then 4 s, and one call in twenty took seconds to set up under load
 /// (docs/performance.md, "Call setup"). A flight is a few hundred bytes once per call, so sending
 /// one twice on a slow path costs nothing worth saving.
-public enum DTLSRetransmission {
-    public static let initial = Duration.milliseconds(100)
+package enum DTLSRetransmission {
+    package static let initial = Duration.milliseconds(100)
     /// OpenSSL's own ceiling; the handshake deadline (10 s) ends a call long before it matters.
-    public static let maximum = Duration.seconds(60)
+    package static let maximum = Duration.seconds(60)
 
     /// The wait before the next retransmission, given the one before (zero: the flight's first).
-    public static func next(after previous: Duration) -> Duration {
+    package static func next(after previous: Duration) -> Duration {
         previous <= .zero ? initial : min(previous * 2, maximum)
     }
 

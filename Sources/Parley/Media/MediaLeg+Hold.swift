@@ -7,7 +7,7 @@ import SDP
 extension MediaLeg {
     /// Our re-offer for holding (or no longer holding) the call. The direction stays our wish
     /// for every later offer and answer (an ICE restart while held still says sendonly).
-    public func holdOffer(holding: Bool) throws(ParleyError) -> String {
+    package func holdOffer(holding: Bool) throws(ParleyError) -> String {
         wantedDirection = holding ? .sendonly : .sendrecv
         guard session != nil, !stopped, case .dtls(let fingerprint, let role) = answerSecurity else {
             throw ParleyError(kind: .callState, message: "no DTLS-SRTP media to re-offer")
@@ -27,14 +27,14 @@ extension MediaLeg {
 
     /// The far end's answer to our hold re-offer: the direction it settled on decides whether we
     /// send. A far end that restarted its ICE anyway is followed.
-    public func applyHoldAnswer(_ text: String) throws(ParleyError) {
+    package func applyHoldAnswer(_ text: String) throws(ParleyError) {
         let remote = try RemoteMedia(received(text, as: .holdAnswer))
         if remote.ufrag != remoteUfrag { adoptRemoteICE(remote) }
         settleDirection(answeredWith: remote)
     }
 
     /// Whether the far end's latest offer holds us: it will not receive (sendonly or inactive).
-    public var farEndHolds: Bool { !offeredDirection.receives }
+    package var farEndHolds: Bool { !offeredDirection.receives }
 
     /// The direction in the far end's answer to our offer, seen from our side.
     func settleDirection(answeredWith remote: RemoteMedia) {

@@ -34,7 +34,7 @@ extension MediaLeg {
     /// the other party).
     /// `attach` says the re-offer is the server's `verto.attach` after we logged in again.
     /// Returns the answer, and whether our ICE restarted for it.
-    func answerReoffer(_ text: String, moved: Bool, keepingCredentials: Bool, attach: Bool = false) async throws(ParleyError) -> (sdp: String, restarted: Bool) {
+    package func answerReoffer(_ text: String, moved: Bool, keepingCredentials: Bool, attach: Bool = false) async throws(ParleyError) -> (sdp: String, restarted: Bool) {
         guard session != nil, !stopped, let security = answerSecurity else {
             throw ParleyError(kind: .callState, message: "no media to renegotiate yet")
         }
