@@ -5,8 +5,9 @@ import Foundation
 enum JSONEvents {
     /// Prints one event line and flushes it at once: a reader of a long-running command
     /// (a switch, a call) must see each event when it happens, not when a buffer fills.
-    static func emit(_ event: String, _ payload: some Encodable) {
-        print(line(event, payload, at: Date()))
+    /// `date` is when the event happened, when that was before it is printed.
+    static func emit(_ event: String, _ payload: some Encodable, at date: Date = Date()) {
+        print(line(event, payload, at: date))
         fflush(nil)
     }
 

@@ -52,7 +52,7 @@ struct AnswerCommand: AsyncParsableCommand {
     @Option(help: "Seconds between --json stats events per call (0: only at the end).")
     var statsInterval: Duration = .seconds(5)
 
-    @Flag(help: "Print a --json first-audio event when each call decodes its first audible frame (polled every 5 ms; for setup-time benchmarks).")
+    @Flag(help: "Print a --json first-audio event when each call decodes its first audible frame (reported by the media session as it plays it; for setup-time benchmarks).")
     var reportFirstAudio = false
 
     @Flag(help: "Encode bot prompts in every call instead of sending frames encoded once per process (to measure the difference).")

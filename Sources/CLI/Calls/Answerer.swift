@@ -176,6 +176,7 @@ actor Answerer {
     private func serve(_ incoming: IncomingCall) async {
         let call = incoming.call
         var media = baseMedia
+        media.watchesFirstAudible = reportFirstAudio
         if let recordDirectory { media.sink = .wav(path: "\(recordDirectory)/\(incoming.id).wav", stereo: false) }
         if let saveSDPDirectory {
             let peer = incoming.callerNumber ?? incoming.callerName ?? "unknown"

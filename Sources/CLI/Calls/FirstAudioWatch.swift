@@ -3,7 +3,9 @@ import Parley
 
 /// `parley answer --report-first-audio`: the moment a call first plays audible sound from the
 /// peer (a decoded frame with a level above zero), for setup-time benchmarks that compare it
-/// with the caller's `dialing` event. Polls every 5 ms for at most 30 s, then gives up.
+/// with the caller's `dialing` event. The media session reports that frame once (the call is
+/// answered with `MediaOptions.watchesFirstAudible`) and the event carries the time it was
+/// played; nothing is reported when it came more than 30 s after the watch began, or never.
 enum FirstAudioWatch {
     struct Payload: Encodable {
         let call: String
@@ -11,14 +13,10 @@ enum FirstAudioWatch {
     }
 
     static func report(_ call: Call) async {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !Task.isCancelled, ContinuousClock.now < deadline {
-            if let audio = await call.statistics().audio, audio.audioLevel > 0 {
-                JSONEvents.emit("first-audio", Payload(call: call.id, packetsReceived: audio.packetsReceived))
-                return
-            }
-            if await call.state.isDone { return }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        let started = ContinuousClock.now
+        guard let sound = await call.firstAudibleSound(), sound.at - started <= .seconds(30) else { return }
+        let age = ContinuousClock.now - sound.at
+        let played = Date().addingTimeInterval(-(Double(age.components.seconds) + Double(age.components.attoseconds) * 1e-18))
+        JSONEvents.emit("first-audio", Payload(call: call.id, packetsReceived: sound.packetsReceived), at: played)
     }
 }

@@ -156,17 +156,12 @@ struct LoadCall {
         CallMetrics.callEnded(.outgoing, reason: reason, mos: mos, lossPercent: loss, jitterMs: audio.flatMap { $0.packetsReceived > 0 ? $0.jitterMs : nil })
     }
 
-    /// Milliseconds from dialing to the first RTP packet from the far end: polled every 5 ms for
-    /// 2 s, then every 50 ms, until the call ends or 30 s have passed.
+    /// Milliseconds from dialing to the arrival of the first RTP packet from the far end, nil
+    /// when none arrived within 30 s. Awaits the media session's report, which ends with the
+    /// call at the latest: no statistics are polled (docs/performance.md, "Call setup").
     static func firstPacket(of call: Call, since dialed: ContinuousClock.Instant) async -> Int? {
-        let deadline = dialed + .seconds(30)
-        while !Task.isCancelled, ContinuousClock.now < deadline {
-            if let audio = await call.statistics().audio, audio.packetsReceived > 0 { return milliseconds(ContinuousClock.now - dialed) }
-            if await call.state.isDone { return nil }
-            let pause = ContinuousClock.now - dialed < .seconds(2) ? 5 : 50
-            try? await Task.sleep(for: .milliseconds(pause))
-        }
-        return nil
+        guard let arrival = await call.firstPacketArrival(), arrival - dialed <= .seconds(30) else { return nil }
+        return milliseconds(arrival - dialed)
     }
 
     static func milliseconds(_ duration: Duration) -> Int {

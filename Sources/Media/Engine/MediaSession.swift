@@ -59,6 +59,8 @@ package final class MediaSession: @unchecked Sendable {
     private var sentFirstPacket = false
     private var previousWasDTX = false
     private var everPlayed = false
+    /// Set from `watchesFirstAudible`; off once `firstAudiblePlayed` was raised.
+    private var watchingFirstAudible = false
     /// Payload types already reported in a `firstRTPSent`/`firstRTPReceived` event.
     private var sentPayloadTypes = PayloadTypeSet()
     private var receivedPayloadTypes = PayloadTypeSet()
@@ -120,6 +122,7 @@ package final class MediaSession: @unchecked Sendable {
         jitterBuffer = JitterBuffer(configuration: configuration.jitterBuffer)
         dtmfSender = DTMFSender(clockRate: rate, durationMilliseconds: configuration.dtmfDurationMilliseconds, volume: configuration.dtmfVolume)
         if configuration.runsInBandDTMFDetector { inBandDetector = InBandDTMFDetector(sampleRate: rate) }
+        watchingFirstAudible = configuration.watchesFirstAudible
         remoteSSRC = configuration.remoteSSRC
         cname = Array(configuration.cname.utf8.prefix(255))
 
@@ -243,6 +246,7 @@ package final class MediaSession: @unchecked Sendable {
         }
         packetsReceived += 1
         bytesReceived += packet.payloadLength
+        if packetsReceived == 1 { continuation.yield(.firstPacketArrived(at: now)) }
         if receivedPayloadTypes.insert(packet.payloadType) {
             continuation.yield(.firstRTPReceived(payloadType: packet.payloadType))
         }
@@ -407,6 +411,10 @@ package final class MediaSession: @unchecked Sendable {
         let remote = UnsafeBufferPointer(rebasing: playout[0..<tickSamples])
         sink.write(remote: remote, local: UnsafeBufferPointer(localFrame))
         totalSamplesPlayed += tickSamples
+        if watchingFirstAudible, remote.contains(where: { $0 != 0 }) {
+            watchingFirstAudible = false
+            continuation.yield(.firstAudiblePlayed(at: .now, packetsReceived: packetsReceived))
+        }
         if var detector = inBandDetector {
             if let digit = detector.process(remote) {
                 dtmfReceived += 1

@@ -64,6 +64,9 @@ package struct MediaSessionConfiguration: Sendable {
     /// count for every statistic (sequence, loss, jitter, late frames, concealment) but are not
     /// decoded, nothing reaches the sink and no decoder is made.
     package var decodesAudio = true
+    /// Raise `firstAudiblePlayed` once: until then every played frame is scanned for a sample
+    /// above zero, so only a call that someone watches for it pays that.
+    package var watchesFirstAudible = false
 
     package init(
         codec: MediaCodec, ptimeMilliseconds: Int = 20, telephoneEventPayloadType: UInt8? = nil, receivedTelephoneEventPayloadTypes: [UInt8]? = nil,
@@ -164,4 +167,10 @@ package enum MediaEvent: Sendable, Equatable {
     case firstRTPSent(payloadType: UInt8)
     /// The first RTP packet of this payload type arrived from the current or an earlier source.
     case firstRTPReceived(payloadType: UInt8)
+    /// The session's first RTP packet arrived, of any payload type (once per session): `at` is
+    /// its arrival, for whoever times setup to first media without reading statistics.
+    case firstPacketArrived(at: ContinuousClock.Instant)
+    /// The first played frame with a level above zero (once, when `watchesFirstAudible`): `at`
+    /// is the tick that played it, `packetsReceived` the count then.
+    case firstAudiblePlayed(at: ContinuousClock.Instant, packetsReceived: Int)
 }

@@ -57,6 +57,9 @@ public actor Call {
     /// the far end picking up, so the call is active once DTLS has secured its media.
     private var activeWhenSecured = false
     private var doneWaiters: [CheckedContinuation<TerminationReason, Never>] = []
+    /// The first packet and first audible frame from the far end, and who awaits them
+    /// (Call+FirstMedia.swift).
+    var firstMedia = FirstMedia()
     /// The error that ended the call, when one did.
     public private(set) var failure: ParleyError?
     /// The other members of a conference the call joined (a Janus AudioBridge room), by the
@@ -360,6 +363,10 @@ public actor Call {
             report(digit: digit)
         case .iceState, .selectedPair, .secured, .disrupted, .restored, .gatheringComplete:
             break
+        case .firstPacketArrived(let instant):
+            firstMedia.packetArrived(at: instant)
+        case .firstAudiblePlayed(let sound):
+            firstMedia.audiblePlayed(sound)
         case .remoteGoodbye:
             logger.debug("the far end sent RTCP BYE")
         case .failed(let error) where error.kind == .iceFailed && isPastAnswer && onPathLost != nil:
@@ -429,6 +436,7 @@ public actor Call {
         eventSink.yield(.state(machine.state))
         eventSink.finish()
         digitSink.finish()
+        firstMedia.callEnded()
         // The client forgets the call first: whoever waited for the end sees it gone from
         // `activeCalls`.
         await onEnd?(id)

@@ -304,6 +304,7 @@ package actor MediaLeg {
             configuration.codec = .opus(payloadType: payloadType, settings: settings)
         }
         configuration.decodesAudio = options.decodesReceivedAudio
+        configuration.watchesFirstAudible = options.watchesFirstAudible
         let rate = configuration.codec.sampleRate
         let source: AudioSourceSwitch
         let sink: AudioSinkSwitch
@@ -396,6 +397,8 @@ package actor MediaLeg {
         case .remoteGoodbye: continuation.yield(.remoteGoodbye)
         case .firstRTPSent(let payloadType): logger.debug("first RTP sent", metadata: ["payload-type": "\(payloadType)"])
         case .firstRTPReceived(let payloadType): logger.debug("first RTP received", metadata: ["payload-type": "\(payloadType)"])
+        case .firstPacketArrived(let instant): continuation.yield(.firstPacketArrived(instant))
+        case .firstAudiblePlayed(let instant, let packets): continuation.yield(.firstAudiblePlayed(FirstAudibleSound(at: instant, packetsReceived: packets)))
         }
     }
 

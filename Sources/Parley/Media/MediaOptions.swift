@@ -44,6 +44,9 @@ public struct MediaOptions: Sendable {
     /// A call whose media has not connected (ICE, DTLS, RTP from the far end) this long after it
     /// was answered ends `no-media`; zero waits for ever.
     public var mediaTimeout: Duration = .seconds(10)
+    /// Notes the first played frame with a level above zero, for `Call.firstAudibleSound()`
+    /// (`parley answer --report-first-audio`); off, no frame is scanned for it.
+    public var watchesFirstAudible = false
 
     public init() {}
 
@@ -67,6 +70,10 @@ package enum MediaLegEvent: Sendable, Equatable {
     case disrupted
     case restored
     case remoteGoodbye
+    /// The first RTP packet from the far end arrived, at that instant.
+    case firstPacketArrived(ContinuousClock.Instant)
+    /// The first audible frame was played, at that instant (only with `watchesFirstAudible`).
+    case firstAudiblePlayed(FirstAudibleSound)
     /// Media cannot work: ICE or DTLS failed. The call should end.
     case failed(ParleyError)
 }
