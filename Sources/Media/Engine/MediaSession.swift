@@ -258,9 +258,10 @@ package final class MediaSession: @unchecked Sendable {
         } else if configuration.receivedTelephoneEventPayloadTypes.contains(packet.payloadType) {
             jitterBuffer.insertPlaceholder(sequence: packet.sequenceNumber)
             if let event = try? TelephoneEvent.parse(payload), let digit = dtmfReceiver.receive(event, timestamp: packet.timestamp) {
-                // A far end that sends RFC 4733 events may also leave the tones in its audio;
-                // no detector runs for it (`runsInBandDTMFDetector`), so no digit arrives twice.
                 dtmfReceived += 1
+                // A far end that sends RFC 4733 events may also leave the tones in its audio:
+                // from its first event on, only the events count, so no digit arrives twice.
+                inBandDetector = nil
                 continuation.yield(.dtmf(digit, inBand: false))
             }
         } else {

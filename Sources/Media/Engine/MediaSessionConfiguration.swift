@@ -57,8 +57,8 @@ package struct MediaSessionConfiguration: Sendable {
     var dtmfDurationMilliseconds: Int
     /// -dBm0, 0...63.
     var dtmfVolume: UInt8
-    /// Goertzel detection of DTMF sent as audio, for a peer that cannot send RFC 4733 events
-    /// (`runsInBandDTMFDetector`).
+    /// Goertzel detection of DTMF sent as audio, a fallback for callers that leave their keys as
+    /// tones (`runsInBandDTMFDetector`).
     package var detectInBandDTMF: Bool
     /// False for a call whose audio nobody hears (a load generator's): received packets still
     /// count for every statistic (sequence, loss, jitter, late frames, concealment) but are not
@@ -90,13 +90,13 @@ package struct MediaSessionConfiguration: Sendable {
         self.detectInBandDTMF = detectInBandDTMF
     }
 
-    /// Whether the session runs the in-band detector (eight Goertzel filters over every played
-    /// frame): only for decoded audio from a peer that negotiated no telephone-event. A peer that
-    /// did sends its digits as events, as libwebrtc does, which never looks for tones in the
-    /// audio; the detector would cost such a call about a fifth of its CPU (a PCMU leg,
-    /// docs/performance.md) to find nothing.
+    /// Whether the session starts with the in-band detector (eight Goertzel filters over every
+    /// played frame): for every call that decodes. A far end that negotiated telephone-event may
+    /// still leave its keys as tones (a gateway, a caller playing a recording; docs/bots.md), so
+    /// the detector runs until the first RFC 4733 event arrives, which proves the far end sends
+    /// events and turns it off.
     package var runsInBandDTMFDetector: Bool {
-        detectInBandDTMF && decodesAudio && receivedTelephoneEventPayloadTypes.isEmpty
+        detectInBandDTMF && decodesAudio
     }
 
     /// Packet duration we send, in milliseconds.
