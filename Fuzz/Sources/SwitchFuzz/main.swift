@@ -6,12 +6,11 @@ import Switch
 /// first byte of each frame picks the client). Invariants: everything the switch sends is a
 /// well-formed JSON-RPC message, and it sends a bounded number of frames per frame received.
 func fuzzSwitch(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let frames = fuzzFrames(fuzzBytes(data, size))
-    var configuration = SwitchConfiguration(accounts: [
+    let frames = fuzzFrames(fuzzBytes(data, size), limit: fuzzConversationLimit)
+    let configuration = SwitchConfiguration(accounts: [
         SwitchAccount(login: "alice", password: "a"), SwitchAccount(login: "bob", password: "b"),
         SwitchAccount(login: "carol", password: "c", tokens: ["t"]),
     ])
-    configuration.bots = ["ivr"]
     var core = SwitchCore(configuration: configuration)
     for peer in 1...3 { core.connected(peer: peer, now: 0) }
     for (index, frame) in frames.enumerated() {
