@@ -41,7 +41,8 @@ let package = Package(
         .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
 
         .target(name: "SDP"),
-        .target(name: "Signaling", dependencies: ["CWebSockets", .product(name: "Logging", package: "swift-log")]),
+        // COpenSSL: the TLS failure messages call OpenSSL directly (libwebsockets does not link it for us).
+        .target(name: "Signaling", dependencies: ["CWebSockets", "COpenSSL", .product(name: "Logging", package: "swift-log")]),
         .target(name: "ICE", dependencies: ["CNice", .product(name: "Logging", package: "swift-log")]),
         // WebRTC's audio processing is C++: this small target gives it a C interface for Media.
         // SwiftPM drops pkg-config's -D flags, so the two the headers need are set here.

@@ -28,6 +28,11 @@ public func fuzzCheck(_ condition: @autoclosure () -> Bool, _ message: @autoclos
     if !condition() { fatalError("invariant broken: \(message())") }
 }
 
+/// Frames per conversation for the JSON-RPC targets. The longest seed conversation has 9; a
+/// longer one reaches no new state but costs a JSON parse per frame, and libFuzzer's mutations
+/// grow inputs towards `-max_len`, so a higher cap mostly lowers executions per second.
+public let fuzzConversationLimit = 16
+
 /// Splits an input into frames at NUL bytes (the seed corpora write one frame per line and
 /// join them with NUL), so one input can drive a conversation.
 public func fuzzFrames(_ bytes: [UInt8], limit: Int = 64) -> [String] {

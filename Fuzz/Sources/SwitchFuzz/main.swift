@@ -2,15 +2,17 @@ import FuzzSupport
 @testable import Signaling
 @testable import Switch
 
+/// Made once: it is the same for every input (and making it costs a UUID).
+let configuration = SwitchConfiguration(accounts: [
+    SwitchAccount(login: "alice", password: "a"), SwitchAccount(login: "bob", password: "b"),
+    SwitchAccount(login: "carol", password: "c", tokens: ["t"]),
+])
+
 /// Frames from three clients into the embedded switch's core (frames separated by NUL; the
 /// first byte of each frame picks the client). Invariants: everything the switch sends is a
 /// well-formed JSON-RPC message, and it sends a bounded number of frames per frame received.
 func fuzzSwitch(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let frames = fuzzFrames(fuzzBytes(data, size))
-    let configuration = SwitchConfiguration(accounts: [
-        SwitchAccount(login: "alice", password: "a"), SwitchAccount(login: "bob", password: "b"),
-        SwitchAccount(login: "carol", password: "c", tokens: ["t"]),
-    ])
+    let frames = fuzzFrames(fuzzBytes(data, size), limit: fuzzConversationLimit)
     var core = SwitchCore(configuration: configuration)
     for peer in 1...3 { core.connected(peer: peer, now: 0) }
     for (index, frame) in frames.enumerated() {
