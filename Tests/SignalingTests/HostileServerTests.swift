@@ -200,7 +200,7 @@ private enum SDPText {
         }
         _ = try await hostile.nextFrame("the updateMedia") { $0["params"]?["action"] == "updateMedia" }
         let started = ContinuousClock.now
-        #expect(await client.probeOrAbandon(timeout: .milliseconds(300)) == false)
+        #expect(await client.abandonIfSilent(timeout: .milliseconds(300)), "given up")
         let failure = try #require(await inFlight.value, "the request in flight fails")
         guard case .socketClosed = failure else {
             Issue.record("the request failed with \(failure), not with the socket's close")

@@ -171,9 +171,9 @@ extension VoiceClient {
         Task { [weak self] in await self?.probeSocket() }
     }
 
-    /// False when the socket did not answer and the recovery reopens it.
+    /// False when the socket did not answer, was given up, and the recovery reopens it.
     private func probeSocket() async -> Bool {
-        if await verto.probeOrAbandon(timeout: configuration.reconnection.probeTimeout) { return true }
+        guard await verto.abandonIfSilent(timeout: configuration.reconnection.probeTimeout) else { return true }
         requestRecovery(.socketSilent)
         return false
     }

@@ -165,14 +165,16 @@ package actor VertoClient {
         }
     }
 
-    /// Probes the open socket and abandons it when the server does not answer within `timeout`.
-    /// True when it answered. A socket reopened meanwhile is left alone.
-    package func probeOrAbandon(timeout: Duration) async -> Bool {
-        guard socket != nil else { return false }
+    /// Probes a ready socket and gives it up when the server does not answer within `timeout`;
+    /// true when it was given up. A socket still connecting or logging in is left to its own
+    /// timeouts, and one reopened during the probe is left alone.
+    package func abandonIfSilent(timeout: Duration) async -> Bool {
+        guard socket != nil, session.isReady else { return false }
         let probed = generation
-        if await probe(timeout: timeout) { return true }
-        if generation == probed { abandonSocket(reason: "no answer to a ping within \(timeout)") }
-        return false
+        if await probe(timeout: timeout) { return false }
+        guard generation == probed, socket != nil else { return false }
+        abandonSocket(reason: "no answer to a ping within \(timeout)")
+        return true
     }
 
     // MARK: Driving the session
