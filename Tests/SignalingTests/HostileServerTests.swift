@@ -182,4 +182,33 @@ private enum SDPText {
         #expect(await client.phase == .ready)
         await client.disconnect()
     }
+
+    /// A server gone silent (as on a socket whose local address was removed): a probe that gets
+    /// no answer gives the socket up, and a request in flight fails then, not at its own 10 s
+    /// timeout, so the owner can reopen the socket at once.
+    @Test func aSocketThatAnswersNoProbeIsAbandonedAndItsRequestInFlightFailsAtOnce() async throws {
+        let hostile = try await HostileServer.start()
+        defer { hostile.server.stop() }
+        let (client, events, _) = try await hostile.loggedInClient()
+        let inFlight = Task { () async -> SignalingError? in
+            do throws(SignalingError) {
+                _ = try await client.updateMedia(callID: "silent", offer: SDPText.small)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        _ = try await hostile.nextFrame("the updateMedia") { $0["params"]?["action"] == "updateMedia" }
+        let started = ContinuousClock.now
+        #expect(await client.abandonIfSilent(timeout: .milliseconds(300)), "given up")
+        let failure = try #require(await inFlight.value, "the request in flight fails")
+        guard case .socketClosed = failure else {
+            Issue.record("the request failed with \(failure), not with the socket's close")
+            return
+        }
+        #expect(ContinuousClock.now - started < .seconds(5), "well before the request's own 10 s timeout")
+        _ = try await events.next("the socket closed") { if case .socketClosed = $0 { true } else { false } }
+        #expect(await client.socketEndpoints == nil)
+        #expect(await client.phase == .disconnected)
+    }
 }

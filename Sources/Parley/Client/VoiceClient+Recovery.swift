@@ -11,6 +11,8 @@ enum RecoveryTrigger: Sendable {
     case networkChanged
     /// The route to the server now leaves from another address than the socket's: it is dead.
     case socketStranded
+    /// The socket did not answer a probe while calls were recovering: it was given up.
+    case socketSilent
     /// A call's ICE failed after it was answered.
     case mediaPathLost
     /// A call whose far end could not renegotiate yet tries again.
@@ -82,11 +84,20 @@ extension VoiceClient {
         for call in answered where await call.mediaPathTouched(by: mediaChanges) { touched.append(call) }
         logger.debug("network settled: \(touched.count) of \(answered.count) call(s) touched, the socket \(stranded ? "stranded" : "in place")")
         for call in touched { await call.reconnecting(moved: true) }
-        // A socket stranded on a vanished address is dead even if TCP has not noticed yet.
+        // A pass already under way (restarts sent on the socket as it was) sees this change only
+        // once it ends, which a request in flight on a dead socket delays by its timeout.
+        let passUnderWay = recovery.task != nil
+        // A socket stranded on a vanished address is dead even if TCP has not noticed yet: give
+        // it up now, so requests in flight on it fail at once and it is reopened at once.
         if stranded {
+            if let local = recovery.socketLocalAddress {
+                recovery.socketLocalAddress = nil
+                await verto.abandonSocket(reason: "its local address \(local) no longer leads to the server")
+            }
             requestRecovery(.socketStranded)
         } else if !touched.isEmpty {
             requestRecovery(.networkChanged)
+            if passUnderWay { probeSocketNow() }
         } else {
             // Nothing of ours moved, but a call dropped for want of a route can come back now.
             var waiting = false
@@ -94,7 +105,10 @@ extension VoiceClient {
                 await call.reconnecting(moved: false)
                 waiting = true
             }
-            if waiting { requestRecovery(.networkChanged) }
+            if waiting {
+                requestRecovery(.networkChanged)
+                if passUnderWay { probeSocketNow() }
+            }
         }
         // A waiting retry should not sit out its backoff now that the network is back.
         recovery.backoffSleeper?.cancel()
@@ -150,15 +164,34 @@ extension VoiceClient {
         return RouteCheck.sourceAddress(toward: endpoints.remoteAddress) != endpoints.localAddress
     }
 
+    /// A network change while a pass is busy: ask the socket now, with the probe's short timeout,
+    /// rather than when that pass ends or when the keepalive finds it idle. One that does not
+    /// answer is abandoned and reopened at once.
+    private func probeSocketNow() {
+        Task { [weak self] in await self?.probeSocket() }
+    }
+
+    /// False when the socket did not answer, was given up, and the recovery reopens it.
+    private func probeSocket() async -> Bool {
+        guard await verto.abandonIfSilent(timeout: configuration.reconnection.probeTimeout) else { return true }
+        requestRecovery(.socketSilent)
+        return false
+    }
+
     /// Signalling is alive: every disrupted call restarts ICE through the server.
     private func restartDisruptedMedia() async {
         var failed = false
         for call in calls.values where await call.needsMediaRecovery {
+            // The socket went away during the pass: the pass that reopens it re-attaches every call.
+            guard await verto.socketEndpoints != nil else { return }
             do {
                 try await call.restartMedia()
             } catch {
                 logger.warning("call \(call.id): ICE restart failed: \(error)")
                 failed = true
+                // A restart that got no answer may mean a dead socket rather than a far end that
+                // cannot renegotiate: ask now, not after the keepalive's idle time.
+                guard await verto.socketEndpoints != nil, await probeSocket() else { return }
             }
         }
         if failed { scheduleRetry() }

@@ -82,6 +82,18 @@ package actor VertoClient {
         timerTask = nil
     }
 
+    /// Gives the open socket up at once, as if it had closed: its local address is gone or it
+    /// stopped answering, so nothing more will arrive on it, and TCP could take minutes to say
+    /// so. Outstanding requests fail now instead of waiting out their timeouts, `.socketClosed`
+    /// is reported, and whatever the old socket reports later is ignored.
+    package func abandonSocket(reason: String) {
+        guard let socket else { return }
+        socket.close(code: WebSocketCloseCode.goingAway, reason: reason)
+        generation += 1
+        closed(WebSocketClosure(code: nil, reason: reason, initiatedByPeer: false, error: nil))
+        flush()
+    }
+
     /// Sends any call-level request through `body` and waits for its result.
     package func perform(_ body: (inout VertoSession, Double) throws(SignalingError) -> JSONRPCID) async throws(SignalingError) -> JSONValue {
         let id = try body(&session, now)
@@ -153,6 +165,18 @@ package actor VertoClient {
         }
     }
 
+    /// Probes a ready socket and gives it up when the server does not answer within `timeout`;
+    /// true when it was given up. A socket still connecting or logging in is left to its own
+    /// timeouts, and one reopened during the probe is left alone.
+    package func abandonIfSilent(timeout: Duration) async -> Bool {
+        guard socket != nil, session.isReady else { return false }
+        let probed = generation
+        if await probe(timeout: timeout) { return false }
+        guard generation == probed, socket != nil else { return false }
+        abandonSocket(reason: "no answer to a ping within \(timeout)")
+        return true
+    }
+
     // MARK: Driving the session
 
     private var now: Double { clock.seconds }
@@ -172,14 +196,18 @@ package actor VertoClient {
             logger.trace("WebSocket refused a message: \(refusal)")
             eventSink.yield(.error(.malformedFrame(refusal.description)))
         case .closed(let closure):
-            logger.trace("WebSocket closed: \(closure)")
-            session.disconnected(closure)
-            socket = nil
-            socketEndpoints = nil
-            eventSink.yield(.socketClosed(closure))
-            finishReadiness(.failure(closure.error.map(SignalingError.socket) ?? .socketClosed(closure)))
+            closed(closure)
         }
         flush()
+    }
+
+    private func closed(_ closure: WebSocketClosure) {
+        logger.trace("WebSocket closed: \(closure)")
+        session.disconnected(closure)
+        socket = nil
+        socketEndpoints = nil
+        eventSink.yield(.socketClosed(closure))
+        finishReadiness(.failure(closure.error.map(SignalingError.socket) ?? .socketClosed(closure)))
     }
 
     private func flush() {
