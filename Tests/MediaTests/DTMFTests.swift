@@ -79,15 +79,38 @@ import Testing
         return samples
     }
 
-    func detect(_ samples: [Int16]) -> String {
-        var detector = InBandDTMFDetector()
+    func detect(_ samples: [Int16], sampleRate: Int = 8000) -> String {
+        var detector = InBandDTMFDetector(sampleRate: sampleRate)
+        let block = sampleRate / 50
         var found = ""
         samples.withUnsafeBufferPointer { buffer in
-            for start in stride(from: 0, to: buffer.count - 159, by: 160) {
-                if let digit = detector.process(UnsafeBufferPointer(rebasing: buffer[start..<(start + 160)])) { found.append(digit.character) }
+            for start in stride(from: 0, to: buffer.count - block + 1, by: block) {
+                if let digit = detector.process(UnsafeBufferPointer(rebasing: buffer[start..<(start + block)])) { found.append(digit.character) }
             }
         }
         return found
+    }
+
+    /// 48 kHz audio (what Opus decodes to) is averaged down to 8 kHz before the filters run.
+    @Test func goertzelDetectsEveryDigitAt48kHzAndIgnoresSingleTones() {
+        let digits = "0123456789*#ABCD"
+        var audio: [Int16] = []
+        for character in digits {
+            let (low, high) = DTMFDigit(character)!.frequencies
+            audio += (0..<(80 * 48)).map { index in
+                let t = Double(index) / 48000
+                return Int16(7000 * sin(2 * .pi * low * t) + 7000 * sin(2 * .pi * high * t))
+            }
+            audio += [Int16](repeating: 0, count: 60 * 48)
+        }
+        #expect(detect(audio, sampleRate: 48000) == digits)
+        #expect(detect(TestAudio.sine(1336, sampleRate: 48000, count: 48000), sampleRate: 48000) == "")
+        // A tone pair 8 kHz above a digit's (what would fold onto it without the averaging).
+        let folded = (0..<48000).map { index in
+            let t = Double(index) / 48000
+            return Int16(7000 * sin(2 * .pi * 8697 * t) + 7000 * sin(2 * .pi * 9209 * t))
+        }
+        #expect(detect(folded, sampleRate: 48000) == "")
     }
 
     @Test func goertzelDetectsEveryDigitThroughG711() {
