@@ -33,17 +33,8 @@ enum ScriptDocument {
         do {
             try YAMLShape.check(text, maximumDepth: maximumDepth, maximumNodes: maximumNodes)
         } catch {
-            switch error {
-            case .complexKey(let line):
-                throw BotScriptError(.complexKey, file: file, line: line,
-                                     "a key here is a list, a mapping or an alias; keys in a script are plain text")
-            case .tooDeep(let line, let limit):
-                throw BotScriptError(.tooLarge, file: file, line: line,
-                                     "lists and mappings are nested more than \(limit) deep here")
-            case .tooManyNodes(let line, let limit):
-                throw BotScriptError(.tooLarge, file: file, line: line,
-                                     "the script holds more than \(limit) values by here (an alias counts as all it stands for)")
-            }
+            let kind: BotScriptError.Kind = if case .complexKey = error { .complexKey } else { .tooLarge }
+            throw BotScriptError(kind, file: file, line: error.line, error.message)
         }
     }
 

@@ -8,6 +8,20 @@ enum YAMLShapeProblem: Error, Equatable {
     case tooDeep(line: Int, limit: Int)
     /// More nodes than the limit, counting each alias as the whole node it stands for.
     case tooManyNodes(line: Int, limit: Int)
+
+    var line: Int {
+        switch self {
+        case .complexKey(let line), .tooDeep(let line, _), .tooManyNodes(let line, _): line
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .complexKey: "a key here is a list, a mapping or an alias; keys are plain text"
+        case .tooDeep(_, let limit): "lists and mappings are nested more than \(limit) deep here"
+        case .tooManyNodes(_, let limit): "more than \(limit) values by here (an alias counts as all it stands for)"
+        }
+    }
 }
 
 /// Checks the shape of a YAML document from libyaml's event stream, which costs time linear in the

@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func keysThatAreNotPlainTextAreRefusedWithTheirLine() {
-        let message = "keys in a script are plain text"
+        let message = "keys are plain text"
         expectError("start: a\nsteps:\n  ? - a\n  : {type: hangup}\n", .complexKey, line: 3, containing: message)
         expectError("start: a\nsteps:\n  a:\n    type: menu\n    options:\n      [1, 2]: a\n", .complexKey, line: 6, containing: message)
         expectError("start: a\nsteps:\n  a: {type: hangup}\n  {x: 1}: b\n", .complexKey, line: 4, containing: message)
