@@ -8,6 +8,10 @@ public struct BotScriptError: Error, Sendable, Equatable, CustomStringConvertibl
         case unknownKey = "unknown-key"
         case missingKey = "missing-key"
         case duplicateKey = "duplicate-key"
+        /// A mapping key that is a list, a mapping or an alias: script keys are plain text.
+        case complexKey = "complex-key"
+        /// Nested too deep, or too many values (aliases counted as what they stand for).
+        case tooLarge = "too-large"
         /// A value of the wrong shape or out of range.
         case invalidValue = "invalid-value"
         case unknownTarget = "unknown-target"

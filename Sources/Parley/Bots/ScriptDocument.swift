@@ -13,12 +13,28 @@ enum ScriptDocument {
     static func read(_ text: String, format: BotScriptFormat, file: String) throws(BotScriptError) -> Node? {
         // Editors on Windows save a byte order mark, which libyaml reads as content.
         let text = text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
+        try checkShape(text, file: file)
         do {
             return try Yams.compose(yaml: text)
         } catch let error as YamlError {
             throw syntaxError(error, text: text, format: format, file: file)
         } catch {
             throw BotScriptError(.syntax, file: file, line: nil, "not valid \(format.name): \(error)")
+        }
+    }
+
+    /// Deeper than any script needs, and small enough for Yams' recursive composer.
+    static let maximumDepth = 32
+    /// Far above any real script, and a bound on the tree the decoder walks, aliases included.
+    static let maximumNodes = 100_000
+
+    /// Refuses, before Yams builds a tree, what would make building it slow (docs/bots.md, YAML and JSON).
+    private static func checkShape(_ text: String, file: String) throws(BotScriptError) {
+        do {
+            try YAMLShape.check(text, maximumDepth: maximumDepth, maximumNodes: maximumNodes)
+        } catch {
+            let kind: BotScriptError.Kind = if case .complexKey = error { .complexKey } else { .tooLarge }
+            throw BotScriptError(kind, file: file, line: error.line, error.message)
         }
     }
 

@@ -25,6 +25,12 @@ extension MungeRules {
     /// names and is checked by the same parsers, so a mistake is reported with its line before
     /// any SDP is touched.
     public init(yaml: String) throws(MungeRulesError) {
+        // What would make Yams' composer slow is refused first, as for bot scripts (docs/sdp.md).
+        do {
+            try YAMLShape.check(yaml, maximumDepth: 32, maximumNodes: 100_000)
+        } catch {
+            throw MungeRulesError(line: error.line, error.message)
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: yaml)

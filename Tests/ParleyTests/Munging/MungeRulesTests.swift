@@ -80,6 +80,9 @@ import Testing
             ("- direction: sent\n", 1, "no operation"),
             ("- media: audio\n  codecs: [opus\n", 3, "not valid YAML"),
             ("- codecs: opus\n  direction: sideways\n", 2, "sent or received"),
+            // Refused before Yams' composer, whose duplicate-key check is exponential in such keys.
+            ("- codecs: opus\n  ? - ? - a\n  : x\n", 2, "keys are plain text"),
+            ("- codecs: \(String(repeating: "[", count: 40))\n", 1, "nested more than 32 deep"),
         ]
         for (yaml, line, says) in cases {
             let error = try #require(throws: MungeRulesError.self) { try MungeRules(yaml: yaml) }
