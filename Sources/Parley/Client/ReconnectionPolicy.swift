@@ -17,16 +17,20 @@ public struct ReconnectionPolicy: Sendable, Equatable {
     public var probeTimeout: Duration = .seconds(2)
     /// Watch the host's addresses, links and routes (netlink) and act on a change at once.
     public var watchesNetwork = true
-    /// The wait between media-recovery attempts for a call whose far end cannot renegotiate yet.
+    /// The wait between media-recovery attempts for a call whose far end cannot renegotiate yet,
+    /// and the longest wait between socket attempts while calls wait on the socket.
     public var retryInterval: Duration = .seconds(2)
 
     public init() {}
 
     /// The wait before socket attempt `attempt` (1 is the first retry); `random` in -1...1 picks
-    /// where in the jitter band it falls.
-    package func delay(beforeAttempt attempt: Int, random: Double) -> Duration {
+    /// where in the jitter band it falls. While calls wait on the socket (`callsWaiting`), each
+    /// with its reconnect timeout running, the wait stops doubling at `retryInterval`: a wait of
+    /// 8 or 16 s would let a call's timeout pass with the network long back and no attempt made.
+    package func delay(beforeAttempt attempt: Int, random: Double, callsWaiting: Bool = false) -> Duration {
         let doublings = min(max(attempt - 1, 0), 30)
-        let base = min(initialDelay * (1 << doublings), maximumDelay)
+        let ceiling = callsWaiting ? min(maximumDelay, retryInterval) : maximumDelay
+        let base = min(initialDelay * (1 << doublings), ceiling)
         let factor = 1 + jitter * min(max(random, -1), 1)
         return base * factor
     }

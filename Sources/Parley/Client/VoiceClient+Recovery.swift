@@ -220,7 +220,7 @@ extension VoiceClient {
         var attempt = 0
         while !recovery.userDisconnected, !recovery.punted, !Task.isCancelled {
             if attempt > 0 || waitFirst {
-                let delay = policy.delay(beforeAttempt: attempt + 1, random: Double.random(in: -1...1))
+                let delay = policy.delay(beforeAttempt: attempt + 1, random: Double.random(in: -1...1), callsWaiting: await hasCallsWaiting())
                 eventSink.yield(.reconnecting(attempt: attempt + 1, delay: delay))
                 logger.info("reconnecting in \(delay) (attempt \(attempt + 1))")
                 await backoff(delay)
@@ -244,6 +244,11 @@ extension VoiceClient {
                 }
             }
         }
+    }
+
+    private func hasCallsWaiting() async -> Bool {
+        for call in calls.values where await call.isRecovering { return true }
+        return false
     }
 
     private func backoff(_ delay: Duration) async {

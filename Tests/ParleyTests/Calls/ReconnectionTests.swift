@@ -179,4 +179,14 @@ import Testing
         #expect(policy.delay(beforeAttempt: 1, random: 1) == .milliseconds(1250))
         #expect(policy.delay(beforeAttempt: 6, random: 7) == .milliseconds(37_500))
     }
+
+    @Test func backoffStopsDoublingAtTheRetryIntervalWhileCallsWait() {
+        var policy = ReconnectionPolicy()
+        #expect(policy.delay(beforeAttempt: 1, random: 0, callsWaiting: true) == .seconds(1))
+        #expect(policy.delay(beforeAttempt: 4, random: 0, callsWaiting: true) == .seconds(2))
+        #expect(policy.delay(beforeAttempt: 4, random: 1, callsWaiting: true) == .milliseconds(2500))
+        #expect(policy.delay(beforeAttempt: 4, random: 0, callsWaiting: false) == .seconds(8))
+        policy.retryInterval = .seconds(60)
+        #expect(policy.delay(beforeAttempt: 9, random: 0, callsWaiting: true) == .seconds(30))
+    }
 }
