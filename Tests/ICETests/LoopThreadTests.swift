@@ -19,14 +19,7 @@ import Testing
             let onLoop = loopB.isCurrentThread
             received.withLock { onLoop ? ($0.onLoop += 1) : ($0.offLoop += 1) }
         }
-        a.setRemoteCredentials(ufrag: b.localCredentials.ufrag, password: b.localCredentials.password)
-        b.setRemoteCredentials(ufrag: a.localCredentials.ufrag, password: a.localCredentials.password)
-        let connectedA = Task { try await Self.trickle(a, to: b) }
-        let connectedB = Task { try await Self.trickle(b, to: a) }
-        try await a.startGathering()
-        try await b.startGathering()
-        try await connectedA.value
-        try await connectedB.value
+        try await Self.connect(a, b)
 
         let payload = [UInt8](repeating: 0x80, count: 100)
         for _ in 0..<50 { _ = payload.withUnsafeBytes { a.send($0) } }
@@ -88,14 +81,7 @@ import Testing
                 if mayRecurse { $0.mayRecurse += 1 }
             }
         }
-        a.setRemoteCredentials(ufrag: b.localCredentials.ufrag, password: b.localCredentials.password)
-        b.setRemoteCredentials(ufrag: a.localCredentials.ufrag, password: a.localCredentials.password)
-        let connectedA = Task { try await Self.trickle(a, to: b) }
-        let connectedB = Task { try await Self.trickle(b, to: a) }
-        try await a.startGathering()
-        try await b.startGathering()
-        try await connectedA.value
-        try await connectedB.value
+        try await Self.connect(a, b)
 
         let payload = [UInt8](repeating: 0x80, count: 100)
         for _ in 0..<50 { _ = payload.withUnsafeBytes { a.send($0) } }
@@ -112,6 +98,18 @@ import Testing
             guard ContinuousClock.now < deadline else { throw LoopThreadTestTimeout(what: what) }
             try await Task.sleep(for: .milliseconds(5))
         }
+    }
+
+    /// Exchanges credentials and candidates until both agents are connected.
+    private static func connect(_ a: ICEAgent, _ b: ICEAgent) async throws {
+        a.setRemoteCredentials(ufrag: b.localCredentials.ufrag, password: b.localCredentials.password)
+        b.setRemoteCredentials(ufrag: a.localCredentials.ufrag, password: a.localCredentials.password)
+        let connectedA = Task { try await Self.trickle(a, to: b) }
+        let connectedB = Task { try await Self.trickle(b, to: a) }
+        try await a.startGathering()
+        try await b.startGathering()
+        try await connectedA.value
+        try await connectedB.value
     }
 
     /// Hands `from`'s candidates to `to` until `from` is connected.
