@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Switch", "SDP", "Media", "TestSupport"], exclude: ["Support/ws_fragments.py"]),
-        .testTarget(name: "ICETests", dependencies: ["ICE", "ICEPeer"]),
+        .testTarget(name: "ICETests", dependencies: ["ICE", "ICEPeer", "CNice"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "SDP"]),
         .testTarget(name: "ParleyTests", dependencies: ["Parley", "Signaling", "Switch", "Media", "ICE", "SDP", "TestSupport", .product(name: "Logging", package: "swift-log")]),
     ],

@@ -1,3 +1,4 @@
+import CNice
 import Foundation
 import ICE
 import Synchronization
@@ -18,14 +19,7 @@ import Testing
             let onLoop = loopB.isCurrentThread
             received.withLock { onLoop ? ($0.onLoop += 1) : ($0.offLoop += 1) }
         }
-        a.setRemoteCredentials(ufrag: b.localCredentials.ufrag, password: b.localCredentials.password)
-        b.setRemoteCredentials(ufrag: a.localCredentials.ufrag, password: a.localCredentials.password)
-        let connectedA = Task { try await Self.trickle(a, to: b) }
-        let connectedB = Task { try await Self.trickle(b, to: a) }
-        try await a.startGathering()
-        try await b.startGathering()
-        try await connectedA.value
-        try await connectedB.value
+        try await Self.connect(a, b)
 
         let payload = [UInt8](repeating: 0x80, count: 100)
         for _ in 0..<50 { _ = payload.withUnsafeBytes { a.send($0) } }
@@ -66,6 +60,37 @@ import Testing
         b.close()
     }
 
+    /// GLib blocks a source that may not recurse around each dispatch, which costs two writes
+    /// to the loop's wake-up eventfd and one more poll round per received packet
+    /// (`UnblockedSocketSources`): every packet must come from a libnice socket source
+    /// ("GSocket", dispatched directly, not deferred to an idle source) that may recurse.
+    @Test func packetsComeFromSocketSourcesThatGLibDoesNotBlock() async throws {
+        let loopA = NetworkLoop(name: "parley-test-loop-a")
+        let loopB = NetworkLoop(name: "parley-test-loop-b")
+        let a = try ICEAgent(configuration: ICEAgentConfiguration(role: .controlling, allowedInterfaces: ["lo"], ipv6: false), loop: loopA)
+        let b = try ICEAgent(configuration: ICEAgentConfiguration(role: .controlled, allowedInterfaces: ["lo"], ipv6: false), loop: loopB)
+        defer { a.close(); b.close() }
+        let seen = Mutex((packets: 0, fromSocketSource: 0, mayRecurse: 0))
+        b.setReceiveHandler { _, _ in
+            let source = g_main_current_source()
+            let name = source.flatMap { g_source_get_name($0) }.map { String(cString: $0) }
+            let mayRecurse = source.map { g_source_get_can_recurse($0) != 0 } ?? false
+            seen.withLock {
+                $0.packets += 1
+                if name == "GSocket" { $0.fromSocketSource += 1 }
+                if mayRecurse { $0.mayRecurse += 1 }
+            }
+        }
+        try await Self.connect(a, b)
+
+        let payload = [UInt8](repeating: 0x80, count: 100)
+        for _ in 0..<50 { _ = payload.withUnsafeBytes { a.send($0) } }
+        try await Self.waitUntil("40 packets at B") { seen.withLock { $0.packets } >= 40 }
+        let counts = seen.withLock { $0 }
+        #expect(counts.fromSocketSource == counts.packets)
+        #expect(counts.mayRecurse == counts.packets)
+    }
+
     /// Polls `condition` every 5 ms for at most 5 s; throws when it never holds.
     private static func waitUntil(_ what: String, _ condition: () async -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(5)
@@ -73,6 +98,18 @@ import Testing
             guard ContinuousClock.now < deadline else { throw LoopThreadTestTimeout(what: what) }
             try await Task.sleep(for: .milliseconds(5))
         }
+    }
+
+    /// Exchanges credentials and candidates until both agents are connected.
+    private static func connect(_ a: ICEAgent, _ b: ICEAgent) async throws {
+        a.setRemoteCredentials(ufrag: b.localCredentials.ufrag, password: b.localCredentials.password)
+        b.setRemoteCredentials(ufrag: a.localCredentials.ufrag, password: a.localCredentials.password)
+        let connectedA = Task { try await Self.trickle(a, to: b) }
+        let connectedB = Task { try await Self.trickle(b, to: a) }
+        try await a.startGathering()
+        try await b.startGathering()
+        try await connectedA.value
+        try await connectedB.value
     }
 
     /// Hands `from`'s candidates to `to` until `from` is connected.

@@ -29,6 +29,10 @@ final class Generation: @unchecked Sendable {
     var localCandidateCount = 0
     var relayServersAllocated: Set<Int> = []
     var collectionTimer: UInt32 = 0
+    /// Per component, the libnice socket source last marked can-recurse
+    /// (`UnblockedSocketSources`). A source freed and another made at the same address would go
+    /// unmarked: it would only cost the blocking it always cost.
+    var unblockedSources: [UnsafeMutablePointer<GSource>?]
 
     var hasRemoteCredentials: Bool { remoteCredentials != nil }
     /// For our own probes of the selected pair; the password is a secret, never logged.
@@ -70,6 +74,7 @@ final class Generation: @unchecked Sendable {
         self.streamID = stream
         self.credentials = credentials
         self.componentCount = componentCount
+        self.unblockedSources = Array(repeating: nil, count: componentCount)
     }
 
     var isConnected: Bool {

@@ -36,7 +36,8 @@ enum LibNiceSignals {
     }
 
     private static let onReceive: NiceAgentRecvFunc = { _, _, component, length, buffer, data in
-        guard let buffer, let (_, core) = generation(data) else { return }
+        guard let buffer, let (generation, core) = generation(data) else { return }
+        UnblockedSocketSources.allowRecursion(generation, component: Int(component))
         core.received(UnsafeRawBufferPointer(start: buffer, count: Int(length)), component: Int(component))
     }
 

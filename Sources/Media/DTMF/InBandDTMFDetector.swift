@@ -36,15 +36,26 @@ package struct InBandDTMFDetector: Sendable {
         guard factor > 1, sampleRate % 8000 == 0 else { return detect(block, at: sampleRate) }
         let count = block.count / factor
         let screened = withUnsafeTemporaryAllocation(of: Int16.self, capacity: max(count, 1)) { decimated in
-            for index in 0..<count {
-                var sum = 0
-                for offset in 0..<factor { sum += Int(block[index * factor + offset]) }
-                decimated[index] = Int16(truncatingIfNeeded: sum / factor)
+            // 48 kHz (Opus) with a constant factor, which the compiler unrolls: the averaging was
+            // as dear as the eight filters it saves.
+            if factor == 6 {
+                Self.average(block, by: 6, into: decimated, count: count)
+            } else {
+                Self.average(block, by: factor, into: decimated, count: count)
             }
             return detect(UnsafeBufferPointer(rebasing: decimated[0..<count]), at: 8000)
         }
         guard screened != nil else { return nil }
         return detect(block, at: sampleRate)
+    }
+
+    @inline(__always)
+    private static func average(_ block: UnsafeBufferPointer<Int16>, by factor: Int, into decimated: UnsafeMutableBufferPointer<Int16>, count: Int) {
+        for index in 0..<count {
+            var sum: Int32 = 0
+            for offset in 0..<factor { sum &+= Int32(block[index &* factor &+ offset]) }
+            decimated[index] = Int16(truncatingIfNeeded: sum / Int32(factor))
+        }
     }
 
     private func detect(_ block: UnsafeBufferPointer<Int16>, at sampleRate: Int) -> Character? {
@@ -65,13 +76,16 @@ package struct InBandDTMFDetector: Sendable {
             }
             return best
         }
-        let row = strongest(Self.rows)
-        let column = strongest(Self.columns)
         // A pure tone of power P gives a Goertzel power of about N·P·N/2 against energy N·P.
         let scale = Double(block.count) * energy
+        // Ordinary audio (speech, a prompt) rarely has a row tone: its four filters alone settle
+        // most blocks, half the filter work of a call that decodes.
+        let row = strongest(Self.rows)
         let rowShare = row.power / scale
+        guard rowShare > 0.08 else { return nil }
+        let column = strongest(Self.columns)
         let columnShare = column.power / scale
-        guard rowShare > 0.08, columnShare > 0.08, rowShare + columnShare > 0.35 else { return nil }
+        guard columnShare > 0.08, rowShare + columnShare > 0.35 else { return nil }
         // Twist: the two tones within 8 dB of each other; each clearly above its neighbours.
         guard row.power < column.power * 6.3, column.power < row.power * 6.3 else { return nil }
         guard row.runnerUp * 6 < row.power, column.runnerUp * 6 < column.power else { return nil }
