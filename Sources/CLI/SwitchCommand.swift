@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Media
 import Signaling
 import Switch
 
@@ -93,6 +94,8 @@ struct SwitchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Signalling ahead of every normal thread, behind media (SignallingPriority).
+        SignallingPriority.keep()
         var configuration = SwitchConfiguration(accounts: try accounts(readingFile: true))
         configuration.detachTimeout = detachTimeout
         configuration.pingInterval = pingInterval

@@ -78,6 +78,8 @@ struct AnswerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Signalling ahead of every normal thread, behind media (SignallingPriority).
+        SignallingPriority.keep()
         let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
         let profile = try connection.checkLocalInputs(media: media, presenter: presenter)
         let logger: Logger

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Media
 import Parley
 import Signaling
 
@@ -65,6 +66,8 @@ struct CallCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Signalling ahead of every normal thread, behind media (SignallingPriority).
+        SignallingPriority.keep()
         let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
         let profile: ConfigProfile?
         do { profile = try connection.checkLocalInputs(media: media) } catch {

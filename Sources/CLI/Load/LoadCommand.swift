@@ -65,6 +65,8 @@ struct LoadCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Signalling ahead of every normal thread, behind media (SignallingPriority).
+        SignallingPriority.keep()
         let presenter = CallPresenter(json: logging.json)
         let profile = try connection.checkLocalInputs(media: media, presenter: presenter)
         let logger: Logger

@@ -55,7 +55,10 @@ package enum ClockPriority: Sendable, Equatable, CustomStringConvertible {
         // With CAP_SYS_NICE the limit does not apply; without it, the soft limit caps the priority.
         for priority in [realtime, Int32(clamping: min(allowed, UInt(realtime)))] where priority > 0 {
             var parameters = sched_param(sched_priority: priority)
-            if pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters) == 0 { return .realtime(priority) }
+            if pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters) == 0 {
+                SignallingPriority.mediaThreadStarted()
+                return .realtime(priority)
+            }
         }
         // On Linux a nice value belongs to a thread, and `who` 0 is the calling one (man 2 setpriority).
         let thread: id_t = 0

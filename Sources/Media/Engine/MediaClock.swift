@@ -137,6 +137,7 @@ package final class MediaClock: Sendable {
                 return (state.sessions, state.running)
             }
             guard keepRunning else {
+                if case .realtime = granted { SignallingPriority.mediaThreadEnded() }
                 state.withLock { state in
                     state.thread = nil
                     state.threadID = nil

@@ -62,12 +62,18 @@ struct VertoCallSignalling: CallSignalling {
         }
     }
 
+    /// Sent without waiting for the server's result, which says nothing a call acts on. Awaited,
+    /// each candidate cost a round trip through the server before the next went out, and a dial
+    /// or answer returned only after the last (docs/performance.md, "Call setup"). One socket
+    /// and one actor keep them in order.
     func candidate(callID: String, line: String) async {
-        _ = try? await client.candidate(VertoCandidate(callID: callID, candidate: line, sdpMid: "0", sdpMLineIndex: 0))
+        try? await client.send { session, now throws(SignalingError) in
+            try session.candidate(VertoCandidate(callID: callID, candidate: line, sdpMid: "0", sdpMLineIndex: 0), now: now)
+        }
     }
 
     func endOfCandidates(callID: String) async {
-        _ = try? await client.endOfCandidates(callID: callID)
+        try? await client.send { session, now throws(SignalingError) in try session.endOfCandidates(callID: callID, now: now) }
     }
 
     func updateMedia(callID: String, offer: String) async throws(ParleyError) -> String {

@@ -13,6 +13,8 @@ public actor VoiceClient {
     let signalling: VertoCallSignalling
     let logger: Logger
     var calls: [String: Call] = [:]
+    /// Each call's signalling events, handled in order by the call's own task (`deliver`).
+    private var inboxes: [String: AsyncStream<CallSignallingEvent>.Continuation] = [:]
     /// Invites refused because `configuration.maximumCalls` calls were already in progress.
     public private(set) var refusedIncomingCalls = 0
     private var pump: Task<Void, Never>?
@@ -92,6 +94,31 @@ public actor VoiceClient {
 
     private func forget(_ id: String) {
         calls[id] = nil
+        inboxes.removeValue(forKey: id)?.finish()
+    }
+
+    /// Hands `event` to `call` without waiting for the call to handle it. The events of one
+    /// socket arrive here one at a time, and handling one may wait: on the call's media (a leg
+    /// operation on its shard's network thread, busy with the media of every call on it) or on
+    /// the server (a transfer's new invite). Awaited here, that wait held up every other call's
+    /// events, invites and byes included (docs/performance.md, "Call setup"). Each call's
+    /// events still reach it in the order they came.
+    private func deliver(_ event: CallSignallingEvent, to call: Call) {
+        if let inbox = inboxes[call.id] {
+            inbox.yield(event)
+            return
+        }
+        let (stream, inbox) = AsyncStream.makeStream(of: CallSignallingEvent.self)
+        inboxes[call.id] = inbox
+        Self.handleInOrder(stream, on: call)
+        inbox.yield(event)
+    }
+
+    /// Not isolated to the client: the task hops straight to the call for each event.
+    private nonisolated static func handleInOrder(_ events: AsyncStream<CallSignallingEvent>, on call: Call) {
+        Task {
+            for await event in events { await call.handle(event) }
+        }
     }
 
     private func route(_ event: VertoEvent) async {
@@ -122,7 +149,7 @@ public actor VoiceClient {
         case .clientReady(let reattached):
             await serverReattached(reattached)
         default:
-            if let (callID, callEvent) = signalling.callEvent(event) { await calls[callID]?.handle(callEvent) }
+            if let (callID, callEvent) = signalling.callEvent(event), let call = calls[callID] { deliver(callEvent, to: call) }
         }
     }
 

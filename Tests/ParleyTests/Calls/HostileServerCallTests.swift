@@ -103,4 +103,51 @@ import Testing
         #expect(await client.activeCalls.isEmpty)
         await client.disconnect()
     }
+
+    /// Trickled candidates go out without waiting for the server's results, which say nothing a
+    /// call acts on: a server slow to answer them (this one never does) must hold up neither the
+    /// next candidate nor the dial's return, each by a request timeout (10 s).
+    @Test func aTrickledDialDoesNotWaitForTheCandidatesResults() async throws {
+        defer { server.stop() }
+        let (client, peer) = try await loggedInClient()
+        let (returned, dialReturned) = AsyncStream.makeStream(of: String.self)
+        let dialed = EventRecorder(returned)
+        let dialing = Task {
+            let call = try await client.dial("bob")
+            dialReturned.yield(call.id)
+        }
+        defer { dialing.cancel() }
+        let invite = try await nextFrame("the invite") { $0["method"] == "telnyx_rtc.invite" }
+        let callID = try #require(invite["params"]?["dialogParams"]?["callID"]?.stringValue)
+        try server.send(JSONRPCMessage.resultFrame(id: Self.id(of: invite), result: ["message": "CALL CREATED", "callID": .string(callID)]).serialized, to: peer)
+        _ = try await nextFrame("the end of the candidates") { $0["method"] == "telnyx_rtc.endOfCandidates" && $0["params"]?["dialogParams"]?["callID"]?.stringValue == callID }
+        #expect(await frames().contains { $0["method"] == "telnyx_rtc.candidate" })
+        let id = try await dialed.next("the dial returned, its candidates unanswered", within: 3) { _ in true }
+        #expect(id == callID)
+    }
+
+    /// Each call's events are handled on their own: one call waiting on the server (a transfer
+    /// whose new invite this server never answers) must not hold up a bye for another call.
+    @Test func oneCallWaitingOnTheServerDoesNotHoldUpAnotherCallsEvents() async throws {
+        defer { server.stop() }
+        let (client, peer) = try await loggedInClient()
+        var calls: [Call] = []
+        for destination in ["bob", "carol"] {
+            let dialing = Task { try await client.dial(destination) }
+            let invite = try await nextFrame("the invite to \(destination)") {
+                $0["method"] == "telnyx_rtc.invite" && $0["params"]?["dialogParams"]?["destination_number"]?.stringValue == destination
+            }
+            let callID = try #require(invite["params"]?["dialogParams"]?["callID"]?.stringValue)
+            try server.send(JSONRPCMessage.resultFrame(id: Self.id(of: invite), result: ["message": "CALL CREATED", "callID": .string(callID)]).serialized, to: peer)
+            calls.append(try await dialing.value)
+        }
+        let (waiting, other) = (calls[0], calls[1])
+        try send("modify", id: 4, ["callID": .string(waiting.id), "action": "transfer", "destination": "dave"], to: peer)
+        _ = try await nextFrame("the transferred call's new invite") {
+            $0["method"] == "telnyx_rtc.invite" && $0["params"]?["dialogParams"]?["destination_number"]?.stringValue == "dave"
+        }
+        try send("bye", id: 5, ["callID": .string(other.id), "cause": "NORMAL_CLEARING", "causeCode": 16], to: peer)
+        try await waitUntil("the other call ended by its bye, well within a request timeout (10 s)", within: 3) { await other.state.isDone }
+        #expect(!(await waiting.state.isDone))
+    }
 }
