@@ -150,9 +150,10 @@ struct BotRun {
     private func playUntilInterrupted(_ prompt: BotPrompt) async throws(AudioError) -> Bool {
         let interruption = Interruption()
         let call = self.call
+        // One barge-in, one stop: a key that comes after speech already stopped the prompt (or
+        // speech after a key) while the prompt is winding down must not stop anything again.
         let interrupt: @Sendable () -> Void = {
-            interruption.happen()
-            call.stopPrompt()
+            if interruption.happen() { call.stopPrompt() }
         }
         call.armBargeIn(onSpeech: interrupt)
         await inbox.watch(interrupt)
@@ -259,6 +260,12 @@ struct BotRun {
 private final class Interruption: Sendable {
     private let state = Mutex(false)
 
-    func happen() { state.withLock { $0 = true } }
+    /// Marks the barge-in; true only the first time.
+    func happen() -> Bool {
+        state.withLock { happened in
+            defer { happened = true }
+            return !happened
+        }
+    }
     var happened: Bool { state.withLock { $0 } }
 }
