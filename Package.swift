@@ -39,6 +39,7 @@ let package = Package(
         .systemLibrary(name: "CWebRTCAudioProcessing", pkgConfig: "webrtc-audio-processing", providers: [.apt(["libwebrtc-audio-processing-dev"])]),
         // espeak-ng ships no .pc file; the module map links it by name.
         .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(name: "CMalloc"),
 
         .target(name: "SDP"),
         // COpenSSL: the TLS failure messages call OpenSSL directly (libwebsockets does not link it for us).
@@ -59,6 +60,7 @@ let package = Package(
             name: "CLI",
             dependencies: [
                 "Parley",
+                "CMalloc",
                 "SDP",
                 "Signaling",
                 "Switch",

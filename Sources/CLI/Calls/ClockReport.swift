@@ -1,3 +1,4 @@
+import CMalloc
 import Foundation
 import Media
 import Parley
@@ -23,7 +24,15 @@ struct ClockPayload: Encodable {
     let clockPriority: [String]
     /// Resident memory and CPU time of the whole process so far (Linux /proc/self).
     let rssKiB: Int?
+    /// The anonymous part of `rssKiB` (heap, stacks); the rest is pages of the program and its
+    /// libraries, which become resident as code first runs and are no one's leak.
+    let rssAnonKiB: Int?
     let cpuSeconds: Double?
+    /// What malloc has handed out and not had back (live heap, every arena and mmapped block),
+    /// and what it holds from the system for that: resident memory can grow while the live heap
+    /// stays flat, when freed memory stays in malloc's arenas (docs/performance.md, "Soak").
+    let heapKiB: Int
+    let mallocKiB: Int
 
     init(calls: Int, engine: MediaEngine) {
         self.calls = calls
@@ -36,16 +45,24 @@ struct ClockPayload: Encodable {
         lateSessionTicks = lateness.lateSessionTicks
         frameLateSessionTicks = lateness.frameLateSessionTicks
         overruns = lateness.overruns
-        rssKiB = Self.residentKiB()
+        let status = Self.status()
+        rssKiB = status["VmRSS"]
+        rssAnonKiB = status["RssAnon"]
         cpuSeconds = Self.processCPUSeconds()
+        let heap = mallinfo2()
+        heapKiB = (heap.uordblks + heap.hblkhd) / 1024
+        mallocKiB = (heap.arena + heap.hblkhd) / 1024
     }
 
-    private static func residentKiB() -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+    /// The kB figures of /proc/self/status, by name (VmRSS, RssAnon, ...).
+    private static func status() -> [String: Int] {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return [:] }
+        var figures: [String: Int] = [:]
+        for line in status.split(separator: "\n") where line.hasSuffix(" kB") {
+            let fields = line.split(whereSeparator: { $0 == ":" || $0 == " " || $0 == "\t" })
+            if fields.count == 3, let value = Int(fields[1]) { figures[String(fields[0])] = value }
         }
-        return nil
+        return figures
     }
 
     private static func processCPUSeconds() -> Double? {

@@ -25,6 +25,7 @@ final class AgentCore: @unchecked Sendable {
     let logger: Logger
     let loop: NetworkLoop
     let state = Mutex(State())
+    let sessionsAlive = SessionCount()
 
     init(configuration: ICEAgentConfiguration, loop: NetworkLoop, continuation: AsyncStream<ICEEvent>.Continuation, logger: Logger) throws(ICEError) {
         self.configuration = configuration
@@ -54,7 +55,7 @@ final class AgentCore: @unchecked Sendable {
         }
         guard let generation = Generation(
             number: number, context: loop.context, role: configuration.role,
-            componentCount: configuration.componentCount, relayOnly: configuration.relayOnly, credentials: credentials
+            componentCount: configuration.componentCount, relayOnly: configuration.relayOnly, alive: sessionsAlive, credentials: credentials
         ) else {
             throw .libniceFailure("could not create an agent and stream")
         }

@@ -13,6 +13,8 @@ final class Generation: @unchecked Sendable {
     let streamID: UInt32
     let credentials: ICECredentials
     let componentCount: Int
+    /// The agent's count of its sessions not yet released (`ICEAgent.sessionsAlive`).
+    private let alive: SessionCount
 
     /// Set at creation, cleared when libnice has closed the agent.
     var owner: AgentCore?
@@ -52,7 +54,7 @@ final class Generation: @unchecked Sendable {
     var relayStreams: RelayStreams?
 
     init?(number: Int, context: OpaquePointer, role: ICEAgentConfiguration.Role, componentCount: Int, relayOnly: Bool,
-          credentials: ICECredentials = .random()) {
+          alive: SessionCount, credentials: ICECredentials = .random()) {
         // Consent freshness is the agent's own (PathWatch): libnice's fails lossy paths. Without
         // it and without keepalive checks, libnice keeps NAT bindings with Binding indications
         // and never fails a selected pair by itself.
@@ -75,6 +77,12 @@ final class Generation: @unchecked Sendable {
         self.credentials = credentials
         self.componentCount = componentCount
         self.unblockedSources = Array(repeating: nil, count: componentCount)
+        self.alive = alive
+        alive.count.add(1, ordering: .relaxed)
+    }
+
+    deinit {
+        alive.count.subtract(1, ordering: .relaxed)
     }
 
     var isConnected: Bool {
@@ -94,4 +102,11 @@ final class Generation: @unchecked Sendable {
         if states.contains(NICE_COMPONENT_STATE_GATHERING.rawValue) { return .gathering }
         return gatheringStarted ? .gathering : .new
     }
+}
+
+/// An agent's sessions not yet released: each restart makes one and the selection of its pair
+/// retires the previous, so this returns to one however many restarts a call goes through
+/// (Tests/ICETests/RestartReleaseTests.swift).
+final class SessionCount: Sendable {
+    let count = Atomic<Int>(0)
 }

@@ -76,6 +76,10 @@ package final class ICEAgent: Sendable {
 
     package var selectedPair: ICESelectedPair? { core.selectedPair }
 
+    /// This agent's ICE sessions not yet released (one, plus a restart's until its pair is
+    /// selected; none once closed and libnice is done): a restart must not keep the old one.
+    package var sessionsAlive: Int { core.sessionsAlive.count.load(ordering: .relaxed) }
+
     /// Releases sockets and TURN allocations and ends `events`.
     package func close() {
         core.close()
