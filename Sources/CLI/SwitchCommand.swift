@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Parley
 import Signaling
 import Switch
 
@@ -93,6 +94,8 @@ struct SwitchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Gives freed heap memory back to the system while calls run for hours (docs/performance.md, "Soak").
+        MemoryTrimmer.process.start()
         var configuration = SwitchConfiguration(accounts: try accounts(readingFile: true))
         configuration.detachTimeout = detachTimeout
         configuration.pingInterval = pingInterval

@@ -65,6 +65,8 @@ struct LoadCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Gives freed heap memory back to the system while calls run for hours (docs/performance.md, "Soak").
+        MemoryTrimmer.process.start()
         let presenter = CallPresenter(json: logging.json)
         let profile = try connection.checkLocalInputs(media: media, presenter: presenter)
         let logger: Logger
