@@ -52,7 +52,7 @@ let package = Package(
             cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")],
             linkerSettings: [.linkedLibrary("stdc++")]),
         .target(name: "Media", dependencies: ["SDP", "CSRTP", "COpus", "COpenSSL", "CSpeexDSP", "CPulse", "VoiceProcessingBridge"]),
-        .target(name: "Parley", dependencies: ["SDP", "Signaling", "ICE", "Media", "CEspeakNG", "Yams", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Parley", dependencies: ["SDP", "Signaling", "ICE", "Media", "CEspeakNG", "CMalloc", "Yams", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Switch", dependencies: ["Signaling", .product(name: "CoreMetrics", package: "swift-metrics")]),
         // Test helper: one ICE agent driven over stdin/stdout, run inside a network namespace.
         .executableTarget(name: "ICEPeer", dependencies: ["ICE"]),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Media
+import Parley
 import Signaling
 import Switch
 
@@ -96,6 +97,8 @@ struct SwitchCommand: AsyncParsableCommand {
     func run() async throws {
         // Signalling ahead of every normal thread, behind media (SignallingPriority).
         SignallingPriority.keep()
+        // Gives freed heap memory back to the system while calls run for hours (docs/performance.md, "Soak").
+        MemoryTrimmer.process.start()
         var configuration = SwitchConfiguration(accounts: try accounts(readingFile: true))
         configuration.detachTimeout = detachTimeout
         configuration.pingInterval = pingInterval

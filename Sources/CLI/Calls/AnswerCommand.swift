@@ -80,6 +80,8 @@ struct AnswerCommand: AsyncParsableCommand {
     func run() async throws {
         // Signalling ahead of every normal thread, behind media (SignallingPriority).
         SignallingPriority.keep()
+        // Gives freed heap memory back to the system while calls run for hours (docs/performance.md, "Soak").
+        MemoryTrimmer.process.start()
         let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
         let profile = try connection.checkLocalInputs(media: media, presenter: presenter)
         let logger: Logger

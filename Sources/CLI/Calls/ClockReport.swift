@@ -33,6 +33,10 @@ struct ClockPayload: Encodable {
     /// stays flat, when freed memory stays in malloc's arenas (docs/performance.md, "Soak").
     let heapKiB: Int
     let mallocKiB: Int
+    /// `malloc_trim` calls by the process's `MemoryTrimmer` so far, and the longest one in
+    /// milliseconds (it holds malloc's arena locks while it runs).
+    let mallocTrims: Int
+    let longestTrimMs: Double
 
     init(calls: Int, engine: MediaEngine) {
         self.calls = calls
@@ -52,6 +56,10 @@ struct ClockPayload: Encodable {
         let heap = mallinfo2()
         heapKiB = (heap.uordblks + heap.hblkhd) / 1024
         mallocKiB = (heap.arena + heap.hblkhd) / 1024
+        let trimming = MemoryTrimmer.process.figures
+        mallocTrims = trimming.trims
+        let longest = trimming.longest.components
+        longestTrimMs = Double(longest.seconds) * 1000 + Double(longest.attoseconds) / 1e15
     }
 
     /// The kB figures of /proc/self/status, by name (VmRSS, RssAnon, ...).

@@ -67,6 +67,8 @@ struct LoadCommand: AsyncParsableCommand {
     func run() async throws {
         // Signalling ahead of every normal thread, behind media (SignallingPriority).
         SignallingPriority.keep()
+        // Gives freed heap memory back to the system while calls run for hours (docs/performance.md, "Soak").
+        MemoryTrimmer.process.start()
         let presenter = CallPresenter(json: logging.json)
         let profile = try connection.checkLocalInputs(media: media, presenter: presenter)
         let logger: Logger
