@@ -8,20 +8,20 @@ import Synchronization
 /// block above freed ones keeps them resident: in the soak the live heap stays flat after the
 /// warm-up while resident memory grows (docs/performance.md, "Soak"). `malloc_trim(0)` gives
 /// back every whole free page of every arena.
-public final class MemoryTrimmer: Sendable {
+package final class MemoryTrimmer: Sendable {
     /// Often enough that a process holding calls for hours keeps its resident memory near its live
     /// heap, rarely enough that the arena locks a trim holds while it runs cost the media clocks
     /// nothing measurable (figures in docs/performance.md, "Soak").
-    public static let period: Duration = .seconds(30)
+    package static let period: Duration = .seconds(30)
 
     /// The process's trimmer, which the long-running commands start (`answer`, `load`, `switch`,
     /// `call`) and whose figures their `clock` events carry.
-    public static let process = MemoryTrimmer()
+    package static let process = MemoryTrimmer()
 
     /// Trims done so far, and the longest one took.
-    public struct Figures: Sendable, Equatable {
-        public var trims = 0
-        public var longest: Duration = .zero
+    package struct Figures: Sendable, Equatable {
+        package var trims = 0
+        package var longest: Duration = .zero
     }
 
     private struct State {
@@ -33,14 +33,14 @@ public final class MemoryTrimmer: Sendable {
     private let state = Mutex(State())
 
     /// `trim` is what one trim does: `malloc_trim(0)` unless a test gives its own.
-    public init(trim: @escaping @Sendable () -> Void = { MemoryTrimmer.releaseFreedMemory() }) {
+    package init(trim: @escaping @Sendable () -> Void = { MemoryTrimmer.releaseFreedMemory() }) {
         self.trim = trim
     }
 
-    public var figures: Figures { state.withLock { $0.figures } }
+    package var figures: Figures { state.withLock { $0.figures } }
 
     /// Starts trimming every `period`; a second start while running changes nothing.
-    public func start(period: Duration = MemoryTrimmer.period) {
+    package func start(period: Duration = MemoryTrimmer.period) {
         state.withLock { state in
             guard state.task == nil else { return }
             state.task = Task { [weak self] in
@@ -53,7 +53,7 @@ public final class MemoryTrimmer: Sendable {
         }
     }
 
-    public func stop() {
+    package func stop() {
         state.withLock { state in
             state.task?.cancel()
             state.task = nil
@@ -61,7 +61,7 @@ public final class MemoryTrimmer: Sendable {
     }
 
     /// One trim now, timed and counted.
-    public func trimNow() {
+    package func trimNow() {
         let clock = ContinuousClock()
         let took = clock.measure { trim() }
         state.withLock { state in
@@ -72,5 +72,5 @@ public final class MemoryTrimmer: Sendable {
 
     /// `malloc_trim(0)`: every whole free page of every arena back to the system.
     @discardableResult
-    public static func releaseFreedMemory() -> Bool { malloc_trim(0) == 1 }
+    package static func releaseFreedMemory() -> Bool { malloc_trim(0) == 1 }
 }
