@@ -108,11 +108,15 @@ public actor VoiceClient {
             inbox.yield(event)
             return
         }
-        let (stream, inbox) = AsyncStream.makeStream(of: CallSignallingEvent.self)
+        let (stream, inbox) = AsyncStream.makeStream(of: CallSignallingEvent.self, bufferingPolicy: .bufferingOldest(Self.callInboxLimit))
         inboxes[call.id] = inbox
         Self.handleInOrder(stream, on: call)
         inbox.yield(event)
     }
+
+    /// A call handles a handful of events in its life; a server that floods one call faster than
+    /// it can handle them loses the excess instead of growing the client's memory without bound.
+    static let callInboxLimit = 1024
 
     /// Not isolated to the client: the task hops straight to the call for each event.
     private nonisolated static func handleInOrder(_ events: AsyncStream<CallSignallingEvent>, on call: Call) {
