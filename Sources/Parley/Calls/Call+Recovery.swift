@@ -106,14 +106,17 @@ extension Call {
     ///
     /// A relaying server re-offers the far end's last description and hands our answer to it
     /// as a media update whose answer comes back to no one. So our ICE restarts here only when
-    /// the re-offer itself brings new credentials; if our addresses moved, a regular ICE restart
-    /// (offer and answer both ways) follows the attach.
+    /// the re-offer itself brings new credentials (the far end restarted while we were away).
+    /// A regular ICE restart (offer and answer both ways) follows the attach when our addresses
+    /// moved, and when our answer restarted: the far end may have re-gathered for it under the
+    /// credentials it had, on ports we never hear of, and our new session could then settle on
+    /// its old one, which it is about to close.
     func reattach(offer: String) async throws(ParleyError) {
         guard isPastAnswer, let leg else { throw ParleyError(kind: .callState, message: "the call has no media to re-attach") }
         let answer = try await leg.answerReoffer(offer, moved: false, keepingCredentials: false, attach: true)
         try await signalling.reattach(callID: id, sdp: answer.sdp)
         logger.info("call \(id): re-attached after reconnecting")
-        if networkMoved, !answer.restarted {
+        if networkMoved || answer.restarted {
             // The server takes call requests once the new session is ready (after clientReady).
             // The call is attached either way; a failed restart is retried like any other.
             do {

@@ -30,6 +30,12 @@ struct RecoveryState {
     var pending: [RecoveryTrigger] = []
     var backoffSleeper: Task<Void, Never>?
     var retryTimer: Task<Void, Never>?
+    /// Calls the server re-offered after a re-login, while their re-attach runs: it restarts
+    /// their ICE itself when it must, so a recovery pass leaves them alone.
+    var reattaching: Set<String> = []
+    /// How many re-attach lists (`clientReady`) the client has handled, and who waits for one.
+    var reattachLists = 0
+    var reattachListWaiters: [CheckedContinuation<Void, Never>] = []
 }
 
 /// Keeping the session and its calls through network changes (docs/calls.md, "Reconnection").
@@ -60,6 +66,7 @@ extension VoiceClient {
         recovery.retryTimer?.cancel()
         recovery.task?.cancel()
         recovery.pending = []
+        reattachListHandled(counting: false)
     }
 
     func noteSocketEndpoints() async {
@@ -178,10 +185,13 @@ extension VoiceClient {
         return false
     }
 
-    /// Signalling is alive: every disrupted call restarts ICE through the server.
+    /// Signalling is alive: every disrupted call restarts ICE through the server, but for one
+    /// the server is re-attaching (its re-attach restarts it, and a restart of ours meanwhile
+    /// would renegotiate the same media twice at once).
     private func restartDisruptedMedia() async {
         var failed = false
-        for call in calls.values where await call.needsMediaRecovery {
+        for call in calls.values where !recovery.reattaching.contains(call.id) {
+            guard await call.needsMediaRecovery else { continue }
             // The socket went away during the pass: the pass that reopens it re-attaches every call.
             guard await verto.socketEndpoints != nil else { return }
             do {
@@ -208,7 +218,8 @@ extension VoiceClient {
     }
 
     private func retryIfStillDisrupted() async {
-        for call in calls.values where await call.needsMediaRecovery {
+        for call in calls.values where !recovery.reattaching.contains(call.id) {
+            guard await call.needsMediaRecovery else { continue }
             requestRecovery(.retry)
             return
         }
@@ -231,10 +242,12 @@ extension VoiceClient {
                 logger.info("no route to the server yet; waiting for the network")
                 continue
             }
+            let listsBefore = recovery.reattachLists
             do {
                 try await verto.connect()
                 await noteSocketEndpoints()
                 logger.info("reconnected after \(attempt) attempt(s)")
+                await waitForReattachList(after: listsBefore)
                 return
             } catch {
                 logger.warning("reconnect attempt \(attempt) failed: \(error)")
@@ -244,6 +257,29 @@ extension VoiceClient {
                 }
             }
         }
+    }
+
+    /// After a re-login the server re-offers every call it kept (`attach`), then lists them
+    /// (`clientReady`). A pass that follows the re-login (a trigger queued meanwhile, such as the
+    /// closure of the socket we gave up) must know which calls their re-attach takes over, so
+    /// the pass that reconnected waits for that list, at most the probe timeout (a server that
+    /// sends no list re-attaches nothing).
+    private func waitForReattachList(after seen: Int) async {
+        guard recovery.reattachLists == seen, !recovery.userDisconnected else { return }
+        let timeout = configuration.reconnection.probeTimeout
+        let timer = Task { [weak self] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            await self?.reattachListHandled(counting: false)
+        }
+        await withCheckedContinuation { recovery.reattachListWaiters.append($0) }
+        timer.cancel()
+    }
+
+    private func reattachListHandled(counting: Bool) {
+        if counting { recovery.reattachLists += 1 }
+        let waiters = recovery.reattachListWaiters
+        recovery.reattachListWaiters = []
+        waiters.forEach { $0.resume() }
     }
 
     private func hasCallsWaiting() async -> Bool {
@@ -276,14 +312,27 @@ extension VoiceClient {
             Task { _ = try? await verto.bye(callID: offer.callID, cause: .normalClearing) }
             return
         }
-        Task { [logger] in
+        recovery.reattaching.insert(call.id)
+        Task { [weak self, logger] in
             do throws(ParleyError) {
                 try await call.reattach(offer: offer.sdp)
             } catch {
                 logger.error("call \(call.id): re-attach failed: \(error)")
                 await call.endAsLost("the call could not be re-attached: \(error.message)")
             }
+            await self?.reattachEnded(call.id)
         }
+    }
+
+    private func reattachEnded(_ callID: String) {
+        recovery.reattaching.remove(callID)
+    }
+
+    /// A call's path is lost (ICE failed, or a restart failed, its re-attach's included): the
+    /// recovery takes it over.
+    func pathLost(_ call: Call) {
+        recovery.reattaching.remove(call.id)
+        requestRecovery(.mediaPathLost)
     }
 
     /// After a re-login the server lists the calls it re-offers; any other call we were
@@ -293,6 +342,7 @@ extension VoiceClient {
             guard await call.isRecovering else { continue }
             await call.endAsLost("the server did not re-attach the call after reconnecting")
         }
+        reattachListHandled(counting: true)
     }
 
     // MARK: Helpers

@@ -84,7 +84,7 @@ public actor VoiceClient {
         let policy = configuration.reconnection
         var onPathLost: (@Sendable (Call) async -> Void)?
         if policy.isEnabled {
-            onPathLost = { [weak self] _ in await self?.requestRecovery(.mediaPathLost) }
+            onPathLost = { [weak self] call in await self?.pathLost(call) }
         }
         return Call(id: id, direction: direction, remoteParty: remoteParty, signalling: signalling,
                     media: media ?? configuration.media, logger: logger, reconnectTimeout: policy.reconnectTimeout, onPathLost: onPathLost) { [weak self] id in
