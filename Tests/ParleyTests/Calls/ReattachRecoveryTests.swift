@@ -10,12 +10,12 @@ import Testing
 /// answers a real `VoiceClient`'s call with a far end that never sends media, drops the socket,
 /// and re-offers the call when the client logs in again.
 @Suite(.serialized) struct ReattachRecoveryTests {
-    let server: WebSocketServer
-    let events: EventRecorder<WebSocketServerEvent>
+    /// The loopback server of HostileServerCallTests and its helpers, scripted here.
+    let scripted: HostileServerCallTests
+    var server: WebSocketServer { scripted.server }
 
     init() async throws {
-        server = try await WebSocketServer.listen(WebSocketServerOptions(bindAddress: "127.0.0.1", port: 0))
-        events = EventRecorder(server.events)
+        scripted = try await HostileServerCallTests()
     }
 
     /// The far end's description: its ICE credentials and no candidates yet, so the call's ICE
@@ -28,35 +28,24 @@ import Testing
     }
 
     func nextFrame(_ what: String, where match: @escaping @Sendable (JSONValue) -> Bool) async throws -> JSONValue {
-        let event = try await events.next(what) {
-            guard case .peer(_, .text(let text)) = $0, let frame = try? JSONValue.parse(text) else { return false }
-            return match(frame)
-        }
-        guard case .peer(_, .text(let text)) = event else { throw WaitTimedOut(what: what, seconds: 0, seen: "") }
-        return try JSONValue.parse(text)
+        try await scripted.nextFrame(what, where: match)
     }
 
-    func frames() async -> [JSONValue] {
-        await events.all().compactMap { if case .peer(_, .text(let text)) = $0 { try? JSONValue.parse(text) } else { nil } }
-    }
-
-    static func id(of frame: JSONValue) -> JSONRPCID {
-        frame["id"]?.intValue.map { .number($0) } ?? .string(frame["id"]?.stringValue ?? "")
-    }
+    func frames() async -> [JSONValue] { await scripted.frames() }
 
     func reply(to frame: JSONValue, _ result: JSONValue, on peer: WebSocketPeer) throws {
-        try server.send(JSONRPCMessage.resultFrame(id: Self.id(of: frame), result: result).serialized, to: peer)
+        try server.send(JSONRPCMessage.resultFrame(id: HostileServerCallTests.id(of: frame), result: result).serialized, to: peer)
     }
 
     func send(_ method: String, id: Int, _ params: JSONValue, to peer: WebSocketPeer) throws {
-        try server.send(JSONRPCMessage.requestFrame(id: .number(id), method: "telnyx_rtc." + method, params: params).serialized, to: peer)
+        try scripted.send(method, id: id, params, to: peer)
     }
 
     /// The `connection`-th connection accepted, and its login answered.
     func acceptLogin(_ connection: Int) async throws -> WebSocketPeer {
         var peers: [WebSocketPeer] = []
         try await waitUntil("connection \(connection)", within: 10) {
-            peers = await events.all().compactMap { if case .accepted(let peer) = $0 { peer } else { nil } }
+            peers = await scripted.events.all().compactMap { if case .accepted(let peer) = $0 { peer } else { nil } }
             return peers.count >= connection
         }
         let peer = peers[connection - 1]
