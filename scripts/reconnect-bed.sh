@@ -68,6 +68,55 @@ fmt = lambda v: "%.0f ms" % (v * 1000) if v is not None else "no gap seen"
 print("reconnect timing | %s | recovered after %s | audio back: alice %s, bob %s" % (case, fmt(recovered), fmt(restored[0]), fmt(restored[1])))
 PY
 }
+# timeline SINCE: what alice, bob and the switch did from SINCE (seconds since the epoch): network
+# changes judged, recovery passes, socket reconnects, re-attaches, ICE restarts, recoveries and
+# the signalling requests sent and received, one line each in time order, so that a failed check
+# shows where the recovery stopped. Pings and trickled candidates are left out.
+timeline() {
+    python3 - "$1" "$work/alice.log" "$work/bob.log" "$work/switch.json" <<'PY'
+import json, re, sys
+from datetime import datetime
+since = float(sys.argv[1])
+wanted = re.compile(r"network settled|no route|recovering after|reconnect|re-attach|ICE restart|restart failed|recovered by|state |"
+                    r"lost its media|RTP arriving|no RTP|ICE (connected|failed|disconnected)")
+rows = []
+for path in sys.argv[2:]:
+    who = path.rsplit("/", 1)[-1].split(".")[0]
+    try:
+        lines = open(path).readlines()
+    except OSError:
+        continue
+    for line in lines:
+        try:
+            event = json.loads(line)
+            ts = datetime.fromisoformat(event["ts"].replace("Z", "+00:00")).timestamp()
+        except (ValueError, KeyError):
+            continue
+        if ts < since:
+            continue
+        if who == "switch":
+            text = " ".join(str(event.get(k)) for k in ("kind", "login", "call", "detail") if event.get(k))
+        else:
+            text = event.get("message", "")
+            frame = re.match(r"(sent|received) (.*)", text)
+            if frame:
+                method = re.search(r'"method":"([^"]+)"', frame[2])
+                action = re.search(r'"action":"([^"]+)"', frame[2])
+                if not method and '"result"' not in frame[2] and '"error"' not in frame[2]:
+                    continue
+                name = method[1] if method else ("error" if '"error"' in frame[2] else "result")
+                if re.search(r"ping|candidate|endOfCandidates|gatewayState", name):
+                    continue
+                if name in ("result", "error") and not action:
+                    continue
+                text = "%s %s%s" % (frame[1], name, " " + action[1] if action else "")
+            elif not wanted.search(text):
+                continue
+        rows.append((ts, who, text[:160]))
+for ts, who, text in sorted(rows)[:120]:
+    print("timeline | +%7.3f s | %-6s | %s" % (ts - since, who, text))
+PY
+}
 
 bed_up() {
     scripts/netns/topology up flat "$id" >/dev/null || { echo "reconnect-bed: could not build the test bed" >&2; exit 1; }
