@@ -263,9 +263,9 @@ extension VoiceClient {
     /// (`clientReady`). A pass that follows the re-login (a trigger queued meanwhile, such as the
     /// closure of the socket we gave up) must know which calls their re-attach takes over, so
     /// the pass that reconnected waits for that list, at most the probe timeout (a server that
-    /// sends no list re-attaches nothing).
+    /// sends no list re-attaches nothing). A client with no calls has nothing to wait for.
     private func waitForReattachList(after seen: Int) async {
-        guard recovery.reattachLists == seen, !recovery.userDisconnected else { return }
+        guard !calls.isEmpty, recovery.reattachLists == seen, !recovery.userDisconnected else { return }
         let timeout = configuration.reconnection.probeTimeout
         let timer = Task { [weak self] in
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
