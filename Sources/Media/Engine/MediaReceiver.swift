@@ -50,7 +50,10 @@ final class MediaReceiver {
 
     static let sourceSwitchSilence = Duration.milliseconds(500)
 
-    init(configuration: MediaSessionConfiguration, security: MediaSecurity, transport: any MediaTransport, continuation: AsyncStream<MediaEvent>.Continuation) throws {
+    init(
+        configuration: MediaSessionConfiguration, security: MediaSecurity, transport: any MediaTransport,
+        continuation: AsyncStream<MediaEvent>.Continuation
+    ) throws {
         self.configuration = configuration
         self.continuation = continuation
         jitterBuffer = JitterBuffer(configuration: configuration.jitterBuffer)

@@ -8,10 +8,10 @@ import Synchronization
 /// paths allocate nothing and take no actor hop.
 ///
 /// Two locks, so that a packet arriving while the clock thread encodes, sends or decodes does not
-/// wait for it (docs/performance.md, "The session's two locks"): `receiveLock` guards `receiver`, what both
-/// threads touch (the secure channel's receiving half and DTLS, the jitter buffer, the reception
-/// statistics) and is taken by the network thread per datagram and by the clock thread only for
-/// moments; `clockLock` guards every stored `var` of this class (the clock side: encoder,
+/// wait for it (docs/performance.md, "The session's two locks"). `receiveLock` guards `receiver`,
+/// what both threads touch (the secure channel's receiving half and DTLS, the jitter buffer, the
+/// reception statistics): the network thread takes it per datagram, the clock thread only for
+/// moments. `clockLock` guards every stored `var` of this class (the clock side: encoder,
 /// decoder, sending half, playout, counters of what was sent and played) against the control
 /// calls (mute, DTMF, hold, statistics, stop), never against the network thread. Whoever needs
 /// both takes `clockLock` first.
@@ -123,6 +123,16 @@ package final class MediaSession: @unchecked Sendable {
         watchingFirstAudible = configuration.watchesFirstAudible
         cname = Array(configuration.cname.utf8.prefix(255))
 
+        let (events, continuation) = AsyncStream<MediaEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        self.events = events
+        self.continuation = continuation
+        // Before the buffers: an init that throws once they exist would never free them.
+        do {
+            receiver = try MediaReceiver(configuration: configuration, security: security, transport: transport, continuation: continuation)
+        } catch {
+            throw .security("\(error)")
+        }
+
         sendBuffer = .allocate(byteCount: SecureMediaChannel.bufferCapacity, alignment: 16)
         rtcpBuffer = .allocate(byteCount: SecureMediaChannel.bufferCapacity, alignment: 16)
         receivedPayload = .allocate(byteCount: configuration.jitterBuffer.maximumPayload, alignment: 16)
@@ -136,14 +146,6 @@ package final class MediaSession: @unchecked Sendable {
         decoded.initialize(repeating: 0)
         playout = .allocate(capacity: configuration.decodesAudio ? rate * 240 / 1000 : 1)
         playout.initialize(repeating: 0)
-
-        let (events, continuation) = AsyncStream<MediaEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        (self.events, self.continuation) = (events, continuation)
-        do {
-            receiver = try MediaReceiver(configuration: configuration, security: security, transport: transport, continuation: continuation)
-        } catch {
-            throw .security("\(error)")
-        }
     }
 
     deinit {
