@@ -477,7 +477,11 @@ package final class MediaSession: @unchecked Sendable {
     /// taken, so what was sent and played and what was received are of the same moment.
     package func statistics() -> MediaStatistics {
         clockLock.withLock { _ in
-            withReceiver { receiver in
+            // The level meters read whole frames: measured before the receive side's lock is
+            // taken, so that no packet waits for them.
+            let audioLevel = playedFrame ? Self.level(UnsafeBufferPointer(rebasing: playout[0..<tickSamples])) : 0
+            let localAudioLevel = Self.level(UnsafeBufferPointer(localFrame))
+            return withReceiver { receiver in
                 let channel = receiver.channel!
                 let profile: String? = if case .secure(let profile) = channel.state { profile.rawValue } else { nil }
                 return MediaStatistics(
@@ -486,9 +490,7 @@ package final class MediaSession: @unchecked Sendable {
                     jitterMs: receiver.jitterMilliseconds, rttMs: receiver.roundTripTime.map { $0 * 1000 }, remotePacketsLost: receiver.remotePacketsLost,
                     concealedSamples: concealedSamples, totalSamplesPlayed: totalSamplesPlayed, jitterBufferDelayMs: receiver.jitterBufferDelayMilliseconds,
                     jitterBufferTargetMs: receiver.jitterBufferTargetMilliseconds, latePackets: receiver.jitterBufferCounters.late,
-                    duplicatePackets: receiver.jitterBufferCounters.duplicates,
-                    audioLevel: playedFrame ? Self.level(UnsafeBufferPointer(rebasing: playout[0..<tickSamples])) : 0,
-                    localAudioLevel: Self.level(UnsafeBufferPointer(localFrame)), srtpProfile: profile,
+                    duplicatePackets: receiver.jitterBufferCounters.duplicates, audioLevel: audioLevel, localAudioLevel: localAudioLevel, srtpProfile: profile,
                     srtpAuthenticationFailures: channel.counters.authenticationFailures, srtpReplays: channel.counters.replays,
                     dtmfReceived: receiver.eventDigitsReceived + inBandDigitsReceived, muted: muted, preEncodedFramesSent: preEncodedFramesSent,
                     malformedPackets: receiver.malformedPackets, unknownDatagrams: channel.counters.unknownDatagrams,
