@@ -35,7 +35,7 @@ final class GatedTransport: MediaTransport {
 }
 
 /// A sink that keeps nothing and may hold its first write at a gate.
-final class GatedSink: AudioSink, @unchecked Sendable {
+final class GatedSink: AudioSink, Sendable {
     let gate: Gate
     init(gate: Gate) { self.gate = gate }
 
@@ -68,11 +68,11 @@ struct ThreadedSession {
         session.start(on: clock)
     }
 
-    /// Hands `packets` to the session on a thread of their own; the semaphore is signalled once
-    /// all were received.
-    func receiveOnAnotherThread(_ packets: ArraySlice<[UInt8]>) -> DispatchSemaphore {
+    /// Hands every packet to the session on a thread of its own; the semaphore is signalled
+    /// once all were received.
+    func receiveOnAnotherThread() -> DispatchSemaphore {
         let done = DispatchSemaphore(value: 0)
-        Thread { [session] in
+        Thread { [session, packets] in
             for packet in packets { packet.withUnsafeBytes { session.receive($0) } }
             done.signal()
         }.start()
@@ -91,9 +91,9 @@ struct ThreadedSession {
 }
 
 /// The network thread's receive path and the clock thread's tick share only the jitter buffer
-/// and the reception statistics (docs/performance.md, "The session's two locks"). Run under
-/// `swift test --sanitize=thread` as well: these are the tests that put both threads on one
-/// session at once.
+/// and the reception statistics (docs/performance.md, "The session's two locks"). These put both
+/// threads on one session at once: run them under `swift test --sanitize=thread` too, and read
+/// its reports as docs/hardening.md says.
 @Suite(.serialized) struct MediaSessionThreadTests {
     enum Stage: String, CaseIterable, CustomTestStringConvertible {
         /// SRTP protect and the transport's send.
@@ -115,7 +115,7 @@ struct ThreadedSession {
         let ticked = setup.tickOnAnotherThread(1)
         try #require(gate.waitUntilEntered(seconds: 5))
 
-        let received = setup.receiveOnAnotherThread(setup.packets[...])
+        let received = setup.receiveOnAnotherThread()
         let receivedDuringTick = received.wait(timeout: .now() + 5) == .success
         gate.open()
         #expect(ticked.wait(timeout: .now() + 5) == .success)
@@ -134,7 +134,7 @@ struct ThreadedSession {
         let setup = try ThreadedSession(transport: GatedTransport(gate: open), sink: GatedSink(gate: open), packetCount: 400)
         let ticks = 300
         let ticked = setup.tickOnAnotherThread(ticks)
-        let received = setup.receiveOnAnotherThread(setup.packets[...])
+        let received = setup.receiveOnAnotherThread()
         #expect(ticked.wait(timeout: .now() + 20) == .success)
         #expect(received.wait(timeout: .now() + 20) == .success)
         let statistics = setup.session.statistics()
