@@ -232,6 +232,8 @@ package final class MediaSession: @unchecked Sendable {
 
     private func tickLocked(now: ContinuousClock.Instant) {
         guard started, !stopped else { return }
+        // A moment under the receive side's lock: DTLS timers until keys exist, then the
+        // sending half taken once; whether media stopped coming; whether RFC 4733 events did.
         withReceiver { receiver in
             if sender == nil, let taken = receiver.pollSecurity(now: now) {
                 sender = taken
