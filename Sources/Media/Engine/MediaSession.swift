@@ -5,16 +5,29 @@ import Synchronization
 /// One call's audio: receive (transport → demux → unprotect → parse → jitter buffer) on the
 /// network thread, and once per media clock tick: jitter buffer → decode → sink, then source →
 /// encode → packetize → protect → transport. All buffers are allocated here, up front; the packet
-/// paths allocate nothing and take no actor hop. A lock serialises the two threads.
+/// paths allocate nothing and take no actor hop.
+///
+/// Two locks, so that a packet arriving while the clock thread encodes, sends or decodes does not
+/// wait for it (docs/performance.md, "The session's two locks"). `receiveLock` guards `receiver`,
+/// what both threads touch (the secure channel's receiving half and DTLS, the jitter buffer, the
+/// reception statistics): the network thread takes it per datagram, the clock thread only for
+/// moments. `clockLock` guards every stored `var` of this class (the clock side: encoder,
+/// decoder, sending half, playout, counters of what was sent and played) against the control
+/// calls (mute, DTMF, hold, statistics, stop), never against the network thread. Whoever needs
+/// both takes `clockLock` first.
 package final class MediaSession: @unchecked Sendable {
     package let configuration: MediaSessionConfiguration
     package let events: AsyncStream<MediaEvent>
     /// Samples per 20 ms clock tick at the session rate.
     let tickSamples: Int
 
-    private let lock = Mutex(())
+    private let receiveLock = Mutex(())
+    /// Only ever reached through `withReceiver`, under `receiveLock`.
+    private let receiver: MediaReceiver
+    private let clockLock = Mutex(())
     private let continuation: AsyncStream<MediaEvent>.Continuation
-    private var channel: SecureMediaChannel!
+    /// Taken from the channel once it is secure: nothing is sent before.
+    private var sender: SRTPSender?
     /// Made on the first frame that needs it: a session whose source hands it pre-encoded frames
     /// (a bot's cached prompts) may never run an encoder of its own.
     private var encoder: (any AudioEncoder)?
@@ -28,16 +41,15 @@ package final class MediaSession: @unchecked Sendable {
     private let decoder: (any AudioDecoder)?
     private let source: any AudioSource
     private let sink: any AudioSink
-    private let jitterBuffer: JitterBuffer
     private let dtmfSender: DTMFSender
-    private var dtmfReceiver = DTMFReceiver()
     private var inBandDetector: InBandDTMFDetector?
-    private var reception = ReceptionStatistics()
 
     private let frameSamples: Int
     private let remoteFrameSamples: Int
     private let sendBuffer: UnsafeMutableRawBufferPointer
     private let rtcpBuffer: UnsafeMutableRawBufferPointer
+    /// A frame's payload copied out of the jitter buffer, to decode after its lock is released.
+    private let receivedPayload: UnsafeMutableRawBufferPointer
     private let pending: UnsafeMutableBufferPointer<Int16>
     private var pendingCount = 0
     private let localFrame: UnsafeMutableBufferPointer<Int16>
@@ -51,7 +63,6 @@ package final class MediaSession: @unchecked Sendable {
 
     private var sequenceNumber = UInt16.random(in: 0...UInt16.max)
     private var timestamp = UInt32.random(in: 0...UInt32.max)
-    private var remoteSSRC: UInt32?
     private var started = false
     private var stopped = false
     private var muted = false
@@ -61,28 +72,16 @@ package final class MediaSession: @unchecked Sendable {
     private var everPlayed = false
     /// Set from `watchesFirstAudible`; off once `firstAudiblePlayed` was raised.
     private var watchingFirstAudible = false
-    /// Payload types already reported in a `firstRTPSent`/`firstRTPReceived` event.
+    /// Payload types already reported in a `firstRTPSent` event.
     private var sentPayloadTypes = PayloadTypeSet()
-    private var receivedPayloadTypes = PayloadTypeSet()
     private var concealedInARow = 0
-    private var securedAt: ContinuousClock.Instant?
-    private var lastRTPArrival: ContinuousClock.Instant?
-    private var disrupted = false
     private var nextRTCP: ContinuousClock.Instant?
-    private var lastSenderReport: (compact: UInt32, arrival: ContinuousClock.Instant)?
 
     private var packetsSent = 0
     private var bytesSent = 0
-    private var packetsReceived = 0
-    private var bytesReceived = 0
     private var concealedSamples = 0
     private var totalSamplesPlayed = 0
-    private var roundTripTime: Double?
-    private var remotePacketsLost: Int?
-    private var dtmfReceived = 0
-    private var malformedPackets = 0
-
-    static let sourceSwitchSilence = Duration.milliseconds(500)
+    private var inBandDigitsReceived = 0
 
     package init(
         configuration: MediaSessionConfiguration, security: MediaSecurity, transport: any MediaTransport,
@@ -119,15 +118,24 @@ package final class MediaSession: @unchecked Sendable {
                 throw .codec(error)
             }
         }
-        jitterBuffer = JitterBuffer(configuration: configuration.jitterBuffer)
         dtmfSender = DTMFSender(clockRate: rate, durationMilliseconds: configuration.dtmfDurationMilliseconds, volume: configuration.dtmfVolume)
         if configuration.runsInBandDTMFDetector { inBandDetector = InBandDTMFDetector(sampleRate: rate) }
         watchingFirstAudible = configuration.watchesFirstAudible
-        remoteSSRC = configuration.remoteSSRC
         cname = Array(configuration.cname.utf8.prefix(255))
+
+        let (events, continuation) = AsyncStream<MediaEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        self.events = events
+        self.continuation = continuation
+        // Before the buffers: an init that throws once they exist would never free them.
+        do {
+            receiver = try MediaReceiver(configuration: configuration, security: security, transport: transport, continuation: continuation)
+        } catch {
+            throw .security("\(error)")
+        }
 
         sendBuffer = .allocate(byteCount: SecureMediaChannel.bufferCapacity, alignment: 16)
         rtcpBuffer = .allocate(byteCount: SecureMediaChannel.bufferCapacity, alignment: 16)
+        receivedPayload = .allocate(byteCount: configuration.jitterBuffer.maximumPayload, alignment: 16)
         pending = .allocate(capacity: frameSamples + tickSamples)
         pending.initialize(repeating: 0)
         localFrame = .allocate(capacity: tickSamples)
@@ -138,45 +146,48 @@ package final class MediaSession: @unchecked Sendable {
         decoded.initialize(repeating: 0)
         playout = .allocate(capacity: configuration.decodesAudio ? rate * 240 / 1000 : 1)
         playout.initialize(repeating: 0)
-
-        (events, continuation) = AsyncStream<MediaEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        do {
-            channel = try SecureMediaChannel(security: security, transport: transport) { [weak self] state in
-                self?.securityChanged(state)
-            }
-        } catch {
-            throw .security("\(error)")
-        }
     }
 
     deinit {
         sendBuffer.deallocate()
         rtcpBuffer.deallocate()
+        receivedPayload.deallocate()
         pending.deallocate()
         localFrame.deallocate()
         decoded.deallocate()
         playout.deallocate()
     }
 
+    /// The receive side, under its lock. Hold it for moments: the network thread waits on it.
+    private func withReceiver<Result: Sendable>(_ body: (MediaReceiver) -> Result) -> Result {
+        receiveLock.withLock { _ in body(receiver) }
+    }
+
     // MARK: Control
 
     /// Starts the DTLS handshake and joins `clock`, which ticks the session from now on.
     package func start(on clock: MediaClock = .shared) {
-        let first = lock.withLock { _ in
+        let first = clockLock.withLock { _ in
             let first = !started
             started = true
-            if first { channel.start() }
             return first
         }
-        if first { clock.add(self) }
+        guard first else { return }
+        withReceiver { $0.channel.start() }
+        clock.add(self)
     }
 
     /// Sends RTCP BYE, leaves the clock, closes the sink and ends `events`.
     package func stop(clock: MediaClock = .shared) {
         clock.remove(self)
-        lock.withLock { _ in
+        clockLock.withLock { _ in
             guard !stopped else { return }
             stopped = true
+            withReceiver { receiver in
+                receiver.stopped = true
+                // Secured since the last tick: the BYE still goes.
+                if sender == nil { sender = receiver.channel.takeSender() }
+            }
             sendReports(goodbye: true)
             sink.close()
             continuation.finish()
@@ -185,170 +196,56 @@ package final class MediaSession: @unchecked Sendable {
 
     /// Muted sessions send silence (keeping RTP, RTCP and NAT bindings alive).
     package var isMuted: Bool {
-        get { lock.withLock { _ in muted } }
-        set { lock.withLock { _ in muted = newValue } }
+        get { clockLock.withLock { _ in muted } }
+        set { clockLock.withLock { _ in muted = newValue } }
     }
 
     /// Queues RFC 4733 digits (0-9 * # A-D). Needs a negotiated telephone-event payload type.
     package func sendDTMF(_ digits: String) throws(MediaSessionError) {
         guard configuration.telephoneEventPayloadType != nil else { throw .invalidDTMF("\(digits) (no telephone-event negotiated)") }
-        let queued = lock.withLock { _ in dtmfSender.enqueue(digits) }
+        let queued = clockLock.withLock { _ in dtmfSender.enqueue(digits) }
         guard queued else { throw .invalidDTMF(digits) }
     }
 
     /// Paused sessions send no RTP at all (hold: a=sendonly/inactive), only RTCP; the source
     /// keeps being read so it resumes in time. The first packet after a pause carries the marker.
     package var isSendingPaused: Bool {
-        get { lock.withLock { _ in sendingPaused } }
-        set { lock.withLock { _ in sendingPaused = newValue } }
+        get { clockLock.withLock { _ in sendingPaused } }
+        set { clockLock.withLock { _ in sendingPaused = newValue } }
     }
 
-    var isSecure: Bool { lock.withLock { _ in channel.isSecure } }
+    var isSecure: Bool { withReceiver { $0.channel.isSecure } }
 
     // MARK: Receive path (network thread)
 
     /// Entry point for every datagram the transport receives (except STUN), on its thread.
     package func receive(_ datagram: UnsafeRawBufferPointer) {
-        lock.withLock { _ in receiveLocked(datagram) }
-    }
-
-    private func receiveLocked(_ datagram: UnsafeRawBufferPointer) {
-        guard !stopped else { return }
-        switch channel.receive(datagram) {
-        case .rtp(let length):
-            handleRTP(UnsafeRawBufferPointer(rebasing: channel.plaintext[0..<length]))
-        case .rtcp(let length):
-            handleRTCP(UnsafeRawBufferPointer(rebasing: channel.plaintext[0..<length]))
-        case .none:
-            break
-        }
-    }
-
-    private func handleRTP(_ bytes: UnsafeRawBufferPointer) {
-        guard let packet = try? RTPPacket.parse(bytes) else {
-            malformedPackets += 1
-            return
-        }
-        let now = ContinuousClock.now
-        if packet.ssrc != remoteSSRC {
-            // Follow a new source (peer restart, or an SSRC the SDP did not announce) once the
-            // current one has been silent for a while; until then the newcomer is ignored.
-            if let last = lastRTPArrival, now - last < Self.sourceSwitchSilence { return }
-            remoteSSRC = packet.ssrc
-            reception = ReceptionStatistics()
-            jitterBuffer.reset()
-            dtmfReceiver = DTMFReceiver()
-        }
-        lastRTPArrival = now
-        if disrupted {
-            disrupted = false
-            continuation.yield(.restored)
-        }
-        packetsReceived += 1
-        bytesReceived += packet.payloadLength
-        if packetsReceived == 1 { continuation.yield(.firstPacketArrived(at: now)) }
-        if receivedPayloadTypes.insert(packet.payloadType) {
-            continuation.yield(.firstRTPReceived(payloadType: packet.payloadType))
-        }
-        reception.record(sequence: packet.sequenceNumber, rtpTimestamp: packet.timestamp, arrival: arrivalTimestamp())
-        let payload = UnsafeRawBufferPointer(rebasing: bytes[packet.payloadRange])
-        if packet.payloadType == configuration.codec.payloadType {
-            _ = jitterBuffer.insert(sequence: packet.sequenceNumber, payload: payload)
-            jitterBuffer.updateTarget(jitterMilliseconds: jitterMilliseconds)
-        } else if configuration.receivedTelephoneEventPayloadTypes.contains(packet.payloadType) {
-            jitterBuffer.insertPlaceholder(sequence: packet.sequenceNumber)
-            if let event = try? TelephoneEvent.parse(payload), let digit = dtmfReceiver.receive(event, timestamp: packet.timestamp) {
-                dtmfReceived += 1
-                // A far end that sends RFC 4733 events may also leave the tones in its audio:
-                // from its first event on, only the events count, so no digit arrives twice.
-                inBandDetector = nil
-                continuation.yield(.dtmf(digit, inBand: false))
-            }
-        } else {
-            jitterBuffer.insertPlaceholder(sequence: packet.sequenceNumber)
-        }
-    }
-
-    private var jitterMilliseconds: Double {
-        Double(reception.jitter) * 1000 / Double(configuration.codec.sampleRate)
-    }
-
-    /// Arrival time in RTP timestamp units (RFC 3550 A.8), from the monotonic clock.
-    private func arrivalTimestamp() -> UInt32 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let rate = UInt64(configuration.codec.sampleRate)
-        let ticks = UInt64(now.tv_sec) &* rate &+ UInt64(now.tv_nsec) &* rate / 1_000_000_000
-        return UInt32(truncatingIfNeeded: ticks)
-    }
-
-    private func handleRTCP(_ bytes: UnsafeRawBufferPointer) {
-        guard var reader = try? RTCPCompoundReader(bytes, requireReportFirst: false) else {
-            malformedPackets += 1
-            return
-        }
-        let arrival = NTPTime.compact(Self.wallClockNTP())
-        while true {
-            let next: RTCPHeader?
-            do {
-                next = try reader.next()
-            } catch {
-                // A length or padding that lies: what came before it was used; the rest is dropped.
-                malformedPackets += 1
-                return
-            }
-            guard let header = next else { return }
-            switch header.packetType {
-            case RTCPPacketType.senderReport, RTCPPacketType.receiverReport:
-                guard let (ssrc, info, count) = try? reader.report(header) else {
-                    malformedPackets += 1
-                    return
-                }
-                if let info, ssrc == remoteSSRC { lastSenderReport = (info.compactNTP, .now) }
-                for index in 0..<count {
-                    let block = reader.reportBlock(header, index: index)
-                    guard block.ssrc == configuration.localSSRC else { continue }
-                    remotePacketsLost = Int(block.cumulativeLost)
-                    if let rtt = NTPTime.roundTripTime(arrival: arrival, lastSenderReport: block.lastSenderReport, delaySinceLastSenderReport: block.delaySinceLastSenderReport) {
-                        roundTripTime = rtt
-                    }
-                }
-            case RTCPPacketType.goodbye:
-                continuation.yield(.remoteGoodbye)
-            default:
-                break
-            }
-        }
-    }
-
-    private func securityChanged(_ state: SecureMediaChannel.State) {
-        switch state {
-        case .secure(let profile):
-            securedAt = .now
-            nextRTCP = .now + .milliseconds(500)
-            continuation.yield(.secured(profile))
-        case .failed(let error):
-            continuation.yield(.securityFailed(error))
-        case .negotiating:
-            break
-        }
+        withReceiver { $0.receive(datagram) }
     }
 
     // MARK: Clock path
 
     /// One 20 ms step: play what arrived, send what the source gives, keep DTLS and RTCP going.
     package func tick(now: ContinuousClock.Instant = .now) {
-        lock.withLock { _ in tickLocked(now: now) }
+        clockLock.withLock { _ in tickLocked(now: now) }
     }
 
     private func tickLocked(now: ContinuousClock.Instant) {
         guard started, !stopped else { return }
-        channel.poll(now: now)
+        // A moment under the receive side's lock: DTLS timers until keys exist, then the
+        // sending half taken once; whether media stopped coming; whether RFC 4733 events did.
+        withReceiver { receiver in
+            if sender == nil, let taken = receiver.pollSecurity(now: now) {
+                sender = taken
+                nextRTCP = now + .milliseconds(500)
+            }
+            receiver.checkDisruption(now: now)
+            if receiver.telephoneEventsArrived { inBandDetector = nil }
+        }
         // Send first: the frame leaves as close to the tick as it can; playout has the jitter
         // buffer's slack.
         capture()
         play()
-        checkDisruption(now: now)
         if let nextRTCP, now >= nextRTCP {
             self.nextRTCP = now + configuration.rtcpInterval
             sendReports(goodbye: false)
@@ -372,8 +269,10 @@ package final class MediaSession: @unchecked Sendable {
             iterations += 1
             var produced = 0
             var concealed = false
-            switch jitterBuffer.pop() {
-            case .frame(let payload):
+            let step = withReceiver { $0.popFrame(copyingTo: receivedPayload, wantsNext: decoder.canRecoverFromNextPacket) }
+            switch step {
+            case .frame(let length):
+                let payload = UnsafeRawBufferPointer(rebasing: receivedPayload[0..<length])
                 produced = (try? decoder.decode(payload, into: decoded)) ?? 0
                 if produced == 0 {
                     produced = conceal(remoteFrameSamples)
@@ -381,9 +280,10 @@ package final class MediaSession: @unchecked Sendable {
                 }
                 everPlayed = true
                 concealedInARow = 0
-            case .lost(let next):
+            case .lost(let nextLength):
                 let target = UnsafeMutableBufferPointer(rebasing: decoded[0..<remoteFrameSamples])
-                if let next, decoder.canRecoverFromNextPacket {
+                if let nextLength {
+                    let next = UnsafeRawBufferPointer(rebasing: receivedPayload[0..<nextLength])
                     produced = (try? decoder.recover(lostBefore: next, into: target)) ?? 0
                 }
                 if produced == 0 { produced = conceal(remoteFrameSamples) }
@@ -414,11 +314,12 @@ package final class MediaSession: @unchecked Sendable {
         totalSamplesPlayed += tickSamples
         if watchingFirstAudible, remote.contains(where: { $0 != 0 }) {
             watchingFirstAudible = false
+            let packetsReceived = withReceiver { $0.packetsReceived }
             continuation.yield(.firstAudiblePlayed(at: .now, packetsReceived: packetsReceived))
         }
         if var detector = inBandDetector {
             if let digit = detector.process(remote) {
-                dtmfReceived += 1
+                inBandDigitsReceived += 1
                 continuation.yield(.dtmf(digit, inBand: true))
             }
             inBandDetector = detector
@@ -433,7 +334,7 @@ package final class MediaSession: @unchecked Sendable {
         var iterations = 0
         while playoutCount < tickSamples && iterations < 8 {
             iterations += 1
-            switch jitterBuffer.pop() {
+            switch withReceiver({ $0.popFrame(copyingTo: nil, wantsNext: false) }) {
             case .frame:
                 playoutCount += remoteFrameSamples
                 everPlayed = true
@@ -477,7 +378,7 @@ package final class MediaSession: @unchecked Sendable {
     private func sendFrame(_ pcm: UnsafeBufferPointer<Int16>) {
         defer { timestamp &+= UInt32(frameSamples) }
         // No keys, no media: nothing leaves before DTLS (or SDES) has secured the channel.
-        guard channel.isSecure else { return }
+        guard sender != nil else { return }
         guard !sendingPaused else {
             previousWasDTX = true
             return
@@ -524,7 +425,7 @@ package final class MediaSession: @unchecked Sendable {
 
     private func transmit(length: Int, payloadLength: Int, payloadType: UInt8) {
         sequenceNumber &+= 1
-        if channel.send(sendBuffer, length: length, isRTCP: false) {
+        if sender?.send(sendBuffer, length: length, isRTCP: false) == true {
             packetsSent += 1
             bytesSent += payloadLength
             if sentPayloadTypes.insert(payloadType) {
@@ -533,31 +434,14 @@ package final class MediaSession: @unchecked Sendable {
         }
     }
 
-    private func checkDisruption(now: ContinuousClock.Instant) {
-        guard !disrupted, let since = lastRTPArrival ?? securedAt, now - since > configuration.disruptionTimeout else { return }
-        disrupted = true
-        continuation.yield(.disrupted)
-    }
-
     /// SR (or RR before we have sent anything) with a block about the peer, SDES CNAME, and BYE
     /// when leaving (RFC 3550 §6.1 compound).
     private func sendReports(goodbye: Bool) {
-        guard channel.isSecure else { return }
+        guard let sender else { return }
         var writer = RTCPWriter(UnsafeMutableRawBufferPointer(rebasing: rtcpBuffer[0..<1200]))
-        var block = ReportBlock(ssrc: 0)
-        var blockCount = 0
-        if let remoteSSRC, reception.received > 0 {
-            var delay: UInt32 = 0
-            var last: UInt32 = 0
-            if let lastSenderReport {
-                last = lastSenderReport.compact
-                let elapsed = ContinuousClock.now - lastSenderReport.arrival
-                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                delay = UInt32(clamping: Int(seconds * 65536))
-            }
-            block = reception.makeReportBlock(ssrc: remoteSSRC, lastSenderReport: last, delaySinceLastSenderReport: delay)
-            blockCount = 1
-        }
+        let about = withReceiver { $0.makeReportBlock() }
+        var block = about ?? ReportBlock(ssrc: 0)
+        let blockCount = about == nil ? 0 : 1
         let reportWritten = withUnsafePointer(to: &block) { pointer -> Bool in
             let blocks = UnsafeBufferPointer(start: pointer, count: blockCount)
             if packetsSent > 0 {
@@ -573,7 +457,7 @@ package final class MediaSession: @unchecked Sendable {
         }
         guard reportWritten, cnameWritten else { return }
         if goodbye { try? writer.goodbye(ssrc: configuration.localSSRC) }
-        channel.send(rtcpBuffer, length: writer.length, isRTCP: true)
+        sender.send(rtcpBuffer, length: writer.length, isRTCP: true)
     }
 
     static func wallClockNTP() -> UInt64 {
@@ -591,23 +475,29 @@ package final class MediaSession: @unchecked Sendable {
 
     // MARK: Statistics
 
+    /// One snapshot of both sides: the clock side's lock is held while the receive side's is
+    /// taken, so what was sent and played and what was received are of the same moment.
     package func statistics() -> MediaStatistics {
-        lock.withLock { _ in statisticsLocked() }
-    }
-
-    private func statisticsLocked() -> MediaStatistics {
-        let profile: String? = if case .secure(let profile) = channel.state { profile.rawValue } else { nil }
-        return MediaStatistics(
-            codec: configuration.codec.name, payloadType: Int(configuration.codec.payloadType), packetsSent: packetsSent, bytesSent: bytesSent,
-            packetsReceived: packetsReceived, bytesReceived: bytesReceived, packetsLost: Int(max(0, reception.cumulativeLost)),
-            jitterMs: jitterMilliseconds, rttMs: roundTripTime.map { $0 * 1000 }, remotePacketsLost: remotePacketsLost,
-            concealedSamples: concealedSamples, totalSamplesPlayed: totalSamplesPlayed, jitterBufferDelayMs: jitterBuffer.averageDelayMilliseconds,
-            jitterBufferTargetMs: jitterBuffer.targetDelayMilliseconds, latePackets: jitterBuffer.counters.late,
-            duplicatePackets: jitterBuffer.counters.duplicates, audioLevel: playedFrame ? Self.level(UnsafeBufferPointer(rebasing: playout[0..<tickSamples])) : 0,
-            localAudioLevel: Self.level(UnsafeBufferPointer(localFrame)), srtpProfile: profile,
-            srtpAuthenticationFailures: channel.counters.authenticationFailures, srtpReplays: channel.counters.replays,
-            dtmfReceived: dtmfReceived, muted: muted, preEncodedFramesSent: preEncodedFramesSent,
-            malformedPackets: malformedPackets, unknownDatagrams: channel.counters.unknownDatagrams,
-            dtlsDatagramsRefused: channel.counters.handshakeDatagramsRefused, fecNegotiated: configuration.codec.usesInbandFEC)
+        clockLock.withLock { _ in
+            // The level meters read whole frames: measured before the receive side's lock is
+            // taken, so that no packet waits for them.
+            let audioLevel = playedFrame ? Self.level(UnsafeBufferPointer(rebasing: playout[0..<tickSamples])) : 0
+            let localAudioLevel = Self.level(UnsafeBufferPointer(localFrame))
+            return withReceiver { receiver in
+                let channel = receiver.channel!
+                let profile: String? = if case .secure(let profile) = channel.state { profile.rawValue } else { nil }
+                return MediaStatistics(
+                    codec: configuration.codec.name, payloadType: Int(configuration.codec.payloadType), packetsSent: packetsSent, bytesSent: bytesSent,
+                    packetsReceived: receiver.packetsReceived, bytesReceived: receiver.bytesReceived, packetsLost: receiver.packetsLost,
+                    jitterMs: receiver.jitterMilliseconds, rttMs: receiver.roundTripTime.map { $0 * 1000 }, remotePacketsLost: receiver.remotePacketsLost,
+                    concealedSamples: concealedSamples, totalSamplesPlayed: totalSamplesPlayed, jitterBufferDelayMs: receiver.jitterBufferDelayMilliseconds,
+                    jitterBufferTargetMs: receiver.jitterBufferTargetMilliseconds, latePackets: receiver.jitterBufferCounters.late,
+                    duplicatePackets: receiver.jitterBufferCounters.duplicates, audioLevel: audioLevel, localAudioLevel: localAudioLevel, srtpProfile: profile,
+                    srtpAuthenticationFailures: channel.counters.authenticationFailures, srtpReplays: channel.counters.replays,
+                    dtmfReceived: receiver.eventDigitsReceived + inBandDigitsReceived, muted: muted, preEncodedFramesSent: preEncodedFramesSent,
+                    malformedPackets: receiver.malformedPackets, unknownDatagrams: channel.counters.unknownDatagrams,
+                    dtlsDatagramsRefused: channel.counters.handshakeDatagramsRefused, fecNegotiated: configuration.codec.usesInbandFEC)
+            }
+        }
     }
 }

@@ -2,7 +2,8 @@
 /// handshake (or SDES keys), and SRTP/SRTCP in both directions. Packets that fail authentication,
 /// replays, garbage, and media arriving before keys exist are dropped and counted, never fatal.
 ///
-/// Not thread-safe: the owning session serialises calls. Allocates nothing per packet.
+/// Not thread-safe: the owning session serialises calls. Its sending half (`SRTPSender`) can be
+/// taken out once keys exist, to send from another thread. Allocates nothing per packet.
 package final class SecureMediaChannel {
     package enum State: Sendable, Equatable {
         case negotiating
@@ -23,7 +24,6 @@ package final class SecureMediaChannel {
         package var replays = 0
         var droppedBeforeKeys = 0
         package var unknownDatagrams = 0
-        var sendFailures = 0
         /// DTLS datagrams the transport refused (no ICE pair yet), sent again at `start`.
         package var handshakeDatagramsRefused = 0
     }
@@ -36,7 +36,8 @@ package final class SecureMediaChannel {
     package let plaintext: UnsafeMutableRawBufferPointer
     private let transport: any MediaTransport
     private var dtls: DTLSEndpoint?
-    private var outbound: SRTPContext?
+    /// Until `takeSender`: the channel's own `send` uses it.
+    private var sender: SRTPSender?
     private var inbound: SRTPContext?
     /// Handshake datagrams the transport refused, sent again when the session starts.
     private var refusedHandshake: [[UInt8]] = []
@@ -119,22 +120,19 @@ package final class SecureMediaChannel {
     }
 
     /// Protects the plain packet of `length` bytes at the start of `buffer` (which must have
-    /// `SRTPContext.maximumTrailer` spare bytes) and sends it. False when not secure yet or the
-    /// transport refused.
+    /// `SRTPContext.maximumTrailer` spare bytes) and sends it. False when not secure yet, the
+    /// sender was taken, or the transport refused.
     @discardableResult
     package func send(_ buffer: UnsafeMutableRawBufferPointer, length: Int, isRTCP: Bool) -> Bool {
-        guard let outbound else { return false }
-        do {
-            let protected = isRTCP ? try outbound.protectRTCP(buffer, length: length) : try outbound.protectRTP(buffer, length: length)
-            guard transport.send(UnsafeRawBufferPointer(rebasing: buffer[0..<protected])) else {
-                counters.sendFailures += 1
-                return false
-            }
-            return true
-        } catch {
-            counters.sendFailures += 1
-            return false
-        }
+        sender?.send(buffer, length: length, isRTCP: isRTCP) ?? false
+    }
+
+    /// The sending half, once secure, handed over for good: from then on only its new owner
+    /// sends media, on its own thread, and this channel's `send` returns false. Nil before keys
+    /// exist and after it was taken.
+    package func takeSender() -> SRTPSender? {
+        defer { sender = nil }
+        return sender
     }
 
     /// A DTLS server answers a ClientHello as it arrives, which can be before its own side of ICE
@@ -168,7 +166,7 @@ package final class SecureMediaChannel {
     }
 
     private func install(_ material: SRTPKeyingMaterial) throws(SRTPError) {
-        outbound = try SRTPContext(profile: material.profile, masterKey: material.localMasterKey, direction: .outbound)
+        sender = SRTPSender(context: try SRTPContext(profile: material.profile, masterKey: material.localMasterKey, direction: .outbound), transport: transport)
         inbound = try SRTPContext(profile: material.profile, masterKey: material.remoteMasterKey, direction: .inbound)
         setState(.secure(material.profile))
     }
