@@ -10,8 +10,9 @@ protocol PeriodicallySampled: AnyObject, Sendable {
 /// One task samples every registered member once a period, one member after another, in place
 /// of a sleeping task per call. With hundreds of calls up, per-call tasks woke at scattered
 /// moments and queued hundreds of jobs a second on the cooperative pool, each taking a pool
-/// thread in turn with the setup of new calls; one pass keeps at most one of its jobs queued at a
-/// time, so a setup step waits behind one sample at most (docs/performance.md, "Call setup").
+/// thread in turn with the setup of new calls; a pass keeps at most one of its jobs queued at a
+/// time and yields every few members, so a setup step waits behind a few samples at most
+/// (docs/performance.md, "Call setup").
 /// The task runs while there are members and starts again with the next one added.
 final class PeriodicSampler: Sendable {
     /// Every call's quality watch in the process.
@@ -59,11 +60,18 @@ final class PeriodicSampler: Sendable {
     /// The task is sampling: it stops once no member is left.
     var isRunning: Bool { members.withLock { $0.running } }
 
+    /// Members sampled between two yields of a pass.
+    static let batch = 8
+
     /// One pass: each member present when the pass began and not removed since is sampled once.
+    /// A hop to an idle actor does not leave the thread, so a pass could hold a pool thread for
+    /// the whole of it; it yields after every `batch` members, and a job queued meanwhile (a
+    /// step of a call's setup) runs before the pass goes on.
     func samplePass() async {
         let pass = members.withLock { members in members.order.compactMap { id in members.byID[id].map { (id, $0) } } }
         var over: [ObjectIdentifier] = []
-        for (id, member) in pass {
+        for (index, (id, member)) in pass.enumerated() {
+            if index > 0, index % Self.batch == 0 { await Task.yield() }
             guard members.withLock({ $0.byID[id] != nil }) else { continue }
             let more = await member.sampleOnce()
             if !more { over.append(id) }
