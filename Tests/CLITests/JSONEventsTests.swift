@@ -63,6 +63,23 @@ import Testing
         }
     }
 
+    /// `fflush(nil)` after each line flushed every open stdio stream: the WAV recording of every
+    /// call too, a write(2) per recorded call per event line (docs/performance.md, "Call setup").
+    @Test func anEventLineFlushesNoOtherStream() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("json-events-\(UUID().uuidString).wav").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recorder = try WAVRecorder(path: path, sampleRate: 8000)
+        let frame = [Int16](repeating: 1, count: 160)
+        frame.withUnsafeBufferPointer { recorder.write(remote: $0, local: $0) }
+        JSONEvents.emit("json-events-test", Empty())
+        let sizeAfterEvent = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        // The header went out when it was written (its seek flushes); the frame waits in the buffer.
+        #expect(sizeAfterEvent == 44)
+        recorder.close()
+        let sizeAfterClose = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(sizeAfterClose == 44 + 320)
+    }
+
     @Test func aPayloadThatIsNotAnObjectIsAnErrorLine() {
         #expect(JSONEvents.line("odd", [1, 2], at: Date()) == #"{"event":"error","code":"cli.json","message":"could not encode the odd event as JSON"}"#)
     }
