@@ -81,6 +81,7 @@ let package = Package(
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Switch", "SDP", "Media", "TestSupport"], exclude: ["Support/ws_fragments.py"]),
         .testTarget(name: "ICETests", dependencies: ["ICE", "ICEPeer", "CNice"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "SDP"]),
+        .testTarget(name: "CLITests", dependencies: ["CLI", "Parley", "Media", "TestSupport"]),
         .testTarget(name: "ParleyTests", dependencies: ["Parley", "Signaling", "Switch", "Media", "ICE", "SDP", "TestSupport", .product(name: "Logging", package: "swift-log")]),
     ],
     swiftLanguageModes: [.v6]
