@@ -87,6 +87,7 @@ let package = Package(
         .testTarget(name: "SignalingTests", dependencies: ["Locking", "Signaling", "Switch", "SDP", "Media", "TestSupport"], exclude: ["Support/ws_fragments.py"]),
         .testTarget(name: "ICETests", dependencies: ["Locking", "ICE", "ICEPeer", "CNice"]),
         .testTarget(name: "MediaTests", dependencies: ["Locking", "Media", "SDP"]),
+        .testTarget(name: "CLITests", dependencies: ["Locking", "CLI", "Parley", "Media", "TestSupport"]),
         .testTarget(name: "ParleyTests", dependencies: ["Locking", "Parley", "Signaling", "Switch", "Media", "ICE", "SDP", "TestSupport", .product(name: "Logging", package: "swift-log")]),
     ],
     swiftLanguageModes: [.v6]

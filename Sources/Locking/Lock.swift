@@ -21,7 +21,9 @@ package struct Lock<Value: ~Copyable>: ~Copyable {
         mutex = Mutex(initialValue)
     }
 
-    @inlinable
+    // Always inlined, as Mutex.withLock is: left to the optimizer, a large closure (as in
+    // MediaSession.statistics) kept this wrapper as an unspecialised generic call.
+    @inlinable @inline(__always)
     package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {

@@ -128,4 +128,23 @@ import Testing
         // A held digit is one digit.
         #expect(detect(dtmfAudio("8", toneMilliseconds: 600)) == "8")
     }
+
+    /// The detector's four-filter pass computes what four single filters do, bit for bit, so it
+    /// decides exactly as the single filters would (a change of arithmetic order would show here).
+    @Test(arguments: [8000, 16000, 48000])
+    func goertzelBankMatchesSingleFilters(sampleRate: Int) {
+        let frequencies = SIMD4<Double>(697, 1209, 1336.5, 3000)
+        let bank = GoertzelBank(frequencies, sampleRate: sampleRate)
+        var generator = SystemRandomNumberGenerator()
+        let noise = (0..<(sampleRate / 50)).map { _ in Int16.random(in: -20000...20000, using: &generator) }
+        let digit = dtmfAudio("5").prefix(sampleRate / 50).map { $0 }
+        for block in [noise, digit, [Int16](repeating: 0, count: 160), [Int16](repeating: .max, count: 960)] {
+            block.withUnsafeBufferPointer { samples in
+                let powers = bank.powers(in: samples)
+                for lane in 0..<4 {
+                    #expect(powers[lane] == Goertzel.power(of: frequencies[lane], in: samples, sampleRate: sampleRate))
+                }
+            }
+        }
+    }
 }

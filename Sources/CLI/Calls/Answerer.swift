@@ -170,10 +170,19 @@ actor Answerer {
         }
         if let forward { return await forwardCall(incoming, to: forward) }
         active += 1
+        startServing(incoming)
+    }
+
+    /// Not isolated: the call's task must not begin on this actor (a task made here, naming
+    /// `self`, would).
+    private nonisolated func startServing(_ incoming: IncomingCall) {
         Task { await self.serve(incoming) }
     }
 
-    private func serve(_ incoming: IncomingCall) async {
+    /// One call from answer to end, off this actor: each step of every call's answer and bot
+    /// resumes on the pool, not queued on the one actor that takes every offer; only the count
+    /// of calls up comes back here, when the call ends.
+    private nonisolated func serve(_ incoming: IncomingCall) async {
         let call = incoming.call
         var media = baseMedia
         media.watchesFirstAudible = reportFirstAudio
@@ -193,7 +202,7 @@ actor Answerer {
                 presenter.event(call.id, event)
             }
         }
-        let statsTicker = Task { [statsInterval] in await quality.run(statsInterval: statsInterval) }
+        quality.start(statsInterval: statsInterval)
         var failed = false
         let offered = ContinuousClock.now
         let firstAudio = Task { [reportFirstAudio] in
@@ -221,11 +230,15 @@ actor Answerer {
         }
         let reason = await call.waitUntilDone()
         await watcher.value
-        statsTicker.cancel()
+        quality.stop()
         _ = await quality.finish(reason)
-        active -= 1
         let mediaFailed = await call.failure != nil || reason.localStatus == .noMedia
-        callEnded(failed: failed || mediaFailed)
+        await served(failed: failed || mediaFailed)
+    }
+
+    private func served(failed: Bool) {
+        active -= 1
+        callEnded(failed: failed)
     }
 
     /// `--forward`: sends the caller on without answering; a refused forward fails the call.

@@ -138,13 +138,15 @@ final class CallPresenter: @unchecked Sendable {
             var failedStep: String?
             var reason: String?
             if case .failed(let step, let why) = verdict { (failedStep, reason) = (step, why) }
-            JSONEvents.emit("bot", BotPayload(call: call, steps: outcome.steps, digits: revealDigits ? String(outcome.digits) : nil,
-                                               digitCount: outcome.digits.count, recordings: outcome.recordings.map(\.path),
+            JSONEvents.emit("bot", BotPayload(call: call, steps: outcome.steps, stepsOmitted: outcome.stepsOmitted > 0 ? outcome.stepsOmitted : nil,
+                                               digits: revealDigits ? String(outcome.digits) : nil,
+                                               digitCount: outcome.digitsReceived, recordings: outcome.recordings.map(\.path),
                                                ending: outcome.ending.description,
                                                verdict: failedStep == nil ? "passed" : "failed", failedStep: failedStep, reason: reason))
         } else {
-            let digits = revealDigits ? "digits \(String(outcome.digits))" : "\(outcome.digits.count) digit\(outcome.digits.count == 1 ? "" : "s")"
-            line("call \(short(call)): bot finished (\(outcome.ending)): steps \(outcome.steps.joined(separator: " > ")), \(digits)")
+            let count = outcome.digitsReceived
+            let digits = revealDigits ? "digits \(String(outcome.digits))" : "\(count) digit\(count == 1 ? "" : "s")"
+            line("call \(short(call)): bot finished (\(outcome.ending)): steps \(outcome.stepsText(separator: " > ")), \(digits)")
             line("call \(short(call)): verdict \(verdict)")
         }
     }
@@ -299,6 +301,8 @@ struct QualityWarningPayload: Encodable { let call: String; let name: String; le
 struct BotPayload: Encodable {
     let call: String
     let steps: [String]
+    /// Steps visited between the first and the second half of `steps`, when some were left out.
+    let stepsOmitted: Int?
     let digits: String?
     let digitCount: Int
     let recordings: [String]

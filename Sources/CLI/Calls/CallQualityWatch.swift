@@ -5,12 +5,23 @@ import Locking
 
 /// One call's quality on the command line: samples its statistics every half second into a
 /// `CallQualityMonitor`, reports warnings as they change, and builds the call record at the end.
-/// The monitor sees snapshots only, never packets.
-final class CallQualityWatch: Sendable {
+/// The monitor sees snapshots only, never packets. The samples are taken by the process's one
+/// `PeriodicSampler`, with every other call's, not by a task of the call's own.
+final class CallQualityWatch: PeriodicallySampled {
     static let tick: Duration = .milliseconds(500)
 
     let call: Call
     private let presenter: CallPresenter
+    private let sampler: PeriodicSampler
+    /// Set by `start`: how often a `stats` event goes out, when the last did, and what else
+    /// sees every sample.
+    private struct Sampling {
+        let statsInterval: Duration
+        var lastStats: ContinuousClock.Instant
+        let each: @Sendable (CallState, CallStatistics) async -> Void
+    }
+
+    private let sampling = Lock<Sampling?>(nil)
     private let origin = ContinuousClock.now
     private struct State {
         var monitor = CallQualityMonitor()
@@ -25,9 +36,10 @@ final class CallQualityWatch: Sendable {
 
     /// `watchesInputLevel`: false for a tone or silence, steady by design: only a source that
     /// should carry speech (a device, a file, a pipe) is a dead microphone when it holds still.
-    init(call: Call, presenter: CallPresenter, watchesInputLevel: Bool) {
+    init(call: Call, presenter: CallPresenter, watchesInputLevel: Bool, sampler: PeriodicSampler = .quality) {
         self.call = call
         self.presenter = presenter
+        self.sampler = sampler
         self.watchesInputLevel = watchesInputLevel
         CallMetrics.callStarted(call.direction)
     }
@@ -53,22 +65,37 @@ final class CallQualityWatch: Sendable {
     /// The MOS and word of the last sample, for `stats` and the status line.
     var quality: CallQualityMonitor.Update? { state.withLock { $0.latest } }
 
-    /// Samples until the call ends or the task is cancelled; `each` sees every sample (the
-    /// status line), and a `stats` event goes out every `statsInterval` (zero: none).
-    func run(statsInterval: Duration, each: @Sendable (CallState, CallStatistics) async -> Void = { _, _ in }) async {
-        var lastStats = ContinuousClock.now
-        while !Task.isCancelled {
-            try? await Task.sleep(for: Self.tick)
-            let state = await call.state
-            guard !state.isDone else { return }
-            let statistics = await call.statistics()
-            await sample(statistics, state: state)
-            await each(state, statistics)
-            if statsInterval > .zero, ContinuousClock.now - lastStats >= statsInterval {
-                lastStats = .now
-                presenter.stats(call.id, statistics, quality: quality)
-            }
+    /// Samples every `tick` until the call ends or `stop()`; `each` sees every sample (the status
+    /// line), and a `stats` event goes out every `statsInterval` (zero: none).
+    func start(statsInterval: Duration, each: @escaping @Sendable (CallState, CallStatistics) async -> Void = { _, _ in }) {
+        sampling.withLock { $0 = Sampling(statsInterval: statsInterval, lastStats: .now, each: each) }
+        sampler.add(self)
+    }
+
+    /// No samples after the one under way, if any.
+    func stop() {
+        sampler.remove(self)
+        // `each` may hold this watch: let it go with the sampling.
+        sampling.withLock { $0 = nil }
+    }
+
+    /// One sample, taken by the sampler: false once the call is over.
+    func sampleOnce() async -> Bool {
+        guard let each = sampling.withLock({ $0?.each }) else { return false }
+        let state = await call.state
+        guard !state.isDone else { return false }
+        let statistics = await call.statistics()
+        await sample(statistics, state: state)
+        await each(state, statistics)
+        let statsDue = sampling.withLock { sampling in
+            guard let interval = sampling?.statsInterval, interval > .zero, let last = sampling?.lastStats else { return false }
+            let now = ContinuousClock.now
+            guard now - last >= interval else { return false }
+            sampling?.lastStats = now
+            return true
         }
+        if statsDue { presenter.stats(call.id, statistics, quality: quality) }
+        return true
     }
 
     /// The last sample, the final `stats`, and the `ended` event with the call record.
@@ -86,8 +113,10 @@ final class CallQualityWatch: Sendable {
 
     private func sample(_ statistics: CallStatistics, state: CallState, reporting: Bool = true) async {
         guard let audio = statistics.audio else { return }
-        let muted = await call.isMuted
-        let activity = CallQualityMonitor.Activity(expectsAudio: state == .active, sendsSource: watchesInputLevel && state == .active && !muted)
+        // Muted matters only to a source watched for a steady level: one actor hop less a sample.
+        var sendsSource = false
+        if watchesInputLevel && state == .active { sendsSource = await !call.isMuted }
+        let activity = CallQualityMonitor.Activity(expectsAudio: state == .active, sendsSource: sendsSource)
         let update = self.state.withLock { state in
             let update = state.monitor.update(audio, at: ContinuousClock.now - origin, activity: activity)
             state.latest = update

@@ -66,16 +66,14 @@ struct CallSession {
         let signals = Task {
             for await _ in interruption.signals { await call.hangup() }
         }
-        let ticker = Task { [statsInterval] in
-            await quality.run(statsInterval: statsInterval) { state, statistics in
-                presenter.status(state, elapsed: ContinuousClock.now - started, statistics: statistics, quality: quality.quality, muted: await call.isMuted)
-            }
+        quality.start(statsInterval: statsInterval) { state, statistics in
+            presenter.status(state, elapsed: ContinuousClock.now - started, statistics: statistics, quality: quality.quality, muted: await call.isMuted)
         }
 
         let reason = await call.waitUntilDone()
         await threeWay?.end()
         let botOutcome = await watcher.value?.value
-        ticker.cancel()
+        quality.stop()
         keys.cancel()
         scripted.cancel()
         signals.cancel()

@@ -9,7 +9,11 @@ import Locking
 final class AgentCore: @unchecked Sendable {
     struct State {
         var generations: [Generation] = []
-        var sending: Generation?
+        var sending: Generation? {
+            didSet { unretainedSending = sending.map { Unmanaged.passUnretained($0) } }
+        }
+        /// `sending` without a reference count, for `send` to borrow under the lock.
+        private(set) var unretainedSending: Unmanaged<Generation>?
         var receiveHandler: ReceiveHandler?
         var started = false
         var closed = false
@@ -432,8 +436,17 @@ final class AgentCore: @unchecked Sendable {
     // MARK: Data
 
     func send(_ bytes: UnsafeRawBufferPointer, component: Int) -> Bool {
-        guard let generation = state.withLock({ $0.sending }), !generation.closed, let base = bytes.baseAddress else { return false }
-        let sent = nice_agent_send(generation.agent, generation.streamID, UInt32(component), UInt32(bytes.count), base.assumingMemoryBound(to: CChar.self))
+        // The agent and stream are copied out under the lock, the generation borrowed, not
+        // retained: a generation is weakly referenced (its timers), so a retain and release of
+        // one per packet would take the runtime's slow path. Holding it never kept the agent
+        // open anyway: `closed` does.
+        let target = state.withLock { state -> (agent: OpaquePointer, stream: UInt32)? in
+            state.unretainedSending?._withUnsafeGuaranteedRef { generation in
+                generation.closed ? nil : (generation.agent, generation.streamID)
+            }
+        }
+        guard let target, let base = bytes.baseAddress else { return false }
+        let sent = nice_agent_send(target.agent, target.stream, UInt32(component), UInt32(bytes.count), base.assumingMemoryBound(to: CChar.self))
         return sent == bytes.count
     }
 

@@ -17,7 +17,12 @@ final class Generation: @unchecked Sendable {
     private let alive: SessionCount
 
     /// Set at creation, cleared when libnice has closed the agent.
-    var owner: AgentCore?
+    var owner: AgentCore? {
+        didSet { unretainedOwner = owner.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `owner` without a reference count, for the receive callback, which borrows it per packet
+    /// (`LibNiceSignals.onReceive`).
+    private(set) var unretainedOwner: Unmanaged<AgentCore>?
     private let closedFlag = Atomic<Bool>(false)
     /// Set once, on the loop's thread, when the agent starts closing.
     var closed: Bool {

@@ -35,10 +35,17 @@ enum LibNiceSignals {
         core.pairSelected(generation, component: Int(component), local: local, remote: remote)
     }
 
+    /// Per packet, the generation and its owner are borrowed, not retained: libnice holds the
+    /// generation (`connect`), and the generation its owner, until the close that ends these
+    /// callbacks has completed, on this thread. Both are weakly referenced too (timers), which
+    /// sends every retain and release of them down the runtime's slow path (a side table).
     private static let onReceive: NiceAgentRecvFunc = { _, _, component, length, buffer, data in
-        guard let buffer, let (generation, core) = generation(data) else { return }
-        UnblockedSocketSources.allowRecursion(generation, component: Int(component))
-        core.received(UnsafeRawBufferPointer(start: buffer, count: Int(length)), component: Int(component))
+        guard let buffer, let data else { return }
+        Unmanaged<Generation>.fromOpaque(data)._withUnsafeGuaranteedRef { generation in
+            guard !generation.closed, let core = generation.unretainedOwner else { return }
+            UnblockedSocketSources.allowRecursion(generation, component: Int(component))
+            core._withUnsafeGuaranteedRef { $0.received(UnsafeRawBufferPointer(start: buffer, count: Int(length)), component: Int(component)) }
+        }
     }
 
     static func connect(_ generation: Generation) {

@@ -2,7 +2,7 @@
 package enum Goertzel {
     /// Power of `frequency` in `samples` (normalised so a full-scale sine gives about 0.25 · N²/32768²·32768²).
     package static func power(of frequency: Double, in samples: UnsafeBufferPointer<Int16>, sampleRate: Int) -> Double {
-        let coefficient = 2 * cos(2 * Double.pi * frequency / Double(sampleRate))
+        let coefficient = coefficient(of: frequency, sampleRate: sampleRate)
         var previous = 0.0
         var beforePrevious = 0.0
         for sample in samples {
@@ -11,6 +11,10 @@ package enum Goertzel {
             previous = current
         }
         return previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious
+    }
+
+    static func coefficient(of frequency: Double, sampleRate: Int) -> Double {
+        2 * cos(2 * Double.pi * frequency / Double(sampleRate))
     }
 
     /// The strongest frequency between `lowest` and `highest` Hz: a coarse scan in `step` Hz,

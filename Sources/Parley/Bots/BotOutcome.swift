@@ -74,17 +74,38 @@ public struct BotOutcome: Sendable, Equatable {
         }
     }
 
-    /// Step names in the order they ran; a step entered twice appears twice.
+    /// Step names in the order they ran; a step entered twice appears twice. A call that
+    /// visited more than 256 steps keeps the first 128 and the last 128: `stepsOmitted` were
+    /// visited between them.
     public var steps: [String]
-    /// Every digit the caller pressed, in order, including ignored ones.
+    /// How many steps the call visited, those left out of `steps` included.
+    public var stepsVisited: Int
+    /// Every digit the caller pressed, in order, including ignored ones; at most the first
+    /// `DigitInbox.keptDigits` (`digitsReceived` counts them all).
     public var digits: [Character]
+    /// How many digits the caller pressed.
+    public var digitsReceived: Int
     public var recordings: [BotRecordingResult]
     public var ending: Ending
 
-    public init(steps: [String], digits: [Character], recordings: [BotRecordingResult], ending: Ending) {
+    /// `stepsVisited` and `digitsReceived` default to the counts of `steps` and `digits`.
+    public init(steps: [String], stepsVisited: Int? = nil, digits: [Character], digitsReceived: Int? = nil,
+                recordings: [BotRecordingResult], ending: Ending) {
         self.steps = steps
+        self.stepsVisited = max(stepsVisited ?? steps.count, steps.count)
         self.digits = digits
+        self.digitsReceived = max(digitsReceived ?? digits.count, digits.count)
         self.recordings = recordings
         self.ending = ending
+    }
+
+    /// Steps visited but not in `steps` (after its first half).
+    public var stepsOmitted: Int { stepsVisited - steps.count }
+
+    /// The steps joined by `separator`, with the count of those left out where they were.
+    public func stepsText(separator: String) -> String {
+        guard stepsOmitted > 0 else { return steps.joined(separator: separator) }
+        let half = steps.count / 2
+        return (steps[..<half] + ["… \(stepsOmitted) more …"] + steps[half...]).joined(separator: separator)
     }
 }

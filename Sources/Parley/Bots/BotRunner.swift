@@ -27,10 +27,11 @@ public struct BotRunner: Sendable {
         var run = BotRun(script: script, recordDirectory: recordDirectory, call: call, inbox: inbox, logger: logger)
         let ending = await run.execute()
         pump.cancel()
-        let outcome = BotOutcome(steps: run.steps, digits: await inbox.received, recordings: run.recordings, ending: ending)
+        let outcome = BotOutcome(steps: run.trail.names, stepsVisited: run.trail.visited, digits: await inbox.received,
+                                 digitsReceived: await inbox.receivedCount, recordings: run.recordings, ending: ending)
         logger.info("bot finished", metadata: [
             "call": .string(call.callID), "ending": .string(ending.description),
-            "steps": .string(outcome.steps.joined(separator: ",")), "recordings": .stringConvertible(outcome.recordings.count),
+            "steps": .string(outcome.stepsText(separator: ",")), "recordings": .stringConvertible(outcome.recordings.count),
         ])
         // Digits can be PINs: only at debug level.
         logger.debug("bot digits", metadata: ["call": .string(call.callID), "digits": .string(String(outcome.digits))])
@@ -60,7 +61,7 @@ struct BotRun {
     let call: any BotCallControl
     let inbox: DigitInbox
     let logger: Logger
-    var steps: [String] = []
+    var trail = BotStepTrail()
     var recordings: [BotRecordingResult] = []
     /// The last menu entry, for `{digits}` in spoken prompts.
     var lastEntry = ""
@@ -76,10 +77,10 @@ struct BotRun {
     mutating func execute() async -> BotOutcome.Ending {
         var target = BotTarget.step(script.start)
         while case .step(let name) = target {
-            guard steps.count < script.maxSteps else { return await fail(.stepLimit(script.maxSteps)) }
+            guard trail.visited < script.maxSteps else { return await fail(.stepLimit(script.maxSteps)) }
             guard let step = script.steps[name] else { return await fail(.unknownStep(name)) }
             guard !Task.isCancelled else { return await fail(.cancelled) }
-            steps.append(name)
+            trail.append(name)
             logger.debug("bot step", metadata: ["call": .string(call.callID), "step": .string(name)])
             switch await perform(step, named: name) {
             case .go(let next): target = next

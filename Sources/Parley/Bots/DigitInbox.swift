@@ -1,7 +1,7 @@
 /// Holds the caller's digits between the call's stream and the runner, so digits pressed while
 /// a prompt plays wait for the menu, and a wait for the next digit can end at a deadline.
-actor DigitInbox {
-    enum Event: Equatable {
+package actor DigitInbox {
+    package enum Event: Equatable {
         case digit(Character)
         case timedOut
         /// The digit stream finished: the call is over.
@@ -9,8 +9,13 @@ actor DigitInbox {
         case cancelled
     }
 
+    /// A far end can press keys for as long as a call lasts (a looping bot never reads them):
+    /// the outcome keeps the first `keptDigits`, and at most `keptDigits` wait for a menu.
+    package static let keptDigits = 1024
+
     private var buffered: [Character] = []
-    private(set) var received: [Character] = []
+    package private(set) var received: [Character] = []
+    package private(set) var receivedCount = 0
     private var ended = false
     private var waiter: (id: UInt64, continuation: CheckedContinuation<Event, Never>)?
     private var lastWaiterID: UInt64 = 0
@@ -28,11 +33,12 @@ actor DigitInbox {
         case cancelled
     }
 
-    func push(_ digit: Character) {
-        received.append(digit)
+    package func push(_ digit: Character) {
+        receivedCount += 1
+        if received.count < Self.keptDigits { received.append(digit) }
         if let waiter = takeWaiter() {
             waiter.resume(returning: .digit(digit))
-        } else {
+        } else if buffered.count < Self.keptDigits {
             buffered.append(digit)
         }
         unwatch()?()
@@ -88,7 +94,7 @@ actor DigitInbox {
     func discardBuffered() { buffered.removeAll() }
 
     /// The next digit, or `.timedOut` once `deadline` passes with none, or `.ended`.
-    func next(before deadline: ContinuousClock.Instant) async -> Event {
+    package func next(before deadline: ContinuousClock.Instant) async -> Event {
         if !buffered.isEmpty { return .digit(buffered.removeFirst()) }
         if ended { return .ended }
         if Task.isCancelled { return .cancelled }
