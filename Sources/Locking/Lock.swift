@@ -11,20 +11,22 @@ import CThreadSanitizer
 /// (-DPARLEY_THREAD_SANITIZER) `withLock` tells TSan what the lock does: an acquire on the lock's
 /// address right after taking it, a release right before giving it up. In every other build the
 /// body is `Mutex.withLock` itself (docs/hardening.md, "Sanitizers").
+///
+/// Public, not package: a `package` @inlinable body was not inlined into the other modules of a
+/// release build, so every call went through the unspecialised generic entry point, which looks
+/// `Mutex<Value>`'s metadata up at run time, several times per packet.
 @frozen
-package struct Lock<Value: ~Copyable>: ~Copyable {
+public struct Lock<Value: ~Copyable>: ~Copyable {
     @usableFromInline
     let mutex: Mutex<Value>
 
     @inlinable
-    package init(_ initialValue: consuming sending Value) {
+    public init(_ initialValue: consuming sending Value) {
         mutex = Mutex(initialValue)
     }
 
-    // Always inlined, as Mutex.withLock is: left to the optimizer, a large closure (as in
-    // MediaSession.statistics) kept this wrapper as an unspecialised generic call.
-    @inlinable @inline(__always)
-    package borrowing func withLock<Result: ~Copyable, E: Error>(
+    @inlinable
+    public borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         #if PARLEY_THREAD_SANITIZER
