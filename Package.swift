@@ -40,26 +40,32 @@ let package = Package(
         // espeak-ng ships no .pc file; the module map links it by name.
         .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
         .systemLibrary(name: "CMalloc"),
+        // ThreadSanitizer's annotation functions, for Locking's sanitize build only.
+        .systemLibrary(name: "CThreadSanitizer"),
+
+        // The one lock type, which ThreadSanitizer can see (Sources/Locking/Lock.swift).
+        .target(name: "Locking", dependencies: ["CThreadSanitizer"]),
 
         .target(name: "SDP"),
         // COpenSSL: the TLS failure messages call OpenSSL directly (libwebsockets does not link it for us).
-        .target(name: "Signaling", dependencies: ["CWebSockets", "COpenSSL", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "ICE", dependencies: ["CNice", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Signaling", dependencies: ["Locking", "CWebSockets", "COpenSSL", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "ICE", dependencies: ["Locking", "CNice", .product(name: "Logging", package: "swift-log")]),
         // WebRTC's audio processing is C++: this small target gives it a C interface for Media.
         // SwiftPM drops pkg-config's -D flags, so the two the headers need are set here.
         .target(
             name: "VoiceProcessingBridge", dependencies: ["CWebRTCAudioProcessing"],
             cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")],
             linkerSettings: [.linkedLibrary("stdc++")]),
-        .target(name: "Media", dependencies: ["SDP", "CSRTP", "COpus", "COpenSSL", "CSpeexDSP", "CPulse", "VoiceProcessingBridge"]),
-        .target(name: "Parley", dependencies: ["SDP", "Signaling", "ICE", "Media", "CEspeakNG", "CMalloc", "Yams", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Media", dependencies: ["Locking", "SDP", "CSRTP", "COpus", "COpenSSL", "CSpeexDSP", "CPulse", "VoiceProcessingBridge"]),
+        .target(name: "Parley", dependencies: ["Locking", "SDP", "Signaling", "ICE", "Media", "CEspeakNG", "CMalloc", "Yams", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Switch", dependencies: ["Signaling", .product(name: "CoreMetrics", package: "swift-metrics")]),
         // Test helper: one ICE agent driven over stdin/stdout, run inside a network namespace.
-        .executableTarget(name: "ICEPeer", dependencies: ["ICE"]),
+        .executableTarget(name: "ICEPeer", dependencies: ["ICE", "Locking"]),
         .executableTarget(
             name: "CLI",
             dependencies: [
                 "Parley",
+                "Locking",
                 "CMalloc",
                 "SDP",
                 "Signaling",
@@ -78,11 +84,11 @@ let package = Package(
         // Bounded waits on event streams, shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
-        .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Switch", "SDP", "Media", "TestSupport"], exclude: ["Support/ws_fragments.py"]),
-        .testTarget(name: "ICETests", dependencies: ["ICE", "ICEPeer", "CNice"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "SDP"]),
-        .testTarget(name: "CLITests", dependencies: ["CLI", "Parley", "Media", "TestSupport"]),
-        .testTarget(name: "ParleyTests", dependencies: ["Parley", "Signaling", "Switch", "Media", "ICE", "SDP", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "SignalingTests", dependencies: ["Locking", "Signaling", "Switch", "SDP", "Media", "TestSupport"], exclude: ["Support/ws_fragments.py"]),
+        .testTarget(name: "ICETests", dependencies: ["Locking", "ICE", "ICEPeer", "CNice"]),
+        .testTarget(name: "MediaTests", dependencies: ["Locking", "Media", "SDP"]),
+        .testTarget(name: "CLITests", dependencies: ["Locking", "CLI", "Parley", "Media", "TestSupport"]),
+        .testTarget(name: "ParleyTests", dependencies: ["Locking", "Parley", "Signaling", "Switch", "Media", "ICE", "SDP", "TestSupport", .product(name: "Logging", package: "swift-log")]),
     ],
     swiftLanguageModes: [.v6]
 )

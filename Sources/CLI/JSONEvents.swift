@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// The `--json` output contract: one object per line on standard output, `event` and `ts`
 /// (ISO 8601) first, then the event's own fields in sorted order, so lines diff cleanly.
@@ -14,7 +14,7 @@ enum JSONEvents {
 
     /// Held while a line is written, so lines from different threads never interleave, even
     /// one longer than a pipe takes in one write.
-    private static let output = Mutex(())
+    private static let output = Lock(())
 
     /// One write(2) a line, straight to descriptor 1. This was `print` and `fflush(nil)`, which
     /// flushes every open stdio stream, the WAV recording of every call among them: each event

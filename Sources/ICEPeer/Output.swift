@@ -1,9 +1,9 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Writes one JSON object per line on stdout, whole lines only.
 enum Output {
-    private static let lock = Mutex(())
+    private static let lock = Lock(())
 
     static func emit(_ fields: [String: any Sendable]) {
         guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) else { return }

@@ -1,6 +1,6 @@
 import Foundation
 import ICE
-import Synchronization
+import Locking
 
 final class Peer: Sendable {
     private struct State {
@@ -11,7 +11,7 @@ final class Peer: Sendable {
         var clockStart = ContinuousClock.now
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     private func elapsedMilliseconds() -> Int {
         let elapsed = ContinuousClock.now - state.withLock { $0.clockStart }

@@ -1,5 +1,5 @@
 @testable import CLI
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -10,7 +10,7 @@ private final class CountingMember: PeriodicallySampled {
         var over = false
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     var samples: Int { state.withLock { $0.samples } }
 

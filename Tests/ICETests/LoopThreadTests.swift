@@ -1,6 +1,7 @@
 import CNice
 import Foundation
 import ICE
+import Locking
 import Synchronization
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
         let loopB = NetworkLoop(name: "parley-test-loop-b")
         let a = try ICEAgent(configuration: ICEAgentConfiguration(role: .controlling, allowedInterfaces: ["lo"], ipv6: false), loop: loopA)
         let b = try ICEAgent(configuration: ICEAgentConfiguration(role: .controlled, allowedInterfaces: ["lo"], ipv6: false), loop: loopB)
-        let received = Mutex((onLoop: 0, offLoop: 0))
+        let received = Lock((onLoop: 0, offLoop: 0))
         b.setReceiveHandler { _, _ in
             let onLoop = loopB.isCurrentThread
             received.withLock { onLoop ? ($0.onLoop += 1) : ($0.offLoop += 1) }
@@ -70,7 +71,7 @@ import Testing
         let a = try ICEAgent(configuration: ICEAgentConfiguration(role: .controlling, allowedInterfaces: ["lo"], ipv6: false), loop: loopA)
         let b = try ICEAgent(configuration: ICEAgentConfiguration(role: .controlled, allowedInterfaces: ["lo"], ipv6: false), loop: loopB)
         defer { a.close(); b.close() }
-        let seen = Mutex((packets: 0, fromSocketSource: 0, mayRecurse: 0))
+        let seen = Lock((packets: 0, fromSocketSource: 0, mayRecurse: 0))
         b.setReceiveHandler { _, _ in
             let source = g_main_current_source()
             let name = source.flatMap { g_source_get_name($0) }.map { String(cString: $0) }

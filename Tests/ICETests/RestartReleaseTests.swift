@@ -1,5 +1,6 @@
 import Foundation
 import ICE
+import Locking
 import Synchronization
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
         let loop = NetworkLoop(name: "parley-test-restart-release")
         let a = try ICEAgent(configuration: ICEAgentConfiguration(role: .controlling, allowedInterfaces: ["lo"], ipv6: false), loop: loop)
         let b = try ICEAgent(configuration: ICEAgentConfiguration(role: .controlled, allowedInterfaces: ["lo"], ipv6: false), loop: loop)
-        let candidatesOfB = Mutex<[String]>([])
+        let candidatesOfB = Lock<[String]>([])
         let selectionsOfA = Atomic<Int>(0)
         // For the whole test: a's candidates (every session's) go to b; b's are kept to give each
         // new session of a's.

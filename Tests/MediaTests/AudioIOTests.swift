@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Media
-import Synchronization
+import Locking
 import Testing
 
 @Suite struct AudioIOTests {
@@ -116,7 +116,7 @@ import Testing
         try #require(mkfifo(path, 0o600) == 0)
         defer { try? FileManager.default.removeItem(atPath: path) }
         // No writer ever opens the FIFO: a blocking open or read would wait forever.
-        let outcome = Mutex<AudioError??>(nil)
+        let outcome = Lock<AudioError??>(nil)
         let checker = Thread {
             do throws(AudioError) {
                 try AudioSourceSpec.wav(path: path, loop: false).check()

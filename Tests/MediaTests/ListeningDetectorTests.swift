@@ -1,6 +1,6 @@
 import Foundation
 import Media
-import Synchronization
+import Locking
 import Testing
 
 /// The silence and tone detectors that bots' wait and expect steps listen with.
@@ -9,7 +9,7 @@ import Testing
     static let frame = 960
 
     final class Count: Sendable {
-        let value = Mutex(0)
+        let value = Lock(0)
         func bump() { value.withLock { $0 += 1 } }
         var times: Int { value.withLock { $0 } }
     }

@@ -1,13 +1,13 @@
 import Foundation
 import Glibc
 import Media
-import Synchronization
+import Locking
 
 /// Test-only MediaTransport: a UDP socket on 127.0.0.1 connected to its peer.
 final class LoopbackSocket: MediaTransport, @unchecked Sendable {
     let descriptor: Int32
     let port: UInt16
-    private let lock = Mutex(())
+    private let lock = Lock(())
     private var dropsRemaining = 0
     private var dropPeriod = 0
     private var sinceDrop = 0
@@ -85,7 +85,7 @@ final class LoopbackSocket: MediaTransport, @unchecked Sendable {
 /// Test-only network thread: polls sockets and hands each datagram to its receiver, as the
 /// ICE module's GLib thread will.
 final class LoopbackNetwork: @unchecked Sendable {
-    private let lock = Mutex(())
+    private let lock = Lock(())
     private var entries: [(socket: LoopbackSocket, receive: (UnsafeRawBufferPointer) -> Void)] = []
     private var running = true
     private var thread: Thread?

@@ -2,13 +2,13 @@ import Foundation
 import Media
 import SDP
 import Testing
-import Synchronization
+import Locking
 
 /// Test sink: keeps what it is given in preallocated storage.
 final class CapturingSink: AudioSink, @unchecked Sendable {
-    private let storage: Mutex<(samples: [Int16], count: Int)>
+    private let storage: Lock<(samples: [Int16], count: Int)>
 
-    init(capacity: Int) { storage = Mutex(([Int16](repeating: 0, count: capacity), 0)) }
+    init(capacity: Int) { storage = Lock(([Int16](repeating: 0, count: capacity), 0)) }
 
     func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
         storage.withLock { storage in
@@ -27,7 +27,7 @@ final class CapturingSink: AudioSink, @unchecked Sendable {
 
 /// Collects a session's events as they arrive.
 final class EventLog: Sendable {
-    private let items = Mutex<[MediaEvent]>([])
+    private let items = Lock<[MediaEvent]>([])
 
     init(_ session: MediaSession) {
         Task { [self] in
@@ -380,7 +380,7 @@ final class SessionPair {
 /// Silence until `open()`, then `inner`.
 final class GatedSource: AudioSource, @unchecked Sendable {
     private let inner: any AudioSource
-    private let isOpen = Mutex(false)
+    private let isOpen = Lock(false)
 
     init(_ inner: any AudioSource) { self.inner = inner }
 

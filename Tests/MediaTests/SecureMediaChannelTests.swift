@@ -2,11 +2,11 @@ import Foundation
 import Media
 import SDP
 import Testing
-import Synchronization
+import Locking
 
 /// A channel behind a lock, driven by the test network thread and the test's own polling.
 final class LockedChannel: @unchecked Sendable {
-    let lock = Mutex(())
+    let lock = Lock(())
     var channel: SecureMediaChannel!
     var received: [[UInt8]] = []
 

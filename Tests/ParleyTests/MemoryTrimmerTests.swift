@@ -1,6 +1,6 @@
 import Foundation
 import Parley
-import Synchronization
+import Locking
 import Testing
 import TestSupport
 
@@ -47,7 +47,7 @@ import TestSupport
 }
 
 private final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Lock(0)
     func add() { count.withLock { $0 += 1 } }
     var value: Int { count.withLock { $0 } }
 }

@@ -4,7 +4,7 @@ import ICE
 import Media
 import Parley
 import Signaling
-import Synchronization
+import Locking
 
 /// Shows a call to a person (lines on standard error, a live status line on a terminal) or to a
 /// program (`--json` lines on standard output, docs/cli.md's event shapes).
@@ -18,7 +18,7 @@ final class CallPresenter: @unchecked Sendable {
     }
 
     /// Held while a line is written, so that lines and the status line never interleave.
-    private let terminal = Mutex(Terminal())
+    private let terminal = Lock(Terminal())
     /// Which devices the call talks and listens through, shown on the status line.
     var audioLabel: String?
 

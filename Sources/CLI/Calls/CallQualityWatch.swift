@@ -1,7 +1,7 @@
 import Foundation
 import Media
 import Parley
-import Synchronization
+import Locking
 
 /// One call's quality on the command line: samples its statistics every half second into a
 /// `CallQualityMonitor`, reports warnings as they change, and builds the call record at the end.
@@ -21,7 +21,7 @@ final class CallQualityWatch: PeriodicallySampled {
         let each: @Sendable (CallState, CallStatistics) async -> Void
     }
 
-    private let sampling = Mutex<Sampling?>(nil)
+    private let sampling = Lock<Sampling?>(nil)
     private let origin = ContinuousClock.now
     private struct State {
         var monitor = CallQualityMonitor()
@@ -31,7 +31,7 @@ final class CallQualityWatch: PeriodicallySampled {
         var traffic = CallMetrics.Traffic()
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let watchesInputLevel: Bool
 
     /// `watchesInputLevel`: false for a tone or silence, steady by design: only a source that

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Something sampled every period until it says it is over.
 protocol PeriodicallySampled: AnyObject, Sendable {
@@ -28,7 +28,7 @@ final class PeriodicSampler: Sendable {
         var running = false
     }
 
-    private let members = Mutex(Members())
+    private let members = Lock(Members())
 
     init(period: Duration) {
         self.period = period

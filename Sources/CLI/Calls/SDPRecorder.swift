@@ -1,7 +1,7 @@
 import Foundation
 import Parley
 import SDP
-import Synchronization
+import Locking
 
 /// `--save-sdp DIR`: writes every SDP a call sends and receives as
 /// `<call>-<n>-<sent|received>-<kind>.sdp`, byte for byte but for its secrets (ICE passwords,
@@ -22,7 +22,7 @@ final class SDPRecorder: Sendable {
     private let directory: URL
     private let dialect: Dialect
     private let peer: String
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Fails when the folder cannot be made.
     init(directory: String, dialect: Dialect, peer: String, call: String? = nil) throws(ParleyError) {

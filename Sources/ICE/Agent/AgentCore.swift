@@ -1,7 +1,7 @@
 import CNice
 import Foundation
 import Logging
-import Synchronization
+import Locking
 
 /// The state behind `ICEAgent`. libnice is driven only from the network thread, so its signals
 /// (which libnice emits on the thread that made the call) also arrive there; `send` is the one
@@ -28,7 +28,7 @@ final class AgentCore: @unchecked Sendable {
     let continuation: AsyncStream<ICEEvent>.Continuation
     let logger: Logger
     let loop: NetworkLoop
-    let state = Mutex(State())
+    let state = Lock(State())
     let sessionsAlive = SessionCount()
 
     init(configuration: ICEAgentConfiguration, loop: NetworkLoop, continuation: AsyncStream<ICEEvent>.Continuation, logger: Logger) throws(ICEError) {
@@ -491,7 +491,7 @@ final class AgentCore: @unchecked Sendable {
     }
 }
 
-/// The receive handler in a box: a closure read out of the generic `Mutex.withLock` would be
+/// The receive handler in a box: a closure read out of the generic `Lock.withLock` would be
 /// re-abstracted, which allocates once per packet; a class reference is not.
 final class ReceiveHandler: Sendable {
     let deliver: @Sendable (UnsafeRawBufferPointer, Int) -> Void

@@ -1,7 +1,7 @@
 import CNice
 import Foundation
 import Logging
-import Synchronization
+import Locking
 
 /// libnice's "TURN over TLS" is a fake handshake for Google and Microsoft servers, so `turns:`
 /// goes through this: a listener on 127.0.0.1 whose every connection is spliced to a real TLS
@@ -13,7 +13,7 @@ final class TLSTunnel: @unchecked Sendable {
     private let service: UnsafeMutableRawPointer
     private let database: UnsafeMutableRawPointer?
     private let logger: Logger
-    private let failure = Mutex<String?>(nil)
+    private let failure = Lock<String?>(nil)
 
     /// Why the last TLS connection to the server failed, if one did.
     var lastError: String? { failure.withLock { $0 } }

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import Locking
 
 /// A media clock: one thread that ticks every 20 ms and steps every registered session in turn
 /// (no thread per call). `shared` serves sessions started without a clock; a media engine has
@@ -28,7 +28,7 @@ package final class MediaClock: Sendable {
         var frameLateSessionTickCount = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// `name` names the clock's thread (seen in `top -H`, `perf` and debuggers).
     package init(name: String = "parley-media-clock", manual: Bool = false) {

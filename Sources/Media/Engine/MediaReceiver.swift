@@ -2,7 +2,7 @@ import Glibc
 
 /// The state a media session's two threads share, and the receive path over it: transport →
 /// demux (DTLS or SRTP) → unprotect → parse → reception statistics → jitter buffer, on the
-/// network thread. The session keeps it in a `Mutex` of its own, which the network thread takes
+/// network thread. The session keeps it in a `Lock` of its own, which the network thread takes
 /// for each datagram and the clock thread only for moments of its tick (taking frames out of the
 /// jitter buffer, reading the statistics for a report), never while it encodes, sends, decodes or
 /// writes to the sink (docs/performance.md, "The session's two locks").

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import Locking
 
 /// One call's audio: receive (transport → demux → unprotect → parse → jitter buffer) on the
 /// network thread, and once per media clock tick: jitter buffer → decode → sink, then source →
@@ -21,10 +21,10 @@ package final class MediaSession: @unchecked Sendable {
     /// Samples per 20 ms clock tick at the session rate.
     let tickSamples: Int
 
-    private let receiveLock = Mutex(())
+    private let receiveLock = Lock(())
     /// Only ever reached through `withReceiver`, under `receiveLock`.
     private let receiver: MediaReceiver
-    private let clockLock = Mutex(())
+    private let clockLock = Lock(())
     private let continuation: AsyncStream<MediaEvent>.Continuation
     /// Taken from the channel once it is secure: nothing is sent before.
     private var sender: SRTPSender?

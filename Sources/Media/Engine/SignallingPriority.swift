@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Locking
 import Synchronization
 
 /// The scheduling of a process's threads that carry no media: its signalling (the WebSocket
@@ -26,7 +27,7 @@ package enum SignallingPriority {
 
     private static let started = Atomic<Bool>(false)
     /// The threads `ClockPriority` made real-time, by kernel thread id.
-    private static let mediaThreads = Mutex<Set<pid_t>>([])
+    private static let mediaThreads = Lock<Set<pid_t>>([])
 
     /// Starts the keeper once per process. Returns false, and keeps nothing, where real-time
     /// scheduling is not allowed or is turned off.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A prompt's audio held once per process: its samples at one rate, and its frames encoded once
 /// per `EncodedFrameFormat` that a call asked for. Every call that plays the prompt reads from
@@ -16,7 +16,7 @@ package final class CachedPrompt: Sendable {
         var failures: [EncodedFrameFormat: CodecError] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     package init(samples: [Int16], sampleRate: Int) {
         self.samples = samples

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// `--play loop:FILE.wav`: the file's samples over and over. When one pass is a whole number of
 /// frames, every frame is lent pre-encoded (the pass is encoded once per process and format),
@@ -53,7 +53,7 @@ package final class LoopedPromptSource: EncodedAudioSource {
 }
 
 final class WAVPromptLibrary: Sendable {
-    private let prompts = Mutex<[String: CachedPrompt]>([:])
+    private let prompts = Lock<[String: CachedPrompt]>([:])
 
     func prompt(path: String, sampleRate: Int) throws(AudioError) -> CachedPrompt {
         let key = "\(sampleRate):\(path)"

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 extension AudioSourceSpec {
     /// The source played over and over from one copy per process, its frames encoded once per
@@ -26,7 +26,7 @@ final class SharedLoops: Sendable {
         let sampleRate: Int
     }
 
-    private let prompts = Mutex<[Key: CachedPrompt]>([:])
+    private let prompts = Lock<[Key: CachedPrompt]>([:])
 
     func prompt(_ spec: AudioSourceSpec, sampleRate: Int) throws(AudioError) -> CachedPrompt {
         let key = Key(spec: "\(spec)", sampleRate: sampleRate)

@@ -1,6 +1,6 @@
 import Foundation
 import Media
-import Synchronization
+import Locking
 
 /// Every prompt a bot plays, rendered once per process and sample rate, with its frames encoded
 /// once per codec format (`CachedPrompt`). Prompts come from a script, so the set is small and
@@ -22,7 +22,7 @@ package final class BotPromptCache: Sendable {
         var lendsFrames = true
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Whether calls send the prompts' pre-encoded frames (the default) or encode them in every
     /// call, as `parley answer --no-prompt-cache` asks, to measure what the cache saves.

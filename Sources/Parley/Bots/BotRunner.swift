@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import Media
-import Synchronization
+import Locking
 
 /// Runs a `BotScript` on one call. A runner holds no per-call state, so one runner can serve
 /// many calls at once.
@@ -259,7 +259,7 @@ struct BotRun {
 
 /// Whether the caller barged in; set from the digit inbox or the media clock thread.
 private final class Interruption: Sendable {
-    private let state = Mutex(false)
+    private let state = Lock(false)
 
     /// Marks the barge-in; true only the first time.
     func happen() -> Bool {

@@ -1,12 +1,12 @@
 import Foundation
 import Logging
-import Synchronization
+import Locking
 
 /// Where log lines go: human lines to standard error at or above the chosen level, and
 /// optionally every line at or above it as NDJSON to a file. Both pass through `SecretRedactor`.
 package final class LogOutput: Sendable {
     package let level: Logger.Level
-    private let file: Mutex<FileHandle?>
+    private let file: Lock<FileHandle?>
     private let humanToStandardError: Bool
 
     package init(level: Logger.Level, filePath: String? = nil, humanToStandardError: Bool = true) throws {
@@ -22,9 +22,9 @@ package final class LogOutput: Sendable {
                 throw ParleyError(kind: .configuration, message: "cannot open the log file \(filePath) for writing")
             }
             handle.seekToEndOfFile()
-            file = Mutex(handle)
+            file = Lock(handle)
         } else {
-            file = Mutex(nil)
+            file = Lock(nil)
         }
     }
 
@@ -52,7 +52,7 @@ package final class LogOutput: Sendable {
     }
 
     /// The output `LoggingSystem` was bootstrapped with, once a command has done so.
-    package static let active = Mutex<LogOutput?>(nil)
+    package static let active = Lock<LogOutput?>(nil)
 
     /// A line for the log file only: what a command already showed a person on standard error
     /// (an error that ends it) still belongs in the file, without a second human line.

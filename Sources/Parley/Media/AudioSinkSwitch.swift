@@ -1,11 +1,11 @@
 import Foundation
 import Media
-import Synchronization
+import Locking
 
 /// Where a call's received audio goes: the user's `--record` sink, plus a recording a bot
 /// starts and stops while the call runs. Written once per tick on the media clock thread.
 final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
-    private let lock = Mutex(())
+    private let lock = Lock(())
     private let base: any AudioSink
     private var recording: (any AudioSink)?
     private var listener: (any ReceivedAudioListener)?

@@ -1,13 +1,13 @@
 import Foundation
 import Media
-import Synchronization
+import Locking
 
 /// The source a call sends from, switchable while the call runs: the user's `--play` source, or
 /// a bot's prompt (whose end someone awaits). Read once per
 /// tick on the media clock thread; the lock is taken once per tick, never per packet.
 /// A prompt that comes pre-encoded (`EncodedAudioSource`) lends its frames to the session.
 final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
-    private let lock = Mutex(())
+    private let lock = Lock(())
     private var base: any AudioSource
     private let encodedBase: (any EncodedAudioSource)?
     private var prompt: (source: any AudioSource, encoded: (any EncodedAudioSource)?, finished: CheckedContinuation<Bool, Never>)?

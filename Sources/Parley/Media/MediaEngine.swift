@@ -1,6 +1,7 @@
 import Foundation
 import ICE
 import Media
+import Locking
 import Synchronization
 
 /// Where calls' packets and ticks run: K shards, each one network thread (a GLib main context
@@ -62,11 +63,11 @@ public final class MediaEngine: Sendable {
 
     /// The engine's placement table behind its lock.
     private final class Placements: Sendable {
-        private let made: Mutex<[MediaShard?]>
+        private let made: Lock<[MediaShard?]>
         private let manualClocks: Bool
 
         init(shardCount: Int, manualClocks: Bool) {
-            made = Mutex(Array(repeating: nil, count: shardCount))
+            made = Lock(Array(repeating: nil, count: shardCount))
             self.manualClocks = manualClocks
         }
 

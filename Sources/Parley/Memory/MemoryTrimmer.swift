@@ -1,5 +1,5 @@
 import CMalloc
-import Synchronization
+import Locking
 
 /// Hands memory that malloc holds after it was freed back to the system, every `period`, on a
 /// task of the cooperative pool (never a media clock or network thread; one per process).
@@ -30,7 +30,7 @@ package final class MemoryTrimmer: Sendable {
     }
 
     private let trim: @Sendable () -> Void
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// `trim` is what one trim does: `malloc_trim(0)` unless a test gives its own.
     package init(trim: @escaping @Sendable () -> Void = { MemoryTrimmer.releaseFreedMemory() }) {

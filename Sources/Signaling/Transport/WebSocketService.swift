@@ -1,5 +1,6 @@
 import CWebSockets
 import Foundation
+import Locking
 import Synchronization
 
 /// The one libwebsockets context of the process and the thread that services it (docs/architecture.md).
@@ -18,7 +19,7 @@ final class WebSocketService: @unchecked Sendable {
         case stopListening(listener: Int)
     }
 
-    private let commands = Mutex<[Command]>([])
+    private let commands = Lock<[Command]>([])
     private let identifiers = Atomic<Int>(1)
     private let context: OpaquePointer
     private let clientVhost: OpaquePointer

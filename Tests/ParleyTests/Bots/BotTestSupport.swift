@@ -3,7 +3,7 @@ import Logging
 import Media
 import Parley
 import Testing
-import Synchronization
+import Locking
 
 enum BotFiles {
     static let packageRoot = URL(fileURLWithPath: #filePath)
@@ -28,12 +28,12 @@ enum BotFiles {
     }
 }
 
-/// Test-only state behind a `Mutex`, in a class so that escaping closures can share it.
+/// Test-only state behind a `Lock`, in a class so that escaping closures can share it.
 final class Guarded<Value>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: sending Value) { mutex = Mutex(value) }
+    private let lock: Lock<Value>
+    init(_ value: sending Value) { lock = Lock(value) }
     func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
-        try mutex.withLock(body)
+        try lock.withLock(body)
     }
 }
 

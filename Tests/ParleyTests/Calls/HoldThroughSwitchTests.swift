@@ -2,7 +2,7 @@ import Foundation
 import Parley
 import SDP
 import Switch
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -12,7 +12,7 @@ import Testing
 @Suite(.serialized) struct HoldThroughSwitchTests {
     /// Every SDP one client sent and received, in order.
     final class SDPLog: Sendable {
-        private let exchanges = Mutex<[SDPExchange]>([])
+        private let exchanges = Lock<[SDPExchange]>([])
 
         func note(_ exchange: SDPExchange) { exchanges.withLock { $0.append(exchange) } }
 

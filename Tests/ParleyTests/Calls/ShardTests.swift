@@ -4,7 +4,7 @@ import Media
 @testable import Parley
 import TestSupport
 import Testing
-import Synchronization
+import Locking
 
 /// The media engine's shards with real legs on loopback (libnice, DTLS, Opus): calls spread over
 /// the shards, each call's packets arrive on its shard's network thread and its ticks run on its
@@ -108,7 +108,7 @@ import Synchronization
 private final class LegProbe: @unchecked Sendable {
     let leg: MediaLeg
     let shard: MediaShard
-    private let counts = Mutex((packets: 0, packetsOffShard: 0, ticksOffShard: 0, audibleFrames: 0))
+    private let counts = Lock((packets: 0, packetsOffShard: 0, ticksOffShard: 0, audibleFrames: 0))
 
     init(_ leg: MediaLeg) async throws {
         self.leg = leg

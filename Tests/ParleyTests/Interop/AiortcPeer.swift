@@ -1,7 +1,7 @@
 import Foundation
 import Signaling
 import TestSupport
-import Synchronization
+import Locking
 
 /// aiortc (Tests/Interop/aiortc_peer.py) running inside a peer namespace: it answers the offer we
 /// write to its stdin; each JSON line it prints is an event here.
@@ -22,7 +22,7 @@ final class AiortcPeer: @unchecked Sendable {
     private let output = Pipe()
     private let errorLog: URL
     private let lines: AsyncStream<JSONValue>.Continuation
-    private let buffer = Mutex(Data())
+    private let buffer = Lock(Data())
 
     static let script = InteropBed.packageRoot.appendingPathComponent("Tests/Interop/aiortc_peer.py").path
 

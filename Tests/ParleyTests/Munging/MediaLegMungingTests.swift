@@ -1,7 +1,7 @@
 import Foundation
 import Parley
 import SDP
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -10,7 +10,7 @@ import Testing
 /// for what we send, and a rule for what we receive changes what the leg negotiates.
 @Suite(.serialized) struct MediaLegMungingTests {
     final class Exchanges: Sendable {
-        private let list = Mutex<[SDPExchange]>([])
+        private let list = Lock<[SDPExchange]>([])
         var observer: @Sendable (SDPExchange) -> Void { { exchange in self.list.withLock { $0.append(exchange) } } }
         var all: [SDPExchange] { list.withLock { $0 } }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Signaling
 import Testing
-import Synchronization
+import Locking
 
 /// Replays a JSON Lines transcript against a `VertoSession` (see fixtures/signaling/README.md).
 ///
@@ -196,7 +196,7 @@ struct TranscriptReplay {
 
 /// Deterministic request ids for replay: "id-1", "id-2", …
 final class IDCounter: Sendable {
-    private let value = Mutex(0)
+    private let value = Lock(0)
     func next() -> String {
         value.withLock { value in
             value += 1

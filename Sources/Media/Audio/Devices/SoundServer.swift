@@ -1,6 +1,6 @@
 import CPulse
 import Foundation
-import Synchronization
+import Locking
 
 /// The process's one connection to the sound server (PulseAudio, or PipeWire through
 /// pipewire-pulse) over libpulse's threaded main loop: one thread for the whole process, however
@@ -12,7 +12,7 @@ package final class SoundServer: @unchecked Sendable {
     /// How long connecting and each query may take before the server counts as unreachable.
     static let timeout = Duration.seconds(3)
 
-    private let guardLock = Mutex(())
+    private let guardLock = Lock(())
     private var mainloop: OpaquePointer?
     private var context: OpaquePointer?
     private var failure: AudioError?

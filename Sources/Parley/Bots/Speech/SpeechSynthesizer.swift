@@ -1,6 +1,7 @@
 import CEspeakNG
 import Dispatch
 import Foundation
+import Locking
 import Media
 
 /// espeak-ng for the whole process. The library keeps global state and is not thread-safe, so
@@ -41,9 +42,13 @@ package final class SpeechSynthesizer: @unchecked Sendable {
     func prepare(_ speech: Speech, values: [String: String]) async throws(AudioError) -> SpokenAudio {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<SpokenAudio, AudioError>, Never>) in
             queue.async {
-                continuation.resume(returning: Result { () throws(AudioError) in try self.synthesise(speech, values: values) })
+                let result = Result { () throws(AudioError) in try self.synthesise(speech, values: values) }
+                // The result crosses from this queue to the task: an edge TSan may miss.
+                SanitizerEdge.release(self)
+                continuation.resume(returning: result)
             }
         }
+        SanitizerEdge.acquire(self)
         return try result.get()
     }
 
