@@ -7,6 +7,7 @@ extension ParleyError {
         switch error {
         case .turnAuthenticationFailed: self.init(kind: .turnAuthentication, message: error.description)
         case .configuration: self.init(kind: .configuration, message: error.description)
+        case .outOfFileDescriptors: self.init(kind: .outOfFileDescriptors, message: error.description)
         default: self.init(kind: .iceFailed, message: error.description)
         }
     }
