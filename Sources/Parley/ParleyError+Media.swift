@@ -1,3 +1,4 @@
+import Glibc
 import ICE
 import Media
 import SDP
@@ -25,6 +26,11 @@ extension ParleyError {
     }
 
     package init(_ error: AudioError) {
+        if case .outOfFileDescriptors(let path) = error {
+            let limit = FileDescriptorLimit.exhausted(errno: EMFILE)?.description ?? error.description
+            self.init(kind: .outOfFileDescriptors, message: "\(limit) (opening \(path))")
+            return
+        }
         if case .unavailable = error {
             self.init(kind: .audioUnavailable, message: error.description)
             return

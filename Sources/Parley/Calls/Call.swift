@@ -205,8 +205,9 @@ public actor Call {
             try await signalling.answer(callID: id, sdp: answer, trickle: trickle)
         } catch {
             machine.finish(.answer, succeeded: false)
-            await end(TerminationReason(cause: HangupCause.incompatibleDestination.cause, causeCode: HangupCause.incompatibleDestination.causeCode, localStatus: .endedByError),
-                      failure: error, notifyServer: true, cause: .incompatibleDestination)
+            // Out of descriptors is this process's passing state, not a mismatch with the offer.
+            let refusal: HangupCause = error.kind == .outOfFileDescriptors ? .normalTemporaryFailure : .incompatibleDestination
+            await end(TerminationReason(cause: refusal.cause, causeCode: refusal.causeCode, localStatus: .endedByError), failure: error, notifyServer: true, cause: refusal)
             throw error
         }
         machine.finish(.answer, succeeded: true)
