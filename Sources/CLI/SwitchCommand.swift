@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ICE
 import Media
 import Parley
 import Signaling
@@ -95,6 +96,8 @@ struct SwitchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Every client's WebSocket holds a descriptor: the soft limit (1024 on a stock login) up to the hard one.
+        FileDescriptorLimit.raiseSoftLimit()
         // Signalling ahead of every normal thread, behind media (SignallingPriority).
         SignallingPriority.keep()
         // Gives freed heap memory back to the system while calls run for hours (docs/performance.md, "Soak").

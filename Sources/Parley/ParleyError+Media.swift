@@ -1,3 +1,4 @@
+import Glibc
 import ICE
 import Media
 import SDP
@@ -7,6 +8,7 @@ extension ParleyError {
         switch error {
         case .turnAuthenticationFailed: self.init(kind: .turnAuthentication, message: error.description)
         case .configuration: self.init(kind: .configuration, message: error.description)
+        case .outOfFileDescriptors: self.init(kind: .outOfFileDescriptors, message: error.description)
         default: self.init(kind: .iceFailed, message: error.description)
         }
     }
@@ -24,6 +26,11 @@ extension ParleyError {
     }
 
     package init(_ error: AudioError) {
+        if case .outOfFileDescriptors(let path) = error {
+            let limit = FileDescriptorLimit.exhausted(errno: EMFILE)?.description ?? error.description
+            self.init(kind: .outOfFileDescriptors, message: "\(limit) (opening \(path))")
+            return
+        }
         if case .unavailable = error {
             self.init(kind: .audioUnavailable, message: error.description)
             return

@@ -37,6 +37,9 @@ public struct ParleyError: Error, Sendable, Equatable, CustomStringConvertible {
         /// Reconnecting the signalling failed as many times as allowed, or the server no longer
         /// knows a call we kept.
         case reconnectFailed = "reconnect-failed"
+        /// The process is at its limit of open files (`ulimit -n`): the call could not get a
+        /// socket or a file (docs/cli.md, "File descriptors").
+        case outOfFileDescriptors = "out-of-file-descriptors"
     }
 
     public let kind: Kind

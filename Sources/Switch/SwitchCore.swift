@@ -150,7 +150,7 @@ package struct SwitchCore: Sendable {
             guard account != nil else { return refuseLogin(id: id, message: "Login Incorrect", to: peer) }
         }
         guard let account else { return }
-        let sessid = params["sessid"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? UUID().uuidString.lowercased()
+        let sessid = params["sessid"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? RandomIdentifier.uuid()
         if let existing = sessions[sessid] {
             guard existing.login == account.login else { return refuseLogin(id: id, message: "Session in use", to: peer) }
             if let oldPeer = existing.peer, oldPeer != peer {

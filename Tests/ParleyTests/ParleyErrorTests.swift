@@ -1,3 +1,4 @@
+import ICE
 import Media
 import Parley
 import Signaling
@@ -32,5 +33,13 @@ import Testing
         #expect(ParleyError(.janus(code: 458, reason: "No such session")).serverCode == 458)
         #expect(ParleyError(AudioError.unavailable("Connection refused")).code == "audio-unavailable")
         #expect(ParleyError(AudioError.noSuchDevice(kind: "speaker", name: "x", known: [])).code == "audio")
+    }
+
+    @Test func aFileThatCannotBeOpenedAtTheDescriptorLimitSaysSo() {
+        let error = ParleyError(AudioError.outOfFileDescriptors(path: "/spool/call.wav"))
+        #expect(error.code == "out-of-file-descriptors")
+        #expect(error.message.hasPrefix("out of file descriptors ("))
+        #expect(error.message.contains("ulimit -n") && error.message.hasSuffix("(opening /spool/call.wav)"))
+        #expect(ParleyError(ICEError.outOfFileDescriptors(open: 60, limit: 64)).code == "out-of-file-descriptors")
     }
 }

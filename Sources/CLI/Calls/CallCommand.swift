@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ICE
 import Logging
 import Media
 import Parley
@@ -66,6 +67,8 @@ struct CallCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Every call holds descriptors: the soft limit (1024 on a stock login) up to the hard one.
+        FileDescriptorLimit.raiseSoftLimit()
         // Signalling ahead of every normal thread, behind media (SignallingPriority).
         SignallingPriority.keep()
         // Gives freed heap memory back to the system while calls run for hours (docs/performance.md, "Soak").

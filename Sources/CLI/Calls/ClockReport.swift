@@ -1,5 +1,6 @@
 import CMalloc
 import Foundation
+import ICE
 import Media
 import Parley
 
@@ -28,6 +29,10 @@ struct ClockPayload: Encodable {
     /// libraries, which become resident as code first runs and are no one's leak.
     let rssAnonKiB: Int?
     let cpuSeconds: Double?
+    /// Descriptors the process holds and its soft limit (raised to the hard one at start):
+    /// a call past it fails as `out-of-file-descriptors` (docs/cli.md, "File descriptors").
+    let openFiles: Int?
+    let openFileLimit: Int?
     /// What malloc has handed out and not had back (live heap, every arena and mmapped block),
     /// and what it holds from the system for that: resident memory can grow while the live heap
     /// stays flat, when freed memory stays in malloc's arenas (docs/performance.md, "Soak").
@@ -53,6 +58,8 @@ struct ClockPayload: Encodable {
         rssKiB = status["VmRSS"]
         rssAnonKiB = status["RssAnon"]
         cpuSeconds = Self.processCPUSeconds()
+        openFiles = FileDescriptorLimit.openCount()
+        openFileLimit = FileDescriptorLimit.softLimit
         let heap = mallinfo2()
         heapKiB = (heap.uordblks + heap.hblkhd) / 1024
         mallocKiB = (heap.arena + heap.hblkhd) / 1024

@@ -106,7 +106,13 @@ final class AgentCore: @unchecked Sendable {
     private func gather(_ generation: Generation) {
         guard !generation.closed else { return }
         let (relays, stun) = state.withLock { ($0.relays, $0.stun) }
-        let addresses = LocalAddresses.list(allowedInterfaces: configuration.allowedInterfaces, ipv6: configuration.ipv6)
+        let addresses: [String]
+        do {
+            addresses = try LocalAddresses.list(allowedInterfaces: configuration.allowedInterfaces, ipv6: configuration.ipv6)
+        } catch {
+            fail(error)
+            return
+        }
         // With no address given, libnice would fall back to every interface (an allow list
         // that matches nothing must fail instead).
         if addresses.isEmpty {
@@ -153,7 +159,8 @@ final class AgentCore: @unchecked Sendable {
             generation.relayStreams = RelayStreams(opened: RelayStreams.openStreams().subtracting(streamsBefore), servers: streamServers)
         }
         if gathering == 0 {
-            fail(.gatheringFailed(reason: "libnice found no interface to gather on"))
+            // libnice does not say why; a socket it could not open at the limit is the likely one.
+            fail(FileDescriptorLimit.exhausted() ?? .gatheringFailed(reason: "libnice found no interface to gather on"))
         }
     }
 
@@ -198,7 +205,10 @@ final class AgentCore: @unchecked Sendable {
         let missing = relays.indices.filter { !generation.relayServersAllocated.contains($0) }.map { relays[$0] }
         let noCandidates = generation.localCandidateCount == 0
         if missing.isEmpty {
-            if noCandidates { fail(.gatheringFailed(reason: configuration.relayOnly ? "relay-only and no TURN server configured" : "no usable network interface")) }
+            if noCandidates {
+                if let exhausted = FileDescriptorLimit.exhausted() { return fail(exhausted) }
+                fail(.gatheringFailed(reason: configuration.relayOnly ? "relay-only and no TURN server configured" : "no usable network interface"))
+            }
             return
         }
         DispatchQueue.global().async {

@@ -17,6 +17,9 @@ package enum ICEError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A remote `.local` (mDNS) candidate the system could not resolve; it is skipped (a warning).
     case multicastDNSUnresolvable(host: String)
     case libniceFailure(String)
+    /// The process is at its `RLIMIT_NOFILE` (`FileDescriptorLimit`): descriptors open (when
+    /// they could be counted) and the soft limit.
+    case outOfFileDescriptors(open: Int?, limit: Int)
     case closed
 
     package var description: String {
@@ -32,6 +35,8 @@ package enum ICEError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidRemoteCandidate(let reason): "invalid remote ICE candidate: \(reason)"
         case .multicastDNSUnresolvable(let host): "remote ICE candidate \(host) (mDNS) cannot be resolved here; skipped"
         case .libniceFailure(let what): "libnice: \(what)"
+        case .outOfFileDescriptors(let open, let limit):
+            "out of file descriptors (\(open.map { "\($0) open, " } ?? "")limit \(limit)): raise ulimit -n (and its hard limit, ulimit -Hn)"
         case .closed: "the ICE agent is closed"
         }
     }
@@ -49,6 +54,7 @@ package enum ICEError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidRemoteCandidate: "ice-remote-candidate"
         case .multicastDNSUnresolvable: "ice-mdns-unresolvable"
         case .libniceFailure: "libnice"
+        case .outOfFileDescriptors: "out-of-file-descriptors"
         case .closed: "ice-closed"
         }
     }

@@ -16,6 +16,12 @@ package final class NetworkLoop: @unchecked Sendable {
 
     /// Starts a loop on a new thread called `name`.
     package init(name: String) {
+        // GTask's type, registered by the first nice_agent_close_async, starts GLib's worker
+        // context and so makes a wakeup descriptor, and GLib aborts the process when it gets
+        // none: registered here, while descriptors are free, a call closing at the limit cannot
+        // take the process down. (g_type_ensure: the get_type function is G_GNUC_CONST, so a
+        // call whose result goes unused may be dropped.)
+        g_type_ensure(g_task_get_type())
         context = g_main_context_new()
         loop = g_main_loop_new(context, 0)
         let started = DispatchSemaphore(value: 0)

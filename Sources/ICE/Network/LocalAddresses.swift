@@ -8,9 +8,15 @@ enum LocalAddresses {
     /// IGNORED_IFACE_PREFIX build setting); skipped here too unless named in the allow list.
     private static let ignoredPrefixes = ["docker", "veth", "virbr", "vnet"]
 
-    static func list(allowedInterfaces: [String], ipv6: Bool) -> [String] {
+    /// Throws when the interfaces cannot be listed: getifaddrs needs a netlink socket, so at the
+    /// process's descriptor limit this is where a call's gathering first meets it.
+    static func list(allowedInterfaces: [String], ipv6: Bool) throws(ICEError) -> [String] {
         var head: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&head) == 0, let first = head else { return [] }
+        guard getifaddrs(&head) == 0 else {
+            let error = errno
+            throw FileDescriptorLimit.exhausted(errno: error) ?? .gatheringFailed(reason: "could not list the network interfaces: \(String(cString: strerror(error)))")
+        }
+        guard let first = head else { return [] }
         defer { freeifaddrs(first) }
         var addresses: [String] = []
         for entry in sequence(first: first, next: { $0.pointee.ifa_next }) {

@@ -19,6 +19,8 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownSink(String)
     case invalidTone(String)
     case cannotOpen(path: String, reason: String)
+    /// The process is at its limit of open files (EMFILE, or the system's, ENFILE).
+    case outOfFileDescriptors(path: String)
     case notWAV(path: String, reason: String)
     case unsupportedWAV(path: String, reason: String)
     case resampler(String)
@@ -35,6 +37,7 @@ public enum AudioError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownSink(let text): "unknown audio sink \"\(text)\"; use null, stdout, <file>.wav, stereo:<file>.wav, speaker or speaker:<device>"
         case .invalidTone(let text): "invalid tone \"\(text)\"; use tone:<Hz> with 20-20000 Hz"
         case .cannotOpen(let path, let reason): "cannot open \(path): \(reason)"
+        case .outOfFileDescriptors(let path): "cannot open \(path): out of file descriptors; raise ulimit -n"
         case .notWAV(let path, let reason): "\(path) is not a WAV file: \(reason)"
         case .unsupportedWAV(let path, let reason): "\(path): unsupported WAV: \(reason); use 16-bit PCM, mono or stereo"
         case .resampler(let reason): "resampler failed: \(reason)"

@@ -29,6 +29,7 @@ enum LocalFile {
             case ENOENT: throw .cannotOpen(path: path, reason: "no such file")
             case EACCES: throw .cannotOpen(path: path, reason: "permission denied")
             case EISDIR: throw .cannotOpen(path: path, reason: "it is a directory")
+            case EMFILE, ENFILE: throw .outOfFileDescriptors(path: path)
             default: throw .cannotOpen(path: path, reason: String(cString: strerror(code)))
             }
         }

@@ -130,7 +130,11 @@ package final class WAVRecorder: AudioSink {
     private let buffer: UnsafeMutablePointer<CChar>
 
     package init(path: String, sampleRate: Int, stereo: Bool = false, maximumFrame: Int = 5760) throws(AudioError) {
-        guard let file = fopen(path, "wb") else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        guard let file = fopen(path, "wb") else {
+            let code = errno
+            if code == EMFILE || code == ENFILE { throw .outOfFileDescriptors(path: path) }
+            throw .cannotOpen(path: path, reason: String(cString: strerror(code)))
+        }
         // The media clock writes every tick (1920 bytes at 48 kHz); stdio's default buffer
         // would make that a write(2) every few ticks per call. 32 KiB: three a second.
         // glibc ignores the size unless it is given the buffer too.

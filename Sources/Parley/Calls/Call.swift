@@ -205,8 +205,9 @@ public actor Call {
             try await signalling.answer(callID: id, sdp: answer, trickle: trickle)
         } catch {
             machine.finish(.answer, succeeded: false)
-            await end(TerminationReason(cause: HangupCause.incompatibleDestination.cause, causeCode: HangupCause.incompatibleDestination.causeCode, localStatus: .endedByError),
-                      failure: error, notifyServer: true, cause: .incompatibleDestination)
+            // Out of descriptors is this process's passing state, not a mismatch with the offer.
+            let refusal: HangupCause = error.kind == .outOfFileDescriptors ? .normalTemporaryFailure : .incompatibleDestination
+            await end(TerminationReason(cause: refusal.cause, causeCode: refusal.causeCode, localStatus: .endedByError), failure: error, notifyServer: true, cause: refusal)
             throw error
         }
         machine.finish(.answer, succeeded: true)
@@ -301,14 +302,21 @@ public actor Call {
         await reofferDirection()
     }
 
-    /// The dialect's side of the call, then our media; a failure ends the call (nothing was sent).
+    /// The dialect's side of the call, then our media; a failure ends the call. Nothing of ours
+    /// was sent, but an offer we cannot answer (no media leg: out of descriptors, say) is
+    /// refused, or the caller would ring until its own timeout.
     private func prepare(role: ICEAgentConfiguration.Role) async throws(ParleyError) -> MediaLeg {
         do {
             try await signalling.open(callID: id)
             try ensureLive(sending: role == .controlling ? "invite" : "answer")
             return try startLeg(role: role)
         } catch {
-            await end(TerminationReason(localStatus: .endedByError), failure: error, notifyServer: false)
+            if role == .controlled {
+                let refusal = HangupCause.normalTemporaryFailure
+                await end(TerminationReason(cause: refusal.cause, causeCode: refusal.causeCode, localStatus: .endedByError), failure: error, notifyServer: true, cause: refusal)
+            } else {
+                await end(TerminationReason(localStatus: .endedByError), failure: error, notifyServer: false)
+            }
             throw error
         }
     }

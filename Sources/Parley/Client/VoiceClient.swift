@@ -62,7 +62,7 @@ public actor VoiceClient {
     /// Places a call. It is dialing when this returns; follow `call.events` for the rest.
     public func dial(_ destination: String, options: DialOptions = DialOptions()) async throws(ParleyError) -> Call {
         guard !destination.isEmpty else { throw ParleyError(kind: .configuration, message: "the destination is empty") }
-        let call = makeCall(id: UUID().uuidString.lowercased(), direction: .outgoing, remoteParty: destination, media: options.media)
+        let call = makeCall(id: RandomIdentifier.uuid(), direction: .outgoing, remoteParty: destination, media: options.media)
         calls[call.id] = call
         var options = options
         if options.callerName.isEmpty { options.callerName = configuration.callerName }

@@ -58,6 +58,13 @@ package actor MediaLeg {
     package init(role: ICEAgentConfiguration.Role, options: MediaOptions, logger: Logger) throws(ParleyError) {
         self.options = options
         self.logger = logger
+        do {
+            // Before anything opens a descriptor: past the limit the call fails by name, and
+            // GLib, which aborts without one, keeps what it needs (FileDescriptorLimit).
+            try FileDescriptorLimit.checkRoomForCall()
+        } catch {
+            throw ParleyError(error)
+        }
         let place = options.engine.place()
         do {
             agent = try ICEAgent(configuration: options.agentConfiguration(role: role), loop: place.shard.network, logger: logger)

@@ -38,7 +38,7 @@ package struct VertoSession: Sendable {
     private var gatewayRetryAt: Double?
 
     package init(configuration: VertoConfiguration, sessid: String? = nil,
-                makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }) {
+                makeID: @escaping @Sendable () -> String = RandomIdentifier.uuid) {
         self.configuration = configuration
         self.makeID = makeID
         self.sessid = sessid ?? makeID()
