@@ -141,4 +141,50 @@ import Testing
         let result = [UInt8](repeating: 0, count: 5).withUnsafeBytes { buffer.insert(sequence: 1, payload: $0) }
         #expect(result == .tooLarge)
     }
+
+    /// Inserts a payload of `count` bytes, each the sequence number's low byte.
+    @discardableResult
+    func insert(_ buffer: JitterBuffer, _ sequence: UInt16, bytes count: Int) -> JitterBuffer.InsertResult {
+        [UInt8](repeating: UInt8(truncatingIfNeeded: sequence), count: count).withUnsafeBytes { buffer.insert(sequence: sequence, payload: $0) }
+    }
+
+    /// The whole frame when every byte is `expected`.
+    func popWhole(_ buffer: JitterBuffer, _ expected: UInt8, bytes count: Int) throws -> Bool {
+        guard case .frame(let payload) = buffer.pop() else { return false }
+        try #require(payload.count == count)
+        return payload.allSatisfy { $0 == expected }
+    }
+
+    @Test func payloadStorageIsBoundedNotSlotsTimesTheLargestPacket() {
+        // 64 slots of 1,500 bytes would be 96,000 bytes resident per call (docs/media.md).
+        let buffer = JitterBuffer()
+        #expect(buffer.configuration.capacity == 64)
+        #expect(buffer.payloadStorageBytes <= 16 * 1500)
+    }
+
+    @Test func largePayloadsStillPlayWholeAcrossTheRingsEnd() throws {
+        // 300 packets of 1,000 to 1,500 bytes through a ring of 16 of the largest: each comes out
+        // whole and in order, also when the ring's tail was too short for it.
+        let size = { (sequence: UInt16) in 1000 + Int(sequence) * 37 % 501 }
+        let buffer = JitterBuffer(configuration: .init(minimumDelayMilliseconds: 60))
+        for sequence: UInt16 in 0..<3 { insert(buffer, sequence, bytes: size(sequence)) }
+        for sequence: UInt16 in 3..<303 {
+            let played = sequence - 3
+            #expect(try popWhole(buffer, UInt8(truncatingIfNeeded: played), bytes: size(played)))
+            insert(buffer, sequence, bytes: size(sequence))
+        }
+        #expect(buffer.counters.lostFrames == 0)
+    }
+
+    @Test func aPayloadOverwrittenBeforeItsTurnPlaysAsLostNotGarbage() {
+        // A ring of 3 payloads: the 4th and 5th packets overwrite the first two before playout.
+        let buffer = JitterBuffer(configuration: .init(minimumDelayMilliseconds: 100, maximumPayload: 100, payloadBytes: 300))
+        for sequence: UInt16 in 10..<15 { insert(buffer, sequence, bytes: 100) }
+        #expect(pop(buffer) == .lost(next: nil))
+        #expect(pop(buffer) == .lost(next: 12))
+        #expect(pop(buffer) == .frame(12))
+        #expect(pop(buffer) == .frame(13))
+        #expect(pop(buffer) == .frame(14))
+        #expect(buffer.counters.lostFrames == 2)
+    }
 }

@@ -28,4 +28,19 @@ import Testing
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(size == 44 + 500 * 960 * 2, "every sample reached the file")
     }
+
+    @Test func aMonoRecordingHoldsOnlyItsFileBuffer() throws {
+        // A bot records every call mono; room to interleave 120 ms of stereo would cost each 23 KiB.
+        let directory = FileManager.default.temporaryDirectory.path
+        let mono = try WAVRecorder(path: directory + "/parley-mono-\(UUID().uuidString).wav", sampleRate: 48000)
+        let stereo = try WAVRecorder(path: directory + "/parley-stereo-\(UUID().uuidString).wav", sampleRate: 48000, stereo: true)
+        defer {
+            for recorder in [mono, stereo] {
+                recorder.close()
+                try? FileManager.default.removeItem(atPath: recorder.path)
+            }
+        }
+        #expect(mono.bufferedBytes == WAVRecorder.bufferBytes)
+        #expect(stereo.bufferedBytes == WAVRecorder.bufferBytes + 2 * 5760 * 2)
+    }
 }

@@ -126,7 +126,7 @@ package final class WAVRecorder: AudioSink {
     private var file: UnsafeMutablePointer<FILE>?
     private var dataBytes = 0
     private var interleaved: UnsafeMutableBufferPointer<Int16>
-    static let bufferBytes = 32768
+    package static let bufferBytes = 32768
     private let buffer: UnsafeMutablePointer<CChar>
 
     package init(path: String, sampleRate: Int, stereo: Bool = false, maximumFrame: Int = 5760) throws(AudioError) {
@@ -144,7 +144,9 @@ package final class WAVRecorder: AudioSink {
         self.path = path
         self.sampleRate = sampleRate
         self.stereo = stereo
-        interleaved = .allocate(capacity: 2 * maximumFrame)
+        // Only a stereo recording interleaves; a mono one writes the remote samples as they come
+        // (23 KiB less for each call a bot records, resident memory per call, docs/media.md).
+        interleaved = .allocate(capacity: stereo ? 2 * maximumFrame : 0)
         writeHeader()
     }
 
@@ -155,6 +157,9 @@ package final class WAVRecorder: AudioSink {
     }
 
     private var channels: Int { stereo ? 2 : 1 }
+
+    /// Bytes the recorder holds for buffering while it records.
+    package var bufferedBytes: Int { Self.bufferBytes + interleaved.count * MemoryLayout<Int16>.stride }
 
     private func writeHeader() {
         guard let file else { return }

@@ -1,7 +1,9 @@
 /// Orders received RTP payloads by sequence number and releases one frame per playout tick after
 /// a delay that adapts to the measured jitter (RFC 3550 interarrival jitter), within bounds.
 ///
-/// Storage is a ring of fixed-size slots allocated once; inserting and popping allocate nothing.
+/// Storage is allocated once: a ring of slots, and a ring of payload bytes that packets are copied
+/// into in arrival order (so a call's buffer costs what its packets need, not `capacity` times the
+/// largest packet: resident memory per call, docs/media.md). Inserting and popping allocate nothing.
 /// Not thread-safe: the media session serialises access.
 package final class JitterBuffer {
     package struct Configuration: Sendable, Equatable {
@@ -11,13 +13,21 @@ package final class JitterBuffer {
         /// Ring slots; packets further ahead than this reset the buffer.
         package var capacity: Int
         package var maximumPayload: Int
+        /// Payload bytes kept: the newest packets' payloads, older ones overwritten (a frame whose
+        /// payload was overwritten plays as lost). The default holds 16 packets of the largest
+        /// size, more than the maximum delay at 20 ms frames, and hundreds of voice packets.
+        package var payloadBytes: Int
 
-        package init(frameMilliseconds: Int = 20, minimumDelayMilliseconds: Int = 20, maximumDelayMilliseconds: Int = 200, capacity: Int = 64, maximumPayload: Int = 1500) {
+        package init(
+            frameMilliseconds: Int = 20, minimumDelayMilliseconds: Int = 20, maximumDelayMilliseconds: Int = 200, capacity: Int = 64, maximumPayload: Int = 1500,
+            payloadBytes: Int? = nil
+        ) {
             self.frameMilliseconds = frameMilliseconds
             self.minimumDelayMilliseconds = minimumDelayMilliseconds
             self.maximumDelayMilliseconds = maximumDelayMilliseconds
             self.capacity = capacity
             self.maximumPayload = maximumPayload
+            self.payloadBytes = payloadBytes ?? 16 * maximumPayload
         }
     }
 
@@ -56,6 +66,8 @@ package final class JitterBuffer {
 
     private struct Slot {
         var sequence: Int64 = -1
+        /// Where the payload starts, in bytes written to the payload ring since it was made.
+        var position = 0
         var length = 0
         var state = SlotState.empty
     }
@@ -63,6 +75,8 @@ package final class JitterBuffer {
     package let configuration: Configuration
     private let slots: UnsafeMutableBufferPointer<Slot>
     private let storage: UnsafeMutableRawBufferPointer
+    /// Bytes written to `storage` so far, counting the unused tails skipped so that no payload wraps.
+    private var written = 0
     private var started = false
     private var playing = false
     private var highest: Int64 = 0
@@ -74,10 +88,11 @@ package final class JitterBuffer {
 
     package init(configuration: Configuration = Configuration()) {
         precondition(configuration.capacity >= 4 && configuration.frameMilliseconds > 0, "jitter buffer needs at least 4 slots and a positive frame time")
+        precondition(configuration.payloadBytes >= configuration.maximumPayload, "jitter buffer payload ring smaller than one payload")
         self.configuration = configuration
         slots = .allocate(capacity: configuration.capacity)
         slots.initialize(repeating: Slot())
-        storage = .allocate(byteCount: configuration.capacity * configuration.maximumPayload, alignment: 16)
+        storage = .allocate(byteCount: configuration.payloadBytes, alignment: 16)
         targetFrames = Self.frames(forMilliseconds: configuration.minimumDelayMilliseconds, configuration)
     }
 
@@ -122,6 +137,9 @@ package final class JitterBuffer {
 
     private func index(_ sequence: Int64) -> Int { Int(sequence % Int64(configuration.capacity)) }
 
+    /// Bytes the buffer keeps for payloads, whatever the packets.
+    package var payloadStorageBytes: Int { storage.count }
+
     package func insert(sequence: UInt16, payload: UnsafeRawBufferPointer) -> InsertResult {
         guard payload.count <= configuration.maximumPayload else { return .tooLarge }
         return place(sequence: sequence, payload: payload, state: .audio)
@@ -159,10 +177,7 @@ package final class JitterBuffer {
             counters.duplicates += 1
             return .duplicate
         }
-        slots[slotIndex] = Slot(sequence: extended, length: payload.count, state: state)
-        if payload.count > 0, let source = payload.baseAddress {
-            (storage.baseAddress! + slotIndex * configuration.maximumPayload).copyMemory(from: source, byteCount: payload.count)
-        }
+        slots[slotIndex] = Slot(sequence: extended, position: store(payload), length: payload.count, state: state)
         highest = max(highest, extended)
         if state == .audio { counters.stored += 1 }
         return result
@@ -183,8 +198,23 @@ package final class JitterBuffer {
         next = sequence
     }
 
-    private func payload(at slotIndex: Int) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: storage.baseAddress! + slotIndex * configuration.maximumPayload, count: slots[slotIndex].length)
+    /// Copies a payload to the ring after the last one (or to its start when the tail is too
+    /// short) and returns where it went.
+    private func store(_ payload: UnsafeRawBufferPointer) -> Int {
+        guard payload.count > 0, let source = payload.baseAddress else { return written }
+        var position = written
+        let offset = position % storage.count
+        if offset + payload.count > storage.count { position += storage.count - offset }
+        (storage.baseAddress! + position % storage.count).copyMemory(from: source, byteCount: payload.count)
+        written = position + payload.count
+        return position
+    }
+
+    /// Whether no later payload has been written over this slot's.
+    private func isIntact(_ slot: Slot) -> Bool { written - slot.position <= storage.count }
+
+    private func payload(of slot: Slot) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: storage.baseAddress! + slot.position % storage.count, count: slot.length)
     }
 
     /// The next frame to play, once per frame time.
@@ -212,11 +242,11 @@ package final class JitterBuffer {
             if isCurrent && slot.state == .placeholder { continue }
             counters.playedFrames += 1
             delaySumMilliseconds += delay
-            if isCurrent { return .frame(payload(at: slotIndex)) }
+            if isCurrent && isIntact(slot) { return .frame(payload(of: slot)) }
             counters.lostFrames += 1
-            let following = index(next)
-            let hasNext = slots[following].sequence == next && slots[following].state == .audio
-            return .lost(next: hasNext ? payload(at: following) : nil)
+            let following = slots[index(next)]
+            let hasNext = following.sequence == next && following.state == .audio && isIntact(following)
+            return .lost(next: hasNext ? payload(of: following) : nil)
         }
         return .buffering
     }

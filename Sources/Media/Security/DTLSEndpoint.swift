@@ -86,6 +86,14 @@ package final class DTLSEndpoint {
         if role == .client { SSL_set_connect_state(connection) } else { SSL_set_accept_state(connection) }
     }
 
+    /// Whether OpenSSL's record buffers are freed now. After the handshake DTLS carries almost
+    /// nothing (media goes as SRTP beside it), yet the connection lives as long as the call: kept,
+    /// its read and write buffers would cost ~17 KiB each per call for its whole life (memory per
+    /// call, docs/media.md). They are freed once the handshake is done and after each record that
+    /// follows it; OpenSSL allocates them again for the next record. SSL_MODE_RELEASE_BUFFERS
+    /// does not do this for DTLS.
+    package private(set) var recordBuffersFreed = false
+
     deinit {
         SSL_free(connection)  // frees both BIOs
         SSL_CTX_free(context)
@@ -195,6 +203,7 @@ package final class DTLSEndpoint {
         let clientKey = Array(material[0..<keyLength]) + Array(material[(2 * keyLength)..<(2 * keyLength + saltLength)])
         let serverKey = Array(material[keyLength..<(2 * keyLength)]) + Array(material[(2 * keyLength + saltLength)...])
         for index in material.indices { material[index] = 0 }
+        freeRecordBuffers()
         state = .connected(
             SRTPKeyingMaterial(
                 profile: profile, localMasterKey: role == .client ? clientKey : serverKey,
@@ -210,6 +219,12 @@ package final class DTLSEndpoint {
             state = .failed(.closedByPeer)
         }
         OpenSSLErrors.clear()
+        freeRecordBuffers()
+    }
+
+    private func freeRecordBuffers() {
+        // Frees nothing, and says so, while a record is still buffered.
+        recordBuffersFreed = SSL_free_buffers(connection) == 1
     }
 
     static func matches(_ certificate: OpaquePointer, digest: OpaquePointer, expected: [UInt8]) -> Bool {
