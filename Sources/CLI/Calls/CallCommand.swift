@@ -6,7 +6,7 @@ import Media
 import Parley
 import Signaling
 
-struct CallCommand: AsyncParsableCommand {
+struct CallCommand: LongRunningCommand {
     static let configuration = CommandConfiguration(
         commandName: "call",
         abstract: "Place a call and stay on it until it ends.",
@@ -66,13 +66,7 @@ struct CallCommand: AsyncParsableCommand {
         try headers.map(HeaderOption.parse)
     }
 
-    func run() async throws {
-        // Every call holds descriptors: the soft limit (1024 on a stock login) up to the hard one.
-        FileDescriptorLimit.raiseSoftLimit()
-        // Signalling ahead of every normal thread, behind media (SignallingPriority).
-        SignallingPriority.keep()
-        // Gives freed heap memory back to the system while calls run for hours (docs/performance.md, "Soak").
-        MemoryTrimmer.process.start()
+    func runLongRunning() async throws {
         let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
         let profile: ConfigProfile?
         do { profile = try connection.checkLocalInputs(media: media) } catch {

@@ -6,7 +6,7 @@ import Media
 import Parley
 import Signaling
 
-struct LoadCommand: AsyncParsableCommand {
+struct LoadCommand: LongRunningCommand {
     static let configuration = CommandConfiguration(
         commandName: "load",
         abstract: "Place many calls from one process: a load test of an IVR, a bot fleet or a switch.",
@@ -65,13 +65,7 @@ struct LoadCommand: AsyncParsableCommand {
         if case .microphone = try? AudioSourceSpec(media.playSpec) { throw ValidationError("--play mic cannot feed many calls: use tone:HZ, silence or a WAV file") }
     }
 
-    func run() async throws {
-        // Every call holds descriptors: the soft limit (1024 on a stock login) up to the hard one.
-        FileDescriptorLimit.raiseSoftLimit()
-        // Signalling ahead of every normal thread, behind media (SignallingPriority).
-        SignallingPriority.keep()
-        // Gives freed heap memory back to the system while calls run for hours (docs/performance.md, "Soak").
-        MemoryTrimmer.process.start()
+    func runLongRunning() async throws {
         let presenter = CallPresenter(json: logging.json)
         let profile = try connection.checkLocalInputs(media: media, presenter: presenter)
         let logger: Logger
