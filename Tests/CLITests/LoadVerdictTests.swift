@@ -34,7 +34,7 @@ import Testing
         let summary = Self.summary(results, LoadThresholds(maxSetupMs: 300, minMOS: 4, maxLossPercent: 1, maxFirstAudioMs: 500))
         #expect(summary.problems.isEmpty)
         let last = try #require(summary.lines.last)
-        #expect(last.hasPrefix("PASSED: 0 of 4 calls failed within --max-failures 0; setup p95 44 ms within --max-setup-ms 300; MOS mean "))
+        #expect(last.hasPrefix("PASSED: failed calls 0 of 4 within --max-failures 0; setup p95 44 ms within --max-setup-ms 300; MOS mean "))
         #expect(last.contains("at least --min-mos 4; loss 0.00% within --max-loss 1%; first audio p95 60 ms within --max-first-audio-ms 500"))
     }
 
@@ -46,7 +46,7 @@ import Testing
         #expect(mos < 4)
         #expect(summary.problems == [String(format: "MOS mean %.2f is under --min-mos 4", mos), "loss 10.00% is over --max-loss 1%"])
         let last = try #require(summary.lines.last)
-        #expect(last.hasPrefix("FAILED: 0 of 4 calls failed within --max-failures 0; MOS mean"))
+        #expect(last.hasPrefix("FAILED: failed calls 0 of 4 within --max-failures 0; MOS mean"))
         #expect(last.contains("under --min-mos 4; loss 10.00% over --max-loss 1%"))
         #expect(summary.thresholds.map(\.passed) == [true, false, false])
     }

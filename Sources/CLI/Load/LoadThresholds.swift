@@ -12,7 +12,7 @@ struct LoadThresholds {
     /// Each threshold with the run's figure, in the order the flags are documented.
     func checks(failures: Int, attempted: Int, setupP95: Int?, mosMean: Double?, lossPercent: Double?, firstAudioP95: Int?) -> [LoadThresholdCheck] {
         var checks = [LoadThresholdCheck(flag: "--max-failures", limit: Double(maxFailures), figure: Double(failures), kind: .atMost,
-                                         text: "\(failures) of \(attempted) calls failed", unit: "", problem: nil)]
+                                         text: "failed calls \(failures) of \(attempted)", unit: "", problem: nil)]
         if let maxSetupMs {
             checks.append(.latency("setup", flag: "--max-setup-ms", limit: maxSetupMs, p95: setupP95, missing: "no call was answered"))
         }

@@ -37,14 +37,17 @@ struct CallReportRow: Sendable {
         self.reason = reason
     }
 
-    /// A call of `parley load`: the bot's verdict, or without a bot, its failure.
+    /// A call of `parley load`: the bot's verdict, or without a bot (or when the call failed
+    /// though its bot passed, e.g. `no-media`) its failure.
     init(_ result: LoadCallResult) {
-        let failure = result.verdict?.failure
+        var (verdict, failedStep, reason) = (result.failure == nil ? "passed" : "failed", String?.none, result.failure)
+        if result.failure == "interrupted" { verdict = "aborted" }
+        if let botVerdict = result.verdict, botVerdict != .passed || result.failure == nil {
+            (verdict, failedStep, reason) = (botVerdict.name, botVerdict.failure?.step, botVerdict.failure?.reason)
+        }
         self.init(name: "call \(result.index)", callID: result.callID, seconds: result.seconds, setupMs: result.setupMs,
                   firstAudioMs: result.firstAudioMs, mos: result.quality?.mos, lossPercent: result.quality?.lossPercent,
-                  verdict: result.verdict?.name ?? (result.failure == nil ? "passed" : result.failure == "interrupted" ? "aborted" : "failed"),
-                  failedStep: failure?.step,
-                  reason: failure.map { "\(result.failure ?? "bot-failed"): \($0.reason)" } ?? result.failure)
+                  verdict: verdict, failedStep: failedStep, reason: reason)
     }
 
     /// A call that never got going: the connection or the dial failed.
