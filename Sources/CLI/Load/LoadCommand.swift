@@ -141,7 +141,7 @@ struct LoadCommand: AsyncParsableCommand {
         // One `bot failed` warning per call floods a terminal at hundreds of calls: at the
         // default level the summary counts the reasons and --json keeps each call's.
         var botLogger = logger
-        if logging.logLevel == .warning, logging.logFile == nil { botLogger.logLevel = .error }
+        if logging.logLevel == .warning { botLogger.logLevel = .error }
         let status = await place(on: client, media: callMedia, bot: runner, logger: botLogger, presenter: presenter)
         clockMetrics.cancel()
         await client.disconnect()
