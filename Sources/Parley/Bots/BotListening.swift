@@ -100,12 +100,14 @@ public enum BotVerdict: Sendable, Equatable, CustomStringConvertible {
 extension BotOutcome {
     /// The call's verdict. On the calling side (a tester), the far end hanging up where the
     /// script did not expect it fails the step it interrupted; when this side ended the call
-    /// (`stoppedBy` says how), the run is aborted instead.
+    /// under the script (`stoppedBy` says how), the run is aborted instead, whatever the step
+    /// made of the call's end (an `expect` that saw it end first, a `send` that could not send).
     public func verdict(callingSide: Bool, stoppedBy: String? = nil) -> BotVerdict {
         let step = steps.last ?? "(none)"
         switch ending {
         case .botHungUp, .forwarded: return .passed
-        case .callerHungUp where callingSide && stoppedBy != nil: return .aborted(step: step, reason: stoppedBy ?? "")
+        case .callerHungUp where callingSide && stoppedBy != nil, .failed where callingSide && stoppedBy != nil:
+            return .aborted(step: step, reason: stoppedBy ?? "")
         case .callerHungUp: return callingSide ? .failed(step: step, reason: "the far end hung up") : .passed
         case .failed(.expectationFailed(let failedStep, let reason)): return .failed(step: failedStep, reason: reason)
         case .failed(let error): return .failed(step: step, reason: error.description)

@@ -12,6 +12,13 @@ import Testing
         #expect(verdict.description == "aborted at step \"menu\": --duration 3 s ran out")
     }
 
+    @Test func anExpectationThatSawOurHangupIsAbortedToo() {
+        let outcome = BotOutcome(steps: ["greeting"], digits: [], recordings: [],
+                                 ending: .failed(.expectationFailed(step: "greeting", reason: "expected speech within 10 s; the call ended (NORMAL_CLEARING) first")))
+        #expect(outcome.verdict(callingSide: true, stoppedBy: "interrupted (Ctrl-C)") == .aborted(step: "greeting", reason: "interrupted (Ctrl-C)"))
+        #expect(outcome.verdict(callingSide: true) == .failed(step: "greeting", reason: "expected speech within 10 s; the call ended (NORMAL_CLEARING) first"))
+    }
+
     @Test func theFarEndHangingUpStillFailsTheStep() {
         #expect(Self.cutShort.verdict(callingSide: true) == .failed(step: "menu", reason: "the far end hung up"))
     }
