@@ -176,7 +176,6 @@ struct LoadCall {
                               seconds: (ContinuousClock.now - dialed).inSeconds)
     }
 
-
     /// Milliseconds from dialing to the arrival of the first RTP packet from the far end, nil
     /// when none arrived within 30 s. Awaits the media session's report, which ends with the
     /// call at the latest: no statistics are polled (docs/performance.md, "Call setup").
