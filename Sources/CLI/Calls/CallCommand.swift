@@ -21,6 +21,9 @@ struct CallCommand: LongRunningCommand {
             went away and the call could not be recovered (reconnect timeout, reconnecting gave up); 64 bad usage; \
             66 a file to read is missing or unreadable.
 
+            With --bot: 6 the bot's verdict is failed; 7 aborted (--duration, Ctrl-C or a hangup ended the call before the \
+            script did). --junit FILE and --csv FILE write the call's verdict and figures for a CI server.
+
             Example: parley call bob --server ws://127.0.0.1:8080 --login alice --play tone:440 --record bob.wav --duration 10
             """
     )
@@ -43,6 +46,8 @@ struct CallCommand: LongRunningCommand {
 
     @Option(help: "A bot script (YAML or JSON, docs/bots.md) to run on the call once it is active: a tester of the far end's IVR.")
     var bot: String?
+
+    @OptionGroup var reports: ReportFileFlags
 
     @Option(help: "Caller id name.")
     var callerName = ""
@@ -81,6 +86,7 @@ struct CallCommand: LongRunningCommand {
             presenter.logger = logger
             mediaOptions = try media.mediaOptions(profile: profile)
             botScript = try bot.map { path throws(ParleyError) in try BotScriptFile.load(path) }
+            try reports.check()
         } catch {
             fail(error, presenter: presenter)
         }
@@ -117,6 +123,7 @@ struct CallCommand: LongRunningCommand {
         do {
             try await client.connect()
         } catch {
+            reports.write([.setupFailed(error)], suite: "parley call \(destination)", presenter: presenter)
             fail(error, presenter: presenter)
         }
         // Only once logged in: a failed first connection ends the command, and the client's
@@ -133,12 +140,14 @@ struct CallCommand: LongRunningCommand {
         } catch {
             recorder?.name("failed-call")
             await client.disconnect()
+            reports.write([.setupFailed(error)], suite: "parley call \(destination)", presenter: presenter)
             fail(error, presenter: presenter)
         }
         recorder?.name(call.id)
         var session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval, interactive: !logging.json,
                                   commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-",
                                   watchesInputLevel: !mediaOptions.source.isGenerated, bot: botRunner, logger: logger)
+        session.reports = (reports, "parley call \(destination)")
         // The second call of a three-way call plays and records nothing apart: while merged, the
         // first call's output carries both far ends.
         var secondOptions = options
@@ -163,9 +172,10 @@ struct CallCommand: LongRunningCommand {
         } catch {
             fail(error, presenter: presenter)
         }
-        let session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval,
+        var session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval,
                                   interactive: !logging.json, commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-",
                                   watchesInputLevel: !mediaOptions.source.isGenerated, bot: bot, logger: logger)
+        session.reports = (reports, "parley call \(destination)")
         return await session.run()
     }
 
