@@ -231,6 +231,9 @@ def main():
             check("the page, pinged every 2 s of silence and never answering, stays logged in", pings >= 3 and page.value("vjs.closed") is None
                   and not dropped, f"{pings} verto.ping, socket closed {page.value('vjs.closed')}")
             figure(f"verto.js page: {pings} verto.ping unanswered, {len(methods)} server requests, still logged in")
+            outputs = [os.path.join(work, name) for name in os.listdir(work) if name.startswith("vjs-") and name.endswith((".json", ".err", ".log"))]
+            leaks = [os.path.basename(path) for path in outputs if any(secret in open(path, errors="replace").read() for secret in PASSWORDS.values())]
+            check("no password in any output or log of the switch or the Parley clients", not leaks and len(outputs) >= 8, f"leaks in {leaks}")
         finally:
             with open(os.path.join(work, "page-vertojs.log"), "w") as handle:
                 handle.write("\n".join(page.value("vjs.notes") + [json.dumps(frame) for frame in page.value("vjs.received")]))
