@@ -144,7 +144,7 @@ package struct SwitchCore: Sendable {
             guard account != nil else { return refuseLogin(id: id, message: "JWT token authentication failed", to: peer) }
         } else {
             // As FreeSWITCH's check_auth: verto.js logs in with its sessid alone and sends its
-            // credentials only when told -32000 (docs/verto-protocol.md §2.3).
+            // credentials only when told -32000 (docs/verto-protocol.md §14).
             guard case .object = params else { return refuseLogin(id: id, message: "Missing params", to: peer) }
             guard let login = params["login"]?.stringValue, !login.isEmpty else {
                 links[peer]?.askedForCredentials = true
