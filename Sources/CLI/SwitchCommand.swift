@@ -42,7 +42,7 @@ struct SwitchCommand: LongRunningCommand {
     @Option(help: "Idle seconds before the switch pings a client.")
     var pingInterval: Duration = .seconds(30)
 
-    @Option(help: "Seconds a pinged client may stay silent before its socket is dropped and its calls detached.")
+    @Option(help: "Seconds a pinged telnyx_rtc client may stay silent before its socket is dropped and its calls detached (verto.* clients answer no ping).")
     var pingTimeout: Duration = .seconds(10)
 
     @Flag(help: "Also serve the browser softphone on the same port (https:// with --cert/--key); see docs/browser.md.")

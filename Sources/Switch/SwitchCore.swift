@@ -7,7 +7,6 @@ import Signaling
 /// re-attach of calls when a client's socket drops (docs/verto-protocol.md §3, §4, §5, §10.1).
 package struct SwitchCore: Sendable {
     package let configuration: SwitchConfiguration
-    let prefix = "telnyx_rtc."
     var links: [Int: SwitchLink] = [:]
     var sessions: [String: SwitchSession] = [:]
     var calls: [String: SwitchCall] = [:]
@@ -79,8 +78,8 @@ package struct SwitchCore: Sendable {
                 guard now - sentAt >= configuration.pingTimeout.inSeconds else { continue }
                 actions.append(.close(peer: peer, code: 1001, reason: "ping timeout"))
                 disconnected(peer: peer, now: now)
-            } else if now - link.lastHeard >= configuration.pingInterval.inSeconds {
-                links[peer]?.pingSentAt = now
+            } else if now - link.idleSince >= configuration.pingInterval.inSeconds {
+                if link.dialect.answersPings { links[peer]?.pingSentAt = now } else { links[peer]?.lastPingAt = now }
                 sendRequest("ping", params: ["serno": .integer(Int(now))], to: peer)
             }
         }
@@ -99,7 +98,7 @@ package struct SwitchCore: Sendable {
     }
 
     package var nextDeadline: Double? {
-        let pings = links.values.map { link in link.pingSentAt.map { $0 + configuration.pingTimeout.inSeconds } ?? link.lastHeard + configuration.pingInterval.inSeconds }
+        let pings = links.values.map { link in link.pingSentAt.map { $0 + configuration.pingTimeout.inSeconds } ?? link.idleSince + configuration.pingInterval.inSeconds }
         let detaches = sessions.values.compactMap { $0.detachedAt.map { $0 + configuration.detachTimeout.inSeconds } }
         return (pings + detaches + [relayed.nextDeadline].compactMap { $0 }).min()
     }
@@ -107,7 +106,8 @@ package struct SwitchCore: Sendable {
     // MARK: Requests from clients
 
     private mutating func handleRequest(id: JSONRPCID, method: String, params: JSONValue, from peer: Int, now: Double) {
-        let name = method.hasPrefix(prefix) ? String(method.dropFirst(prefix.count)) : method.hasPrefix("verto.") ? String(method.dropFirst(6)) : method
+        let (dialect, name) = SwitchDialect.parse(method)
+        if let dialect { links[peer]?.spokenDialect = dialect }
         switch name {
         case "login":
             login(id: id, params: params, from: peer, now: now)
@@ -143,8 +143,15 @@ package struct SwitchCore: Sendable {
             account = configuration.account(token: token)
             guard account != nil else { return refuseLogin(id: id, message: "JWT token authentication failed", to: peer) }
         } else {
-            guard let login = params["login"]?.stringValue, let password = params["passwd"]?.stringValue else {
-                return refuseLogin(id: id, message: "Missing params", to: peer)
+            // As FreeSWITCH's check_auth: verto.js logs in with its sessid alone and sends its
+            // credentials only when told -32000 (docs/verto-protocol.md §14).
+            guard case .object = params else { return refuseLogin(id: id, message: "Missing params", to: peer) }
+            guard let login = params["login"]?.stringValue, !login.isEmpty else {
+                links[peer]?.askedForCredentials = true
+                return sendError(id: id, code: -32000, message: "Authentication Required", to: peer)
+            }
+            guard let password = params["passwd"]?.stringValue, !password.isEmpty else {
+                return refuseLogin(id: id, message: "Missing passwd", to: peer)
             }
             account = configuration.account(login: login).flatMap { $0.password == password ? $0 : nil }
             guard account != nil else { return refuseLogin(id: id, message: "Login Incorrect", to: peer) }
@@ -238,9 +245,10 @@ package struct SwitchCore: Sendable {
     mutating func sendRequest(_ name: String, params: JSONValue, to peer: Int) -> JSONRPCID {
         let id = JSONRPCID.number(nextRequestID)
         nextRequestID += 1
-        send(JSONRPCMessage.requestFrame(id: id, method: prefix + name, params: params), to: peer)
+        let method = (links[peer]?.dialect ?? .telnyx).prefix + name
+        send(JSONRPCMessage.requestFrame(id: id, method: method, params: params), to: peer)
         // A no-op unless a process bootstrapped swift-metrics (`parley switch --metrics`).
-        Counter(label: "parley_switch_messages_relayed_total", dimensions: [("method", prefix + name)]).increment()
+        Counter(label: "parley_switch_messages_relayed_total", dimensions: [("method", method)]).increment()
         return id
     }
 

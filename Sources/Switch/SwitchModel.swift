@@ -74,6 +74,21 @@ struct SwitchLink {
     var lastHeard: Double
     /// When our unanswered ping left; the link is dead if nothing arrives within the ping timeout.
     var pingSentAt: Double?
+    /// When we last pinged a client that answers no ping (it is not held to the timeout).
+    var lastPingAt: Double?
+    /// The dialect of the client's latest prefixed request.
+    var spokenDialect: SwitchDialect?
+    /// It logged in as verto.js does: a `login` without credentials first, which we answered
+    /// -32000, then its credentials.
+    var askedForCredentials = false
+
+    /// The dialect our requests to this client use: the one it speaks; before it has sent a
+    /// prefixed request, `verto.` after verto.js's login and `telnyx_rtc.` otherwise
+    /// (Telnyx's SDKs send their credentials at once and need `telnyx_rtc.clientReady`).
+    var dialect: SwitchDialect { spokenDialect ?? (askedForCredentials ? .verto : .telnyx) }
+
+    /// Since when the link has been quiet: the last frame heard, or the last ping it need not answer.
+    var idleSince: Double { max(lastHeard, lastPingAt ?? lastHeard) }
 }
 
 /// A logged-in session; outlives its socket while its calls wait to be re-attached.

@@ -439,11 +439,12 @@ def main():
             browser.close()
 
 
-if __name__ == "__main__":
+def run(test, name):
+    """Runs `test`, stops every process it started, prints the tally and exits with it."""
     try:
-        main()
+        test()
     except Exception as error:  # a crash of the driver is a failure, not a pass
-        check("the browser test ran to its end", False, repr(error))
+        check(f"the {name} test ran to its end", False, repr(error))
     finally:
         for process in processes:
             if process.poll() is None:
@@ -453,5 +454,9 @@ if __name__ == "__main__":
                 process.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 process.kill()
-        print(f"browser: {passed} passed, {failed} failed")
+        print(f"{name}: {passed} passed, {failed} failed")
         sys.exit(0 if failed == 0 and passed > 0 else 1)
+
+
+if __name__ == "__main__":
+    run(main, "browser")
