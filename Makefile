@@ -34,6 +34,7 @@ test: build
 	scripts/test-cli $(PARLEY)
 	scripts/test-calls $(PARLEY)
 	scripts/test-transfer $(PARLEY)
+	scripts/test-trickle $(PARLEY)
 	scripts/test-merge $(PARLEY)
 	scripts/test-quality $(PARLEY)
 	scripts/test-metrics $(PARLEY)

@@ -91,8 +91,13 @@ package struct SwitchCore: Sendable {
             }
             sessions[session.sessid] = nil
         }
+        releaseExpiredDescriptions(now: now)
         for (_, entry) in relayed.expire(now: now) {
             let request = entry.context
+            if request.method == "reattach" {
+                completeReattach(request, answer: nil, from: request.originPeer)
+                continue
+            }
             sendError(id: request.originID, code: -32002, message: "MEDIA ERROR: the other party did not answer \(request.method)", to: request.originPeer)
         }
     }
@@ -100,7 +105,7 @@ package struct SwitchCore: Sendable {
     package var nextDeadline: Double? {
         let pings = links.values.map { link in link.pingSentAt.map { $0 + configuration.pingTimeout.inSeconds } ?? link.idleSince + configuration.pingInterval.inSeconds }
         let detaches = sessions.values.compactMap { $0.detachedAt.map { $0 + configuration.detachTimeout.inSeconds } }
-        return (pings + detaches + [relayed.nextDeadline].compactMap { $0 }).min()
+        return (pings + detaches + [relayed.nextDeadline, nextCandidateDeadline].compactMap { $0 }).min()
     }
 
     // MARK: Requests from clients
@@ -125,9 +130,9 @@ package struct SwitchCore: Sendable {
         let party = SwitchParty.client(sessid: sessid)
         switch name {
         case "gatewayState": gatewayState(id: id, link: link, to: peer)
-        case "invite": invite(id: id, params: params, from: party, peer: peer)
-        case "answer": answer(id: id, params: params, from: party, peer: peer)
-        case "attach": reattached(id: id, params: params, from: party, peer: peer)
+        case "invite": invite(id: id, params: params, from: party, peer: peer, now: now)
+        case "answer": answer(id: id, params: params, from: party, peer: peer, now: now)
+        case "attach": reattached(id: id, params: params, from: party, peer: peer, now: now)
         case "bye": bye(id: id, params: params, from: party, peer: peer)
         case "modify": modify(id: id, params: params, from: party, peer: peer, now: now)
         case "info": info(id: id, params: params, from: party, peer: peer)
@@ -205,6 +210,10 @@ package struct SwitchCore: Sendable {
 
     private mutating func handleResponse(id: JSONRPCID, outcome: Result<JSONValue, JSONRPCErrorObject>, from peer: Int) {
         guard let request = relayed.complete(id)?.context else { return }  // acks of invite, ringing, ping…
+        if request.method == "reattach" {
+            let answer = (try? outcome.get())?["sdp"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+            return completeReattach(request, answer: answer, from: peer)
+        }
         switch outcome {
         case .success(let result):
             if request.method == "updateMedia", let sdp = result["sdp"]?.stringValue {

@@ -45,6 +45,12 @@ struct SwitchCall {
     /// own re-offer would carry its candidates.
     var callerCandidates: [String] = []
     var calleeCandidates: [String] = []
+    /// Trickle between the two sides (SwitchCandidates.swift): whether each side opted in, how
+    /// many of each side's candidates the other has had, and a description held for a side that
+    /// may not trickle until the sender's candidates end.
+    var trickle = SwitchTrickle()
+
+    func isCaller(_ party: SwitchParty) -> Bool { party == caller }
 
     func other(than party: SwitchParty) -> SwitchParty? {
         if party == caller { return callee }

@@ -404,6 +404,47 @@ def hold_scenarios(callee, output, sdp_dir, label, command):
     figure(f"{label}: browser holds: browser received {during}, Parley {parley_during} in 1.5 s held; after unhold browser {after}/s, Parley {parley_after} in 1.5 s")
 
 
+def reattach_scenario(context, callee):
+    """`parley call` calls a browser user whose socket then drops: the page logs in again with
+    the same sessid and answers the switch's attach from a brand-new RTCPeerConnection (a new
+    certificate and ICE credentials, as a browser SDK does); Parley makes a new DTLS association
+    and media comes back both ways."""
+    label = "re-attach from a new peer connection"
+    tag = "call-reattach"
+    output = os.path.join(WORK, f"{tag}.json")
+    recording = os.path.join(WORK, f"{tag}.wav")
+    callee.set_trickle(True)
+    with open(output, "w") as out, open(os.path.join(WORK, f"{tag}.err"), "w") as err:
+        process = in_b([PARLEY, "call", callee.login, "--server", SERVER, "--insecure", "--login", "parley", "--interface", f"{BED}b0",
+                        "--no-ipv6", "--play", f"tone:{PARLEY_TONE}", "--record", recording, "--json", "--stats-interval", "0.25",
+                        "--log-level", "debug", "--log-file", os.path.join(WORK, f"{tag}.log")],
+                       env={**os.environ, "PARLEY_PASSWORD": PASSWORD["parley"]}, stdin=subprocess.PIPE, stdout=out, stderr=err, text=True)
+    check(f"{label}: the browser shows the incoming call", callee.wait_state("incoming", 15))
+    callee.page.click("#answer")
+    check(f"{label}: the call is active and Parley's tone heard", callee.wait_state("active", 10) and callee.hears(PARLEY_TONE) is not None)
+    fingerprint = lambda: callee.value("window.softphone.call && window.softphone.call.pc ? (window.softphone.call.pc.localDescription.sdp.match(/a=fingerprint:(.*)/) || [])[1] : null")
+    before = fingerprint()
+    callee.value(f"window.softphone.reattach({json.dumps(PASSWORD[callee.login])})")
+    answered = wait_until(lambda: callee.value("window.softphone.reattaches") >= 1, 10)
+    check(f"{label}: the page answers the switch's attach from a new peer connection", answered and fingerprint() not in (None, before),
+          f"fingerprint {before} -> {fingerprint()}")
+    received = parley_received(output)
+    back = wait_until(lambda: parley_received(output) > received + 20, 5, step=0.05)
+    parley_back = callee.value("Date.now() - window.softphone.attachAnsweredAt") / 1000 if back else None
+    heard = callee.hears(PARLEY_TONE, seconds=5, hold=0.3)
+    browser_back = callee.value("Date.now() - window.softphone.attachAnsweredAt") / 1000 if heard else None
+    check(f"{label}: Parley receives the browser's audio again", back, f"{parley_back} s after the new answer")
+    check(f"{label}: the browser hears Parley's {PARLEY_TONE} Hz again", heard is not None, f"{browser_back} s after the new answer")
+    check(f"{label}: media back both ways within 2 s of the new answer", parley_back is not None and parley_back < 2 and browser_back is not None and browser_back < 2.3,
+          f"Parley {parley_back} s, browser {browser_back} s (its reading holds 0.3 s)")
+    figure(f"{label}: media back {parley_back} s (Parley, stats every 0.25 s) and {browser_back} s (browser hears the tone for 0.3 s) after the new answer")
+    process.stdin.write("hangup\n")
+    process.stdin.flush()
+    status = exit_status(process, 10)
+    check(f"{label}: Parley hangs up and exits 0", status == 0, f"exit {status}")
+    callee.wait_state("ended", 5)
+
+
 def main():
     cert, key = certificate()
     tone = os.path.join(WORK, "browser-tone.wav")
@@ -426,8 +467,9 @@ def main():
             bob = Softphone(context, "bob")
             bot_scenario(context, alice, "ivrt", "trickle", True, True)
             call_scenario(context, bob, "trickle", False, True)
-            bot_scenario(context, alice, "ivrv", "vanilla", False, False)
+            bot_scenario(context, alice, "ivrv", "trickle", False, False)
             call_scenario(context, bob, "vanilla", True, False)
+            reattach_scenario(context, bob)
             outputs = [os.path.join(WORK, name) for name in os.listdir(WORK) if name.endswith((".json", ".err", ".log"))]
             leaks = [os.path.basename(path) for path in outputs if any(secret in open(path, errors="replace").read() for secret in PASSWORD.values())]
             check("no password in any output or log of the switch or the Parley clients", not leaks and len(outputs) >= 8, f"leaks in {leaks}")

@@ -92,10 +92,13 @@ public actor Call {
 
     public var state: CallState { machine.state }
 
+    /// Our candidates are trickled: trickle mode, toward a peer that opted in (an incoming
+    /// invite's `trickle` flag; for a call we dial, until an answer without it).
     var trickle: Bool {
-        if case .trickle = mediaOptions.iceMode { return true }
-        return false
+        guard case .trickle = mediaOptions.iceMode else { return false }
+        return peerTrickles
     }
+    private var peerTrickles = true
     public var isMuted: Bool { machine.muted }
 
     public var terminationReason: TerminationReason? {
@@ -191,16 +194,18 @@ public actor Call {
         await signalledCall()
     }
 
-    /// Incoming: answers `offer` with our media and tells the server.
-    func answer(offer: String, media: MediaOptions?) async throws(ParleyError) {
+    /// Incoming: answers `offer` with our media and tells the server. A caller that did not opt
+    /// in to trickle (`peerTrickles` false) gets an answer that carries our candidates.
+    func answer(offer: String, media: MediaOptions?, peerTrickles: Bool = true) async throws(ParleyError) {
         try begin(.answer)
         if let media { mediaOptions = media }
+        self.peerTrickles = peerTrickles
         let leg = try await prepare(role: .controlled)
         do {
             for line in remoteCandidates { await leg.addRemoteCandidate(line) }
             if remoteCandidatesEnded { await leg.remoteEndOfCandidates() }
             remoteCandidates = []
-            let answer = try await leg.answer(offer)
+            let answer = try await leg.answer(offer, peerTrickles: trickle)
             try ensureLive(sending: "answer")
             try await signalling.answer(callID: id, sdp: answer, trickle: trickle)
         } catch {
@@ -241,7 +246,8 @@ public actor Call {
             await apply(.ringing)
         case .earlyMedia(let sdp):
             if let sdp, await applyRemote(sdp) { await apply(.earlyMedia) }
-        case .answered(let sdp):
+        case .answered(let sdp, let answererTrickles):
+            if !answererTrickles { await stopTrickling() }
             if let sdp, !(await applyRemote(sdp)) { return }
             await apply(.answered)
         case .remoteHangup(let reason):
@@ -342,6 +348,13 @@ public actor Call {
                       failure: error, notifyServer: true, cause: .incompatibleDestination)
             return false
         }
+    }
+
+    /// The far end answered without opting in to trickle: what we gathered is in our offer
+    /// (or went before the answer), and nothing more is sent it would ignore.
+    private func stopTrickling() async {
+        peerTrickles = false
+        await leg?.stopTrickling()
     }
 
     private func signalledCall() async {

@@ -103,7 +103,7 @@ struct VertoCallSignalling: CallSignalling {
         switch event {
         case .ringing(let progress): (progress.callID, .ringing)
         case .earlyMedia(let progress): (progress.callID, .earlyMedia(sdp: progress.sdp))
-        case .answered(let progress): (progress.callID, .answered(sdp: progress.sdp))
+        case .answered(let progress): (progress.callID, .answered(sdp: progress.sdp, answererTrickles: progress.params["trickle"]?.boolValue == true))
         case .remoteHangup(let callID, let cause):
             (callID, .remoteHangup(TerminationReason(cause: cause.cause, causeCode: cause.causeCode, sipCode: cause.sipCode, sipReason: cause.sipReason,
                                                      sipCallID: cause.sipCallID)))

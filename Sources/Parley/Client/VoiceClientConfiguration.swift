@@ -25,6 +25,16 @@ public struct VoiceClientConfiguration: Sendable {
         self.credentials = credentials
     }
 
+    /// The media of a call we dial. FreeSWITCH's mod_verto takes no trickled candidates (it has
+    /// no `verto.candidate` method; docs/signaling.md, "Trickle ICE"), so our invite to it carries
+    /// them: vanilla ICE, gathering bounded by the default collection timeout.
+    func dialMedia(_ media: MediaOptions) -> MediaOptions {
+        guard methodPrefix == "verto", case .trickle = media.iceMode else { return media }
+        var vanilla = media
+        vanilla.iceMode = .vanilla(collectionTimeout: .seconds(3))
+        return vanilla
+    }
+
     var verto: VertoConfiguration {
         var configuration = VertoConfiguration(credentials: credentials)
         configuration.methodPrefix = methodPrefix
