@@ -114,6 +114,7 @@ public actor Call {
     public func hangup(cause: HangupCause? = nil) async {
         guard !machine.state.isDone else { return }
         let cause = cause ?? (answered ? .normalClearing : .userBusy)
+        machine.hangupCause = cause
         try? machine.begin(.hangup)
         // The bye leaves before anyone waiting on the call learns it ended (and, say, closes
         // the socket under it).

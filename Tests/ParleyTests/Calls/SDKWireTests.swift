@@ -133,6 +133,8 @@ import Testing
         let bye = try await server.next("telnyx_rtc.bye")
         #expect(bye["params"]?["cause"] == "USER_BUSY")
         #expect(bye["params"]?["causeCode"] == 17)
+        // The call's own ending says what went out, and who ended it.
+        #expect(await call.terminationReason == TerminationReason(cause: "USER_BUSY", causeCode: 17, localStatus: .endedByLocalUser))
         await client.disconnect()
     }
 
