@@ -138,11 +138,13 @@ import Testing
         await client.disconnect()
     }
 
-    /// An answered call (the far end a real media leg): hold and unhold are the `modify` alone,
-    /// digits in `info` mode go one per frame, and hanging up is NORMAL_CLEARING.
-    @Test func anAnsweredCallHoldsByModifyAloneAndSendsADigitPerInfo() async throws {
+    /// An answered call (the far end a real media leg, which negotiates telephone-event): hold
+    /// and unhold are the `modify` alone, digits go one per `info` in `info` and `both` modes and
+    /// in none in `rfc4733` mode, and hanging up is NORMAL_CLEARING.
+    @Test(arguments: [(DTMFMode.info, ["1", "2", "#"]), (.both, ["1", "2", "#"]), (.rfc4733, [])])
+    func anAnsweredCallHoldsByModifyAloneAndSendsDigitsAsTheModeSays(mode: DTMFMode, infos: [String]) async throws {
         let server = try await TelnyxLikeServer()
-        let client = try await Self.readyClient(server, dtmf: .info)
+        let client = try await Self.readyClient(server, dtmf: mode)
         let farEnd = try MediaLeg(role: .controlled, options: InteropMedia.options(interface: "lo", codec: "opus", tone: 440, record: nil, vanilla: true),
                                   logger: InteropMedia.logger)
         defer { Task { await farEnd.stop() } }
@@ -161,7 +163,7 @@ import Testing
 
         try await call.sendDTMF("12#")
         let digits = await server.sent("telnyx_rtc.info").compactMap { $0["params"]?["dtmf"]?.stringValue }
-        #expect(digits == ["1", "2", "#"])
+        #expect(digits == infos)
 
         await call.hangup()
         let bye = try await server.next("telnyx_rtc.bye")
