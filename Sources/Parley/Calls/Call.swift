@@ -30,9 +30,6 @@ public actor Call {
     var networkMoved = false
     /// One recovery of the media path at a time (ours or the far end's).
     var renegotiating = false
-    /// Our hold re-offers are under way (Call+Hold.swift): a hold or unhold meanwhile is sent
-    /// by the same loop once the one in flight is answered.
-    var reofferingHold = false
     /// Ends the call if it is still dropped or reconnecting when it fires.
     var recoveryDeadline: Task<Void, Never>?
     let reconnectTimeout: Duration
@@ -114,8 +111,13 @@ public actor Call {
 
     // MARK: Operations
 
-    public func hangup(cause: HangupCause = .normalClearing) async {
+    /// Ends the call. Without a `cause`, the SDKs' choice: `USER_BUSY` (17) before the call was
+    /// answered (a caller who gives up while it rings, a callee who declines), `NORMAL_CLEARING`
+    /// (16) after (docs/verto-protocol.md §5.6).
+    public func hangup(cause: HangupCause? = nil) async {
         guard !machine.state.isDone else { return }
+        let cause = cause ?? (answered ? .normalClearing : .userBusy)
+        machine.hangupCause = cause
         try? machine.begin(.hangup)
         // The bye leaves before anyone waiting on the call learns it ended (and, say, closes
         // the socket under it).
@@ -142,19 +144,18 @@ public actor Call {
         await leg?.setMuted(false)
     }
 
-    /// Sends digits as RFC 4733 events, or out of band (a Verto info message) when the far end
-    /// did not negotiate telephone-event.
+    /// Sends digits as `MediaOptions.dtmfMode` says: RFC 4733 events (out of band when the far
+    /// end did not negotiate telephone-event), out of band only, or both.
     public func sendDTMF(_ digits: String) async throws(ParleyError) {
         guard !digits.isEmpty, digits.allSatisfy({ DTMFDigit($0) != nil }) else {
             throw ParleyError(kind: .configuration, message: "\"\(digits)\" is not a DTMF digit string (0-9 * # A-D)")
         }
         try begin(.dtmf)
         defer { machine.finish(.dtmf, succeeded: true) }
-        if let leg, await leg.canSendTelephoneEvents {
-            try await leg.sendDTMF(digits)
-        } else {
-            try await signalling.sendDTMF(callID: id, digits: digits)
-        }
+        let inRTP = if let leg { await leg.canSendTelephoneEvents } else { false }
+        let mode = mediaOptions.dtmfMode
+        if inRTP, mode != .info, let leg { try await leg.sendDTMF(digits) }
+        if mode != .rfc4733 || !inRTP { try await signalling.sendDTMF(callID: id, digits: digits) }
     }
 
     public func statistics() async -> CallStatistics {
@@ -305,7 +306,6 @@ public actor Call {
         machine.finish(operation, succeeded: true)
         publishState()
         await updateHold()
-        await reofferDirection()
     }
 
     /// The dialect's side of the call, then our media; a failure ends the call. Nothing of ours

@@ -10,8 +10,12 @@ public struct VoiceClientConfiguration: Sendable {
     public var readiness: VertoReadiness = .gatewayRegistered
     public var socket = WebSocketOptions()
     public var media = MediaOptions()
-    /// Tell the caller we are ringing as soon as a call arrives.
-    public var ringingFeedback = true
+    /// Send iOS's optional `telnyx_rtc.ringing_ack` when a call arrives. Off as in the SDKs:
+    /// the JS SDK has no such message, iOS sends it only when the app asks
+    /// (docs/verto-protocol.md, "What Parley sends").
+    public var ringingFeedback = false
+    /// Who we are in `login` and call messages, in the SDKs' `<name>-<version>` form.
+    public var userAgent = "Parley-\(ParleyVersion.version)"
     public var callerName = ""
     public var callerNumber = ""
     public var reconnection = ReconnectionPolicy()
@@ -39,6 +43,7 @@ public struct VoiceClientConfiguration: Sendable {
         var configuration = VertoConfiguration(credentials: credentials)
         configuration.methodPrefix = methodPrefix
         configuration.readiness = readiness
+        configuration.userAgent = userAgent
         return configuration
     }
 }
