@@ -44,6 +44,7 @@ import Testing
         }
         #expect(StandardInputCommand.parse("dtmf") == nil, "dtmf needs its digits")
         #expect(StandardInputCommand.parse("dance") == nil)
+        #expect(StandardInputCommand.choices.hasPrefix("dtmf DIGITS, hold, ") && StandardInputCommand.choices.hasSuffix(", ice-restart or hangup"))
     }
 
     @Test func everyExitStatusIsListed() throws {

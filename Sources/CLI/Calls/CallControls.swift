@@ -85,4 +85,9 @@ enum StandardInputCommand: String, CaseIterable {
     }
 
     static var helpText: String { allCases.map(\.usage).joined(separator: ", ") }
+
+    /// "dtmf DIGITS, hold, ... or hangup", for the error that answers an unknown command.
+    static var choices: String {
+        allCases.dropLast().map(\.usage).joined(separator: ", ") + " or " + (allCases.last?.usage ?? "")
+    }
 }

@@ -94,7 +94,7 @@ struct CallSession {
         do throws(ParleyError) {
             guard let (command, argument) = StandardInputCommand.parse(line) else {
                 throw ParleyError(kind: .configuration,
-                                  message: "unknown command \"\(line.prefix(40))\"; use \(StandardInputCommand.helpText.replacingOccurrences(of: ", hangup", with: " or hangup"))")
+                                  message: "unknown command \"\(line.prefix(40))\"; use \(StandardInputCommand.choices)")
             }
             switch command {
             case .dtmf:
