@@ -145,6 +145,9 @@ private struct ActivityPayload: Encodable {
         switch activity {
         case .loggedIn(let login, let peer):
             (kind, self.login, callID, detail, text) = ("login", login, nil, peer, "\(login) logged in from \(peer)")
+        case .loginTakesOver(let login, let peer, let previousPeer):
+            (kind, self.login, callID, detail, text) = ("login-takes-over", login, nil, peer,
+                                                        "\(login) logged in again from \(peer): new calls go there; the session from \(previousPeer) keeps its calls")
         case .loginRefused(let reason, let peer):
             (kind, login, callID, detail, text) = ("login-refused", nil, nil, reason, "refused a login from \(peer): \(reason)")
         case .disconnected(let login, let count):

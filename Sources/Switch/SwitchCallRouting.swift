@@ -17,8 +17,16 @@ extension SwitchCore {
         let callerNumber = dialog["caller_id_number"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? callerLogin
 
         let callee: SwitchParty
-        if let session = sessions.values.first(where: { $0.login == destination && $0.peer != nil && $0.sessid != callerSessid }) {
+        // The newest login of the destination takes the call, as a SIP registrar that replaces
+        // an older contact would route it.
+        if let session = sessions.values.filter({ $0.login == destination && $0.peer != nil && $0.sessid != callerSessid })
+            .max(by: { ($0.loggedInAt, $0.sessid) < ($1.loggedInAt, $1.sessid) }) {
             callee = .client(sessid: session.sessid)
+        } else if destination == callerLogin {
+            sendResult(id: id, ["callID": .string(callID), "message": "CALL CREATED", "sessid": .string(callerSessid)], to: peer)
+            sendRequest("bye", params: ["callID": .string(callID), "cause": "USER_BUSY", "causeCode": 17, "sipCode": 486,
+                                        "sipReason": .string("\(destination) called itself: log in as another user to call \(destination)")], to: peer)
+            return
         } else {
             // Accept, then clear with the cause a PSTN switch gives an unknown number.
             sendResult(id: id, ["callID": .string(callID), "message": "CALL CREATED", "sessid": .string(callerSessid)], to: peer)

@@ -172,10 +172,13 @@ package struct SwitchCore: Sendable {
                 actions.append(.close(peer: oldPeer, code: 1000, reason: "punted"))
             }
         }
+        if let previous = sessions.values.first(where: { $0.login == account.login && $0.sessid != sessid && $0.peer != nil }), let previousPeer = previous.peer {
+            actions.append(.activity(.loginTakesOver(login: account.login, peer: links[peer]?.address ?? "", previousPeer: links[previousPeer]?.address ?? "")))
+        }
         links[peer]?.login = account.login
         links[peer]?.sessid = sessid
         links[peer]?.gatewayRequests = 0
-        sessions[sessid] = SwitchSession(sessid: sessid, login: account.login, peer: peer, detachedAt: nil)
+        sessions[sessid] = SwitchSession(sessid: sessid, login: account.login, peer: peer, detachedAt: nil, loggedInAt: now)
         sendResult(id: id, ["message": "logged in", "sessid": .string(sessid)], to: peer)
         actions.append(.activity(.loggedIn(login: account.login, peer: links[peer]?.address ?? "")))
 

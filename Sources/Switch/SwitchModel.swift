@@ -17,6 +17,9 @@ package enum SwitchAction: Sendable, Equatable {
 /// What happened on the switch, without secrets or SDP.
 package enum SwitchActivity: Sendable, Equatable {
     case loggedIn(login: String, peer: String)
+    /// A second session logged in as a login already connected: new calls go to it; the older
+    /// session keeps its calls (docs/cli.md, "Switch").
+    case loginTakesOver(login: String, peer: String, previousPeer: String)
     case loginRefused(reason: String, peer: String)
     case disconnected(login: String, callsDetached: Int)
     case callRouted(callID: String, from: String, to: String)
@@ -103,6 +106,8 @@ struct SwitchSession {
     let login: String
     var peer: Int?
     var detachedAt: Double?
+    /// When it last logged in: of several sessions of one login, the newest takes new calls.
+    var loggedInAt: Double = 0
 }
 
 /// A request the switch sent to a client whose answer it must relay.

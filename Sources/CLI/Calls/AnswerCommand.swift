@@ -15,7 +15,8 @@ struct AnswerCommand: LongRunningCommand {
             With --bot SCRIPT each call runs the bot (docs/bots.md). --max-calls N carries N calls at once; \
             more are refused as busy. --calls N exits after N calls have ended. With --json: ready and incoming events.
 
-            Exit status: 0 every call ended normally; 1 one failed; 3 no session; 5 reconnecting gave up; \
+            Exit status: 0 every call ended normally; 1 one failed; 3 no session; 5 the network or the server went away \
+            and a call or the session could not be recovered (as parley call); \
             64 bad usage; 66 a file to read is missing or unreadable.
 
             Example: parley answer --server ws://127.0.0.1:8080 --login ivr --bot examples/bots/ivr.yaml --max-calls 10

@@ -12,14 +12,10 @@ struct CallCommand: LongRunningCommand {
         abstract: "Place a call and stay on it until it ends.",
         // One paragraph per line: ArgumentParser wraps each at the terminal's width.
         discussion: """
-            On a terminal a status line shows the call; keys: 0-9 * # send DTMF, m mute/unmute, \
-            h hold/unhold, q hang up. When standard input is not a terminal (and not --play stdin), it takes \
-            one command per line: dtmf DIGITS, hold, unhold, mute, unmute, hangup.
+            On a terminal a status line shows the call; keys: \(CallKey.helpText). When standard input is not a \
+            terminal (and not --play stdin), it takes one command per line: \(StandardInputCommand.helpText).
 
-            Exit status: 0 normal end; 1 the call failed or ended abnormally; 3 no session (server \
-            unreachable, login refused, no WebSocket within 5 s); 4 media failed (ICE, DTLS, codecs); 5 the network \
-            went away and the call could not be recovered (reconnect timeout, reconnecting gave up); 64 bad usage; \
-            66 a file to read is missing or unreadable.
+            Exit status: \(ExitStatus.callMeanings.map { "\($0.status) \($0.meaning)" }.joined(separator: "; ")).
 
             With --bot: 6 the bot's verdict is failed; 7 aborted (--duration, Ctrl-C or a hangup ended the call before the \
             script did). --junit FILE and --csv FILE write the call's verdict and figures for a CI server.

@@ -112,26 +112,30 @@ struct CallSession {
 
     /// One command line from standard input.
     private func perform(_ line: String) async {
-        let words = line.split(separator: " ", maxSplits: 1).map(String.init)
         do throws(ParleyError) {
-            switch words[0].lowercased() {
-            case "dtmf" where words.count == 2:
-                try await call.sendDTMF(words[1])
-                presenter.sent(call.id, digits: words[1])
-            case "hold": try await call.hold()
-            case "unhold": try await call.unhold()
-            case "mute": try await call.mute()
-            case "unmute": try await call.unmute()
-            case "hangup":
+            guard let (command, argument) = StandardInputCommand.parse(line) else {
+                throw ParleyError(kind: .configuration,
+                                  message: "unknown command \"\(line.prefix(40))\"; use \(StandardInputCommand.choices)")
+            }
+            switch command {
+            case .dtmf:
+                try await call.sendDTMF(argument)
+                presenter.sent(call.id, digits: argument)
+            case .hold: try await call.hold()
+            case .unhold: try await call.unhold()
+            case .mute:
+                try await call.mute()
+                presenter.note("muted")
+            case .unmute:
+                try await call.unmute()
+                presenter.note("unmuted")
+            case .hangup:
                 stop.record("hung up by a hangup command")
                 await call.hangup()
-            case "ice-restart": try await call.restartMedia()
-            case "transfer" where words.count == 2: try await call.transfer(to: words[1])
-            case "merge" where words.count == 2: try await addToCall(words[1])
-            case "unmerge": try await call.unmerge()
-            default:
-                throw ParleyError(kind: .configuration,
-                                  message: "unknown command \"\(line.prefix(40))\"; use dtmf DIGITS, hold, unhold, mute, unmute, transfer DEST, merge DEST, unmerge, ice-restart or hangup")
+            case .iceRestart: try await call.restartMedia()
+            case .transfer: try await call.transfer(to: argument)
+            case .merge: try await addToCall(argument)
+            case .unmerge: try await call.unmerge()
             }
         } catch {
             presenter.error(error, call: call.id)
@@ -139,31 +143,30 @@ struct CallSession {
     }
 
     private func handle(_ key: Character, then keys: inout AsyncStream<Character>.Iterator) async {
+        guard let action = CallKey(key) else { return }
         do {
-            switch key {
-            case "q", "Q":
+            switch action {
+            case .quit:
                 stop.record("hung up from the keyboard")
                 await call.hangup()
-            case "m", "M":
+            case .mute:
                 let muted = await call.isMuted
                 if muted { try await call.unmute() } else { try await call.mute() }
                 presenter.note(muted ? "unmuted" : "muted")
-            case "h", "H":
+            case .hold:
                 let state = await call.state
                 if state == .held || state == .doubleHeld { try await call.unhold() } else { try await call.hold() }
-            case "t", "T":
+            case .transfer:
                 let destination = await readDestination("transfer to", from: &keys)
                 if destination.isEmpty { presenter.note("transfer cancelled") } else { try await call.transfer(to: destination) }
-            case "c", "C":
+            case .merge:
                 let destination = await readDestination("add to the call", from: &keys)
                 if destination.isEmpty { presenter.note("nothing added") } else { try await addToCall(destination) }
-            case "u", "U":
+            case .unmerge:
                 try await call.unmerge()
-            case "0"..."9", "*", "#", "A"..."D":
+            case .digit:
                 try await call.sendDTMF(String(key))
                 presenter.sent(call.id, digits: String(key))
-            default:
-                break
             }
         } catch {
             presenter.error(error, call: call.id)

@@ -118,7 +118,8 @@ final class AgentCore: @unchecked Sendable {
         // that matches nothing must fail instead).
         if addresses.isEmpty {
             let names = configuration.allowedInterfaces.isEmpty ? "any interface" : configuration.allowedInterfaces.joined(separator: ", ")
-            fail(.gatheringFailed(reason: "no usable address on \(names)"))
+            let up = LocalAddresses.interfacesUp()
+            fail(.gatheringFailed(reason: "no usable address on \(names)" + (up.isEmpty ? "" : "; the interfaces up are \(up.joined(separator: ", ")): allow one (--interface NAME)")))
             return
         }
         for address in addresses {
@@ -437,7 +438,8 @@ final class AgentCore: @unchecked Sendable {
     }
 
     private func fail(_ error: ICEError) {
-        logger.error("ICE failed", metadata: ["error": "\(error)"])
+        // The call reports it (an error event, the exit status): an error line here would say it twice.
+        logger.info("ICE failed", metadata: ["error": "\(error)"])
         let alreadyFailed = state.withLock { state in
             defer { state.reportedState = .failed }
             return state.reportedState == .failed

@@ -395,7 +395,9 @@ public actor Call {
             await reconnecting(moved: false)
             await onPathLost?(self)
         case .failed(let error):
-            logger.error("call \(id) media failed: \(error)")
+            // The call's error event and failure carry it to the application; at error level the
+            // command line would print it a second time.
+            logger.info("call \(id) media failed: \(error)")
             await end(TerminationReason(cause: HangupCause.normalTemporaryFailure.cause, causeCode: HangupCause.normalTemporaryFailure.causeCode, localStatus: .endedByError),
                       failure: error, notifyServer: true, cause: .normalTemporaryFailure)
         }

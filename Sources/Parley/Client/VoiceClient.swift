@@ -38,6 +38,7 @@ public actor VoiceClient {
             }
         }
         recovery.userDisconnected = false
+        recovery.gaveUp = false
         do {
             try await verto.connect()
         } catch {
