@@ -111,7 +111,7 @@ extension SwitchCore {
 
     /// A notification: nothing answers it, and nothing waits for an answer.
     mutating func sendNotification(_ name: String, params: JSONValue, to peer: Int) {
-        send(JSONRPCMessage.notificationFrame(method: prefix + name, params: params), to: peer)
+        send(JSONRPCMessage.notificationFrame(method: methodPrefix(for: peer) + name, params: params), to: peer)
     }
 
     // MARK: Inside

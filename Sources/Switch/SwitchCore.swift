@@ -252,12 +252,17 @@ package struct SwitchCore: Sendable {
         send(JSONRPCMessage.errorFrame(id: id, error: JSONRPCErrorObject(code: code, message: message, details: .object(details))), to: peer)
     }
 
+    /// The method prefix the client on `peer` speaks (docs/verto-protocol.md §14).
+    func methodPrefix(for peer: Int) -> String {
+        (links[peer]?.dialect ?? .telnyx).prefix
+    }
+
     /// Server requests carry numeric ids (docs/verto-protocol.md §1.2).
     @discardableResult
     mutating func sendRequest(_ name: String, params: JSONValue, to peer: Int) -> JSONRPCID {
         let id = JSONRPCID.number(nextRequestID)
         nextRequestID += 1
-        let method = (links[peer]?.dialect ?? .telnyx).prefix + name
+        let method = methodPrefix(for: peer) + name
         send(JSONRPCMessage.requestFrame(id: id, method: method, params: params), to: peer)
         // A no-op unless a process bootstrapped swift-metrics (`parley switch --metrics`).
         Counter(label: "parley_switch_messages_relayed_total", dimensions: [("method", method)]).increment()
