@@ -31,20 +31,7 @@ check:
 # side on two cores they starve each other and time out. Serial takes about a minute longer.
 test: build
 	swift test --no-parallel
-	scripts/test-cli $(PARLEY)
-	scripts/test-calls $(PARLEY)
-	scripts/test-transfer $(PARLEY)
-	scripts/test-trickle $(PARLEY)
-	scripts/test-merge $(PARLEY)
-	scripts/test-quality $(PARLEY)
-	scripts/test-metrics $(PARLEY)
-	scripts/test-deploy $(PARLEY)
-	scripts/test-testers $(PARLEY)
-	scripts/test-load $(PARLEY)
-	scripts/test-reconnect $(PARLEY)
-	scripts/test-no-media $(PARLEY)
-	scripts/test-browser $(PARLEY)
-	scripts/test-audio $(PARLEY)
+	scripts/run-e2e $(PARLEY)
 
 demo: build
 	@scripts/demo $(PARLEY)

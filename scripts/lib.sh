@@ -1,15 +1,21 @@
 # Helpers the end-to-end test scripts source: counted checks, and waits that are all bounded in
-# time, so a process that hangs fails its check instead of hanging `make test`.
+# time, so a process that hangs fails its check instead of hanging `make test`; a wait that times
+# out fails loudly on its own (docs/hardening.md, "Adding an end-to-end test").
 # The sourcing script keeps `passed`, `failed` and `pids` (the processes `reap` ends).
 
 check() { # NAME CONDITION-EXIT-STATUS
     if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1" >&2; fi
 }
 
-wait_for() { # FILE PATTERN SECONDS
+wait_for() { # FILE PATTERN SECONDS: on timeout it says so, shows the file's last lines, counts a failure
     local deadline=$((SECONDS + $3))
     until grep -q -- "$2" "$1" 2>/dev/null; do
-        [ $SECONDS -lt $deadline ] || { echo "timed out after $3 s waiting for /$2/ in $(basename "$1")" >&2; return 1; }
+        if [ $SECONDS -ge $deadline ]; then
+            echo "FAIL: timed out after $3 s waiting for /$2/ in $1; its last lines:" >&2
+            tail -n 20 "$1" 2>/dev/null | sed 's/^/    /' >&2
+            failed=$((${failed:-0} + 1))
+            return 1
+        fi
         sleep 0.1
     done
 }
