@@ -140,7 +140,9 @@ struct LoadCall {
         firstAudio.cancel()
         let held = await holding?.value ?? false
         // Ctrl-C hung the call up under its bot: the test was cut short, not failed by the far end.
-        let stoppedBy = await run.isStopping && reason.localStatus == .endedByLocalUser ? "interrupted (Ctrl-C)" : nil
+        // Any call still up when the run stopped ended because of the stop, whichever side's bye
+        // the call saw first (the far end may answer our hangup with its own).
+        let stoppedBy = await run.isStopping ? "interrupted (Ctrl-C)" : nil
         let verdict = await botRun?.value.verdict(callingSide: true, stoppedBy: stoppedBy)
         if let verdict { CallMetrics.botVerdict(verdict) }
         let firstAudioMs = await firstAudio.value
