@@ -30,6 +30,7 @@ test: build
 	scripts/test-metrics $(PARLEY)
 	scripts/test-deploy $(PARLEY)
 	scripts/test-testers $(PARLEY)
+	scripts/test-speech $(PARLEY)
 	scripts/test-load $(PARLEY)
 	scripts/test-reconnect $(PARLEY)
 	scripts/test-no-media $(PARLEY)

@@ -16,7 +16,8 @@ extension BotRun {
     }
 
     /// Listens until `hearing` is heard in speech that starts after the step, `timeout` passes,
-    /// or the call ends. Speech still under way at the deadline is judged before the step ends.
+    /// or the call ends. Speech still under way at the deadline or the end is judged before the
+    /// step ends.
     func hear(_ hearing: BotHearing, within timeout: Duration) async -> Hearing {
         let deadline = ContinuousClock.now + timeout
         let initial: HearingJudge
@@ -52,19 +53,16 @@ extension BotRun {
         // The clock no longer feeds the segmenter (stopListening took the sink's lock).
         segmenter.finish()
         feed.finish()
-        switch event {
-        case .ended:
-            judging.cancel()
-            return .ended
-        case .cancelled:
+        if event == .cancelled {
             judging.cancel()
             return .cancelled
-        case .heard, .timedOut:
-            let (judged, match, failure) = await judging.value
-            if let failure { return .failed(failure) }
-            if let match { return .matched(match) }
-            return .missed(judged.summary)
         }
+        // A far end that says its last words and hangs up at once was still heard: judge what
+        // came before the end (or the deadline), then tell the end apart.
+        let (judged, match, failure) = await judging.value
+        if let failure { return .failed(failure) }
+        if let match { return .matched(match) }
+        return event == .ended ? .ended : .missed(judged.summary)
     }
 
     /// A step's verdict when what it expected did not come: what it expected and what it heard.
