@@ -73,7 +73,7 @@ package final class SpeechSegmenter: ReceivedAudioListener, @unchecked Sendable 
                 quiet += frame.count
                 if quiet > hangoverSamples { loud = 0 }
             }
-            if loud >= attackSamples { startSegment() }
+            if loud >= attackSamples { startSegment(through: frame.count) }
         case .speaking:
             let room = min(frame.count, buffer.count - count)
             for index in 0..<room { buffer[count + index] = frame[index] }
@@ -98,7 +98,8 @@ package final class SpeechSegmenter: ReceivedAudioListener, @unchecked Sendable 
         }
     }
 
-    private func startSegment() {
+    /// Starts a stretch with the ring, whose newest `frameCount` samples are the current frame.
+    private func startSegment(through frameCount: Int) {
         // Unroll the ring in place, oldest first: rotate the buffer's front by `ringStart`.
         if count == prerollSamples, ringStart > 0 {
             buffer[0..<prerollSamples].withUnsafeMutableBufferPointer { ring in
@@ -107,7 +108,7 @@ package final class SpeechSegmenter: ReceivedAudioListener, @unchecked Sendable 
                 ring[(prerollSamples - ringStart)...].reverse()
             }
         }
-        segmentStart = position - count
+        segmentStart = position + frameCount - count
         ringStart = 0
         state = .speaking
         quiet = 0

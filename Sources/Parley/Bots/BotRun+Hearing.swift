@@ -77,6 +77,16 @@ extension BotRun {
     }
 }
 
+extension BotOutcome.Ending {
+    /// The ending for logs above debug level: what the far end said (the transcript in a failed
+    /// `heard:` check's reason) left out, as docs/speech.md promises.
+    var loggedDescription: String {
+        let text = description
+        guard let heard = text.range(of: "; heard \"") else { return text }
+        return text[..<heard.lowerBound] + "; heard other words (the transcript is logged at debug level)"
+    }
+}
+
 extension BotHearing {
     /// What kind of thing a step listened for, without its words: for logs.
     var kind: String {

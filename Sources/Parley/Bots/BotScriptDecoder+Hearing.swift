@@ -21,6 +21,13 @@ extension BotScriptDecoder {
         }
         if named[0] != "heard", let extra = body["accuracy"] { throw failure(.invalidValue, extra.line, "\(context): accuracy goes with heard") }
         if named[0] != "prompt", let extra = body["similarity"] { throw failure(.invalidValue, extra.line, "\(context): similarity goes with prompt") }
+        if named[0] != "prompt" {
+            do {
+                try SpeechDecoder.checkModel()
+            } catch {
+                throw failure(.missingFile, body[named[0]]?.line ?? line, "\(context) listens for words: \(error)")
+            }
+        }
         switch named[0] {
         case "heard":
             let accuracy = try body["accuracy"].map { entry throws(BotScriptError) in try share(entry, context: "accuracy of \(context)") }

@@ -38,12 +38,19 @@ final class SpeechDecoder: @unchecked Sendable {
 
     private let decoder: OpaquePointer
 
-    init() throws(RecognitionError) {
-        let directory = Self.modelDirectory
-        let hmm = directory + "/en-us", lm = directory + "/en-us.lm.bin", dict = directory + "/cmudict-en-us.dict"
-        for path in [hmm + "/mdef", lm, dict] where !FileManager.default.isReadableFile(atPath: path) {
+    /// The model's files, checked before a script that listens for words is accepted.
+    static func checkModel() throws(RecognitionError) {
+        let directory = modelDirectory
+        for path in [directory + "/en-us/mdef", directory + "/en-us.lm.bin", directory + "/cmudict-en-us.dict"]
+        where !FileManager.default.isReadableFile(atPath: path) {
             throw .modelMissing(path)
         }
+    }
+
+    init() throws(RecognitionError) {
+        try Self.checkModel()
+        let directory = Self.modelDirectory
+        let hmm = directory + "/en-us", lm = directory + "/en-us.lm.bin", dict = directory + "/cmudict-en-us.dict"
         guard let config = parley_ps_config(hmm, lm, dict) else { throw .decoder("cannot configure the decoder") }
         guard let decoder = ps_init(config) else {
             cmd_ln_free_r(config)

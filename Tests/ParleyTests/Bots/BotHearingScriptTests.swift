@@ -57,7 +57,7 @@ import Testing
             ("  a: {type: expect, heard: sales, for: speech}", "for does not go with heard"),
             ("  a: {type: expect, heard: sales, accuracy: 1.5}", "accuracy of step \"a\" must be more than 0 and at most 1"),
             ("  a: {type: expect, heard: \"...\"}", "at least one word"),
-            ("  a: {type: expect, keywords: {sales: hangup}}", "keywords go on a wait"),
+            ("  a: {type: expect, keywords: {sales: hangup}}", "unknown key \"keywords\""),
             ("  a: {type: expect, for: speech, accuracy: 0.5}", "accuracy goes with heard or prompt"),
             ("  a: {type: wait, keywords: {sales: nowhere}}", "goes to \"nowhere\""),
             ("  a: {type: wait, keywords: {sales: hangup}, next: hangup}", "not to next"),
