@@ -13,7 +13,7 @@ public enum BotHearing: Sendable, Equatable, CustomStringConvertible {
     /// The word accuracy a `heard:` needs unless its step says otherwise (docs/speech.md).
     public static let defaultAccuracy = 0.6
     /// The similarity a `prompt:` needs unless its step says otherwise (docs/speech.md).
-    public static let defaultSimilarity = 0.8
+    public static let defaultSimilarity = 0.4
 
     public var description: String {
         switch self {

@@ -16,6 +16,8 @@ struct SoundPrint: Sendable {
     static let highestHertz = 3800.0
     /// Frames quieter than this (dBFS) are pauses, not speech.
     static let quietDBFS = -45.0
+    /// Frames either side over which each coefficient's mean is taken: one second.
+    static let normalisationFrames = 100
     /// The mean warped distance between two prints that gives similarity 0 (docs/speech.md).
     static let distanceScale = 20.0
 
@@ -63,12 +65,18 @@ struct SoundPrint: Sendable {
         return result
     }
 
+    /// Each coefficient less its mean over the frames within a second either side: local, so
+    /// speech heard before the prompt does not shift the prompt's own frames.
     private static func normalised(_ frames: [[Float]]) -> [[Float]] {
         guard !frames.isEmpty else { return [] }
-        var mean = [Float](repeating: 0, count: coefficientCount)
-        for frame in frames { for index in 0..<coefficientCount { mean[index] += frame[index] } }
-        for index in 0..<coefficientCount { mean[index] /= Float(frames.count) }
-        return frames.map { frame in (0..<coefficientCount).map { frame[$0] - mean[$0] } }
+        var prefix = [[Float]](repeating: [Float](repeating: 0, count: coefficientCount), count: frames.count + 1)
+        for (index, frame) in frames.enumerated() {
+            for coefficient in 0..<coefficientCount { prefix[index + 1][coefficient] = prefix[index][coefficient] + frame[coefficient] }
+        }
+        return frames.indices.map { index in
+            let low = max(0, index - normalisationFrames), high = min(frames.count, index + normalisationFrames + 1)
+            return (0..<coefficientCount).map { frames[index][$0] - (prefix[high][$0] - prefix[low][$0]) / Float(high - low) }
+        }
     }
 
     /// The mean frame distance along the best alignment of `reference` with any stretch of
