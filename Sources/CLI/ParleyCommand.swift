@@ -10,4 +10,8 @@ struct ParleyCommand: AsyncParsableCommand {
         version: "parley \(ParleyVersion.version)",
         subcommands: [VersionCommand.self, SDPCommand.self, SwitchCommand.self, CallCommand.self, AnswerCommand.self, LoadCommand.self, DemoCommand.self, SayCommand.self, TranscribeCommand.self, DevicesCommand.self, EngineProfileCommand.self]
     )
+
+    static func main() async {
+        await main(NegativeNumberArguments.joined(Array(CommandLine.arguments.dropFirst())))
+    }
 }

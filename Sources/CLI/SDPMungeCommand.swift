@@ -11,6 +11,9 @@ struct SDPMungeCommand: ParsableCommand {
             Steps run in this order: --replace-payload, --codecs, --bandwidth, --opus-preset/--opus/--ptime, \
             --trickle, --strip-candidates, then the rules of --rules in their order (docs/sdp.md, "Rules files"). \
             Warnings go to standard error; the munged SDP to standard output.
+
+            Exit status: 0 munged; 1 the SDP came out unchanged (unless --allow-unchanged); 2 invalid SDP; \
+            64 bad usage, a rules file's mistake, or a --codecs list naming no codec of the SDP (a typo).
             """
     )
 
@@ -50,6 +53,14 @@ struct SDPMungeCommand: ParsableCommand {
     @Option(name: .customLong("type"), help: ArgumentHelp("Which rules apply: those for offers or answers.", valueName: "offer|answer"))
     var sdpType: SDPType = .offer
 
+    @Flag(name: .customLong("allow-unchanged"), help: "Exit 0 when the munging changes nothing (by default that is an error: a typo or a rule that never applies).")
+    var allowUnchanged = false
+
+    /// Here rather than in `run`, so that a mistake prints munge's own usage.
+    func validate() throws {
+        _ = try mungeRules()
+    }
+
     /// The flags, then the rules file.
     func mungeRules() throws -> MungeRules {
         var all = MungeRules(try request())
@@ -84,16 +95,49 @@ struct SDPMungeCommand: ParsableCommand {
     func run() throws {
         let rules = try mungeRules()
         var sdp = try SDPInput(path: file, json: false).load()
+        let original = SDPSerializer.bytes(sdp)
+        if let unmatched = try request().unmatchedCodecs(in: sdp) {
+            Self.usageError("--codecs \(unmatched): no codec of the SDP matches (it has \(Self.codecNames(in: sdp)))")
+        }
         let warnings: [MungeWarning]
         do {
             warnings = try rules.apply(to: &sdp, direction: direction, type: sdpType)
         } catch {
-            throw ValidationError(error.message)
+            Self.usageError(error.message)
         }
         for warning in warnings {
             FileHandle.standardError.write(Data("warning: \(warning.message)\n".utf8))
         }
-        FileHandle.standardOutput.write(Data(SDPSerializer.bytes(sdp)))
+        let munged = SDPSerializer.bytes(sdp)
+        if munged == original && !allowUnchanged {
+            FileHandle.standardError.write(Data("error: the munging changed nothing in \(file); give --allow-unchanged if that is expected\n".utf8))
+            throw ExitCode(1)
+        }
+        FileHandle.standardOutput.write(Data(munged))
+    }
+
+    /// A mistake found once the SDP is read, with munge's usage: thrown from `run`, ArgumentParser
+    /// would show the top command's (`Usage: parley <subcommand>`).
+    private static func usageError(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("Error: \(message)\nUsage: parley sdp \(usageString())\n  See 'parley sdp munge --help' for more information.\n".utf8))
+        Foundation.exit(ExitStatus.usage)
+    }
+
+    private static func codecNames(in sdp: SessionDescription) -> String {
+        var seen: [String] = []
+        for codec in sdp.media.flatMap(\.codecs) where !seen.contains(codec.name) { seen.append(codec.name) }
+        return seen.isEmpty ? "none" : seen.joined(separator: ", ")
+    }
+}
+
+extension MungeRequest {
+    /// The `--codecs` list when it names no codec of any section: a typo such as `opsu`, which
+    /// would otherwise leave every section as it was with only a warning.
+    func unmatchedCodecs(in sdp: SessionDescription) -> String? {
+        guard !codecPriority.isEmpty else { return nil }
+        let codecs = sdp.media.flatMap(\.codecs)
+        guard !codecs.isEmpty, !codecs.contains(where: { codec in codecPriority.contains { $0.matches(codec) } }) else { return nil }
+        return codecPriority.map(\.description).joined(separator: ",")
     }
 }
 

@@ -6,7 +6,7 @@ import Parley
 import Signaling
 import Switch
 
-struct SwitchCommand: AsyncParsableCommand {
+struct SwitchCommand: LongRunningCommand {
     static let configuration = CommandConfiguration(
         commandName: "switch",
         abstract: "Run the embedded Verto/Telnyx switch: clients log in to it and call each other.",
@@ -42,7 +42,7 @@ struct SwitchCommand: AsyncParsableCommand {
     @Option(help: "Idle seconds before the switch pings a client.")
     var pingInterval: Duration = .seconds(30)
 
-    @Option(help: "Seconds a pinged client may stay silent before its socket is dropped and its calls detached.")
+    @Option(help: "Seconds a pinged telnyx_rtc client may stay silent before its socket is dropped and its calls detached (verto.* clients answer no ping).")
     var pingTimeout: Duration = .seconds(10)
 
     @Flag(help: "Also serve the browser softphone on the same port (https:// with --cert/--key); see docs/browser.md.")
@@ -95,13 +95,7 @@ struct SwitchCommand: AsyncParsableCommand {
         return accounts
     }
 
-    func run() async throws {
-        // Every client's WebSocket holds a descriptor: the soft limit (1024 on a stock login) up to the hard one.
-        FileDescriptorLimit.raiseSoftLimit()
-        // Signalling ahead of every normal thread, behind media (SignallingPriority).
-        SignallingPriority.keep()
-        // Gives freed heap memory back to the system while calls run for hours (docs/performance.md, "Soak").
-        MemoryTrimmer.process.start()
+    func runLongRunning() async throws {
         var configuration = SwitchConfiguration(accounts: try accounts(readingFile: true))
         configuration.detachTimeout = detachTimeout
         configuration.pingInterval = pingInterval
@@ -151,6 +145,9 @@ private struct ActivityPayload: Encodable {
         switch activity {
         case .loggedIn(let login, let peer):
             (kind, self.login, callID, detail, text) = ("login", login, nil, peer, "\(login) logged in from \(peer)")
+        case .loginTakesOver(let login, let peer, let previousPeer):
+            (kind, self.login, callID, detail, text) = ("login-takes-over", login, nil, peer,
+                                                        "\(login) logged in again from \(peer): new calls go there; the session from \(previousPeer) keeps its calls")
         case .loginRefused(let reason, let peer):
             (kind, login, callID, detail, text) = ("login-refused", nil, nil, reason, "refused a login from \(peer): \(reason)")
         case .disconnected(let login, let count):

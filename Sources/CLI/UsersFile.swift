@@ -4,6 +4,7 @@ import Switch
 /// `parley switch --users FILE`: accounts kept off the command line. One `LOGIN:PASSWORD` per
 /// line (blank lines and `#` comments skipped), or JSON: `{"alice": "secret", ...}` or
 /// `[{"login": "alice", "password": "secret"}, ...]`. Errors name the line, never a password.
+/// Lines end in LF or CR LF (a file saved on Windows).
 enum UsersFile {
     struct Failure: Error {
         let message: String
@@ -22,7 +23,7 @@ enum UsersFile {
         let trimmed = text.drop { $0.isWhitespace }
         if trimmed.hasPrefix("{") || trimmed.hasPrefix("[") { return try json(data, path: path) }
         var accounts: [SwitchAccount] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let entry = line.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !entry.isEmpty, !entry.hasPrefix("#") else { continue }
             do {

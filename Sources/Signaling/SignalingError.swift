@@ -7,13 +7,13 @@ package enum SignalingError: Error, Sendable, Equatable, CustomStringConvertible
     case authenticationFailed(message: String)
     /// -32002: a call-level error (call does not exist, codec or media error, call error with a cause).
     case sessionError(message: String, cause: String?, causeCode: Int?)
-    /// -32003: the gateway did not register in time (NOREG, EXPIRED, or no REGED after the retries).
+    /// -32003: the gateway registration expired (EXPIRED).
     case gatewayTimeout(message: String)
     /// -32004: the gateway registration failed (FAILED).
     case gatewayFailed(message: String)
     /// -32600 / -32601 / -32602 and any other JSON-RPC error code.
     case serverError(code: Int, message: String, method: String?)
-    /// No REGED after the retries; `lastState` is what the server said last, if anything.
+    /// No REGED or REGISTER after the retries (NOREG, UNREGED, TRYING…); `lastState` is what the server said last, if anything.
     case gatewayNotRegistered(lastState: String?)
     case requestTimedOut(method: String, after: Duration)
     case malformedFrame(String)

@@ -18,4 +18,20 @@ enum SDPCandidates {
         lines.insert(contentsOf: added, at: end)
         return lines.joined(separator: "\r\n") + "\r\n"
     }
+
+    /// The `a=candidate` lines of the first audio section, as `candidate:…` values.
+    static func lines(in sdp: String) -> [String] {
+        var inAudio = false
+        var found: [String] = []
+        // "\r\n" is one Character: split on newlines, not on "\r" or "\n".
+        for line in sdp.split(whereSeparator: \.isNewline) {
+            if line.hasPrefix("m=") {
+                if inAudio { break }
+                inAudio = line.hasPrefix("m=audio")
+            } else if inAudio, line.hasPrefix("a=candidate:") {
+                found.append(String(line.dropFirst(2)))
+            }
+        }
+        return found
+    }
 }

@@ -2,7 +2,7 @@ import Signaling
 
 /// Call methods: routing an invite, relaying what one side says to the other.
 extension SwitchCore {
-    mutating func invite(id: JSONRPCID, params: JSONValue, from party: SwitchParty, peer: Int) {
+    mutating func invite(id: JSONRPCID, params: JSONValue, from party: SwitchParty, peer: Int, now: Double) {
         let dialog = params["dialogParams"] ?? .object([:])
         guard let callID = dialog["callID"]?.stringValue ?? dialog["callId"]?.stringValue, !callID.isEmpty else {
             return sendError(id: id, code: -32002, message: "CallID missing", to: peer)
@@ -17,8 +17,16 @@ extension SwitchCore {
         let callerNumber = dialog["caller_id_number"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? callerLogin
 
         let callee: SwitchParty
-        if let session = sessions.values.first(where: { $0.login == destination && $0.peer != nil && $0.sessid != callerSessid }) {
+        // The newest login of the destination takes the call, as a SIP registrar that replaces
+        // an older contact would route it.
+        if let session = sessions.values.filter({ $0.login == destination && $0.peer != nil && $0.sessid != callerSessid })
+            .max(by: { ($0.loggedInAt, $0.sessid) < ($1.loggedInAt, $1.sessid) }) {
             callee = .client(sessid: session.sessid)
+        } else if destination == callerLogin {
+            sendResult(id: id, ["callID": .string(callID), "message": "CALL CREATED", "sessid": .string(callerSessid)], to: peer)
+            sendRequest("bye", params: ["callID": .string(callID), "cause": "USER_BUSY", "causeCode": 17, "sipCode": 486,
+                                        "sipReason": .string("\(destination) called itself: log in as another user to call \(destination)")], to: peer)
+            return
         } else {
             // Accept, then clear with the cause a PSTN switch gives an unknown number.
             sendResult(id: id, ["callID": .string(callID), "message": "CALL CREATED", "sessid": .string(callerSessid)], to: peer)
@@ -32,7 +40,7 @@ extension SwitchCore {
         sendResult(id: id, ["callID": .string(callID), "message": "CALL CREATED", "sessid": .string(callerSessid)], to: peer)
         actions.append(.activity(.callRouted(callID: callID, from: callerLogin, to: destination)))
 
-        guard let calleePeer = self.peer(of: callee) else { return }
+        guard self.peer(of: callee) != nil else { return }
         var offer: [String: JSONValue] = [
             "callID": .string(callID), "sdp": .string(sdp),
             "caller_id_name": .string(callerName), "caller_id_number": .string(callerNumber),
@@ -40,15 +48,14 @@ extension SwitchCore {
             "display_direction": "inbound", "dialogParams": ["custom_headers": headers],
         ]
         if let state = dialog["clientState"] { offer["client_state"] = state }
-        if params["trickle"]?.boolValue == true { offer["trickle"] = true }
-        sendRequest("invite", params: .object(offer), to: calleePeer)
-        calls[callID]?.phase = .ringing
-        sendRequest("ringing", params: ["callID": .string(callID), "caller_id_name": .string(callerName), "caller_id_number": .string(callerNumber),
-                                        "callee_id_name": .string(destination), "callee_id_number": .string(destination),
-                                        "dialogParams": ["custom_headers": .array([])], "display_direction": "inbound"], to: peer)
+        if params["trickle"]?.boolValue == true {
+            offer["trickle"] = true
+            calls[callID]?.trickle.callerTrickles = true
+        }
+        offerToCallee(callID, params: offer, now: now)
     }
 
-    mutating func answer(id: JSONRPCID, params: JSONValue, from party: SwitchParty, peer: Int) {
+    mutating func answer(id: JSONRPCID, params: JSONValue, from party: SwitchParty, peer: Int, now: Double) {
         guard let call = call(for: id, params: params, party: party, peer: peer) else { return }
         guard call.callee == party, call.phase != .active else {
             return sendError(id: id, code: -32002, message: "CALL DOES NOT EXIST", extra: ["callID": .string(call.callID)], to: peer)
@@ -56,13 +63,17 @@ extension SwitchCore {
         guard let sdp = params["sdp"]?.stringValue, !sdp.isEmpty else { return sendError(id: id, code: -32002, message: "SDP missing", to: peer) }
         calls[call.callID]?.calleeSDP = sdp
         calls[call.callID]?.phase = .active
+        calls[call.callID]?.trickle.calleeTrickles = params["trickle"]?.boolValue == true
         sendResult(id: id, ["callID": .string(call.callID), "message": "CALL ANSWERED"], to: peer)
         actions.append(.activity(.callAnswered(callID: call.callID)))
-        relay("answer", ["callID": .string(call.callID), "sdp": .string(sdp)], of: call, from: party)
+        answerToCaller(call.callID, params: ["callID": .string(call.callID)], now: now)
     }
 
-    /// A client's answer to our attach re-offer: its new SDP goes to the other side as a media update.
-    mutating func reattached(id: JSONRPCID, params: JSONValue, from party: SwitchParty, peer: Int) {
+    /// A client's answer to our attach re-offer: its new SDP goes to the other side as a media
+    /// update, whose answer reaches the client that re-attached as its candidates when that
+    /// client trickles (Verto has no message for an answer to an answer): every answer reaches
+    /// the side that made the offer.
+    mutating func reattached(id: JSONRPCID, params: JSONValue, from party: SwitchParty, peer: Int, now: Double) {
         guard let call = call(for: id, params: params, party: party, peer: peer) else { return }
         guard call.phase == .active else {
             return sendError(id: id, code: -32002, message: "Cannot attach to a call that has not been answered.", to: peer)
@@ -70,7 +81,24 @@ extension SwitchCore {
         guard let sdp = params["sdp"]?.stringValue, !sdp.isEmpty else { return sendError(id: id, code: -32002, message: "SDP missing", to: peer) }
         updateSDP(of: call.callID, from: peer, sdp: sdp)
         sendResult(id: id, ["callID": .string(call.callID), "message": "CALL ATTACHED"], to: peer)
-        relay("modify", ["callID": .string(call.callID), "action": "updateMedia", "sdp": .string(sdp), "reattach": true], of: call, from: party)
+        guard let other = call.other(than: party), let otherPeer = self.peer(of: other) else { return }
+        let relayID = sendRequest("modify", params: ["callID": .string(call.callID), "action": "updateMedia", "sdp": .string(sdp), "reattach": true], to: otherPeer)
+        relayed.add(relayID, method: "reattach", now: now, timeout: configuration.relayTimeout,
+                    context: RelayedRequest(originPeer: peer, originID: id, callID: call.callID, method: "reattach"))
+    }
+
+    /// The other side's answer to a re-attach (nil when it failed: the attach stands all the same).
+    mutating func completeReattach(_ request: RelayedRequest, answer: String?, from peer: Int) {
+        guard let answer else { return }
+        updateSDP(of: request.callID, from: peer, sdp: answer)
+        guard let sessid = links[request.originPeer]?.sessid, let call = calls[request.callID] else { return }
+        let attached = SwitchParty.client(sessid: sessid)
+        guard trickles(attached, in: call) else { return }
+        for candidate in SDPCandidates.lines(in: answer) {
+            sendRequest("candidate", params: ["callID": .string(request.callID), "candidate": .string(candidate), "sdpMid": "0", "sdpMLineIndex": 0],
+                        to: request.originPeer)
+        }
+        sendNotification("endOfCandidates", params: ["callID": .string(request.callID)], to: request.originPeer)
     }
 
     mutating func bye(id: JSONRPCID, params: JSONValue, from party: SwitchParty, peer: Int) {
@@ -121,19 +149,15 @@ extension SwitchCore {
         relay("info", ["callID": .string(call.callID), "dtmf": .string(digits)], of: call, from: party)
     }
 
+    /// Forwarded to the other side only if it trickles (SwitchCandidates.swift).
     mutating func trickle(id: JSONRPCID, name: String, params: JSONValue, from party: SwitchParty, peer: Int) {
         guard let call = call(for: id, params: params, party: party, peer: peer) else { return }
         sendResult(id: id, ["callID": .string(call.callID), "message": "OK"], to: peer)
         if name == "endOfCandidates" {
-            relay(name, ["callID": .string(call.callID)], of: call, from: party)
-            return
+            return trickled(nil, in: call.callID, by: party, params: params)
         }
         guard let candidate = params["candidate"]?.stringValue, !candidate.isEmpty else { return }
-        calls[call.callID]?.trickled(candidate, by: party)
-        var fields: [String: JSONValue] = ["callID": .string(call.callID), "candidate": .string(candidate)]
-        fields["sdpMid"] = params["sdpMid"] ?? .null
-        fields["sdpMLineIndex"] = params["sdpMLineIndex"] ?? 0
-        relay(name, fields, of: call, from: party)
+        trickled(candidate, in: call.callID, by: party, params: params)
     }
 
     // MARK: Helpers
@@ -171,13 +195,13 @@ extension SwitchCore {
 
     mutating func updateSDP(of callID: String, from peer: Int, sdp: String) {
         guard let sessid = links[peer]?.sessid, let call = calls[callID] else { return }
-        if call.caller == .client(sessid: sessid) {
+        let party = SwitchParty.client(sessid: sessid)
+        if call.caller == party {
             calls[callID]?.callerSDP = sdp
-            calls[callID]?.callerCandidates = []
         } else {
             calls[callID]?.calleeSDP = sdp
-            calls[callID]?.calleeCandidates = []
         }
+        restartCandidates(of: party, in: callID)
     }
 
     /// Caller and callee fields of a re-offered call; both sides see the original direction.

@@ -46,6 +46,10 @@ package struct SwitchConfiguration: Sendable {
     package var pingTimeout: Duration = .seconds(10)
     /// How long the switch waits for a client to answer a request it relays (e.g. updateMedia).
     package var relayTimeout: Duration = .seconds(10)
+    /// How long a description from a side that trickles is held for a side that may not, waiting
+    /// for the sender's end-of-candidates before it goes with the candidates so far
+    /// (docs/signaling.md, "Trickle ICE").
+    package var candidateWait: Duration = .seconds(2)
     /// Sent on every frame as Telnyx does, so clients can exercise `?voice_sdk_id=` reconnects.
     package var voiceSDKID: String = "VSDK-parley-" + UUID().uuidString.lowercased()
     /// Serve the browser softphone (docs/browser.md) by HTTP GET on the switch's own port.

@@ -7,7 +7,6 @@ import Signaling
 /// re-attach of calls when a client's socket drops (docs/verto-protocol.md §3, §4, §5, §10.1).
 package struct SwitchCore: Sendable {
     package let configuration: SwitchConfiguration
-    let prefix = "telnyx_rtc."
     var links: [Int: SwitchLink] = [:]
     var sessions: [String: SwitchSession] = [:]
     var calls: [String: SwitchCall] = [:]
@@ -79,8 +78,8 @@ package struct SwitchCore: Sendable {
                 guard now - sentAt >= configuration.pingTimeout.inSeconds else { continue }
                 actions.append(.close(peer: peer, code: 1001, reason: "ping timeout"))
                 disconnected(peer: peer, now: now)
-            } else if now - link.lastHeard >= configuration.pingInterval.inSeconds {
-                links[peer]?.pingSentAt = now
+            } else if now - link.idleSince >= configuration.pingInterval.inSeconds {
+                if link.dialect.answersPings { links[peer]?.pingSentAt = now } else { links[peer]?.lastPingAt = now }
                 sendRequest("ping", params: ["serno": .integer(Int(now))], to: peer)
             }
         }
@@ -92,22 +91,28 @@ package struct SwitchCore: Sendable {
             }
             sessions[session.sessid] = nil
         }
+        releaseExpiredDescriptions(now: now)
         for (_, entry) in relayed.expire(now: now) {
             let request = entry.context
+            if request.method == "reattach" {
+                completeReattach(request, answer: nil, from: request.originPeer)
+                continue
+            }
             sendError(id: request.originID, code: -32002, message: "MEDIA ERROR: the other party did not answer \(request.method)", to: request.originPeer)
         }
     }
 
     package var nextDeadline: Double? {
-        let pings = links.values.map { link in link.pingSentAt.map { $0 + configuration.pingTimeout.inSeconds } ?? link.lastHeard + configuration.pingInterval.inSeconds }
+        let pings = links.values.map { link in link.pingSentAt.map { $0 + configuration.pingTimeout.inSeconds } ?? link.idleSince + configuration.pingInterval.inSeconds }
         let detaches = sessions.values.compactMap { $0.detachedAt.map { $0 + configuration.detachTimeout.inSeconds } }
-        return (pings + detaches + [relayed.nextDeadline].compactMap { $0 }).min()
+        return (pings + detaches + [relayed.nextDeadline, nextCandidateDeadline].compactMap { $0 }).min()
     }
 
     // MARK: Requests from clients
 
     private mutating func handleRequest(id: JSONRPCID, method: String, params: JSONValue, from peer: Int, now: Double) {
-        let name = method.hasPrefix(prefix) ? String(method.dropFirst(prefix.count)) : method.hasPrefix("verto.") ? String(method.dropFirst(6)) : method
+        let (dialect, name) = SwitchDialect.parse(method)
+        if let dialect { links[peer]?.spokenDialect = dialect }
         switch name {
         case "login":
             login(id: id, params: params, from: peer, now: now)
@@ -125,9 +130,9 @@ package struct SwitchCore: Sendable {
         let party = SwitchParty.client(sessid: sessid)
         switch name {
         case "gatewayState": gatewayState(id: id, link: link, to: peer)
-        case "invite": invite(id: id, params: params, from: party, peer: peer)
-        case "answer": answer(id: id, params: params, from: party, peer: peer)
-        case "attach": reattached(id: id, params: params, from: party, peer: peer)
+        case "invite": invite(id: id, params: params, from: party, peer: peer, now: now)
+        case "answer": answer(id: id, params: params, from: party, peer: peer, now: now)
+        case "attach": reattached(id: id, params: params, from: party, peer: peer, now: now)
         case "bye": bye(id: id, params: params, from: party, peer: peer)
         case "modify": modify(id: id, params: params, from: party, peer: peer, now: now)
         case "info": info(id: id, params: params, from: party, peer: peer)
@@ -143,8 +148,15 @@ package struct SwitchCore: Sendable {
             account = configuration.account(token: token)
             guard account != nil else { return refuseLogin(id: id, message: "JWT token authentication failed", to: peer) }
         } else {
-            guard let login = params["login"]?.stringValue, let password = params["passwd"]?.stringValue else {
-                return refuseLogin(id: id, message: "Missing params", to: peer)
+            // As FreeSWITCH's check_auth: verto.js logs in with its sessid alone and sends its
+            // credentials only when told -32000 (docs/verto-protocol.md §14).
+            guard case .object = params else { return refuseLogin(id: id, message: "Missing params", to: peer) }
+            guard let login = params["login"]?.stringValue, !login.isEmpty else {
+                links[peer]?.askedForCredentials = true
+                return sendError(id: id, code: -32000, message: "Authentication Required", to: peer)
+            }
+            guard let password = params["passwd"]?.stringValue, !password.isEmpty else {
+                return refuseLogin(id: id, message: "Missing passwd", to: peer)
             }
             account = configuration.account(login: login).flatMap { $0.password == password ? $0 : nil }
             guard account != nil else { return refuseLogin(id: id, message: "Login Incorrect", to: peer) }
@@ -160,10 +172,13 @@ package struct SwitchCore: Sendable {
                 actions.append(.close(peer: oldPeer, code: 1000, reason: "punted"))
             }
         }
+        if let previous = sessions.values.first(where: { $0.login == account.login && $0.sessid != sessid && $0.peer != nil }), let previousPeer = previous.peer {
+            actions.append(.activity(.loginTakesOver(login: account.login, peer: links[peer]?.address ?? "", previousPeer: links[previousPeer]?.address ?? "")))
+        }
         links[peer]?.login = account.login
         links[peer]?.sessid = sessid
         links[peer]?.gatewayRequests = 0
-        sessions[sessid] = SwitchSession(sessid: sessid, login: account.login, peer: peer, detachedAt: nil)
+        sessions[sessid] = SwitchSession(sessid: sessid, login: account.login, peer: peer, detachedAt: nil, loggedInAt: now)
         sendResult(id: id, ["message": "logged in", "sessid": .string(sessid)], to: peer)
         actions.append(.activity(.loggedIn(login: account.login, peer: links[peer]?.address ?? "")))
 
@@ -198,6 +213,10 @@ package struct SwitchCore: Sendable {
 
     private mutating func handleResponse(id: JSONRPCID, outcome: Result<JSONValue, JSONRPCErrorObject>, from peer: Int) {
         guard let request = relayed.complete(id)?.context else { return }  // acks of invite, ringing, ping…
+        if request.method == "reattach" {
+            let answer = (try? outcome.get())?["sdp"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+            return completeReattach(request, answer: answer, from: peer)
+        }
         switch outcome {
         case .success(let result):
             if request.method == "updateMedia", let sdp = result["sdp"]?.stringValue {
@@ -233,14 +252,20 @@ package struct SwitchCore: Sendable {
         send(JSONRPCMessage.errorFrame(id: id, error: JSONRPCErrorObject(code: code, message: message, details: .object(details))), to: peer)
     }
 
+    /// The method prefix the client on `peer` speaks (docs/verto-protocol.md §14).
+    func methodPrefix(for peer: Int) -> String {
+        (links[peer]?.dialect ?? .telnyx).prefix
+    }
+
     /// Server requests carry numeric ids (docs/verto-protocol.md §1.2).
     @discardableResult
     mutating func sendRequest(_ name: String, params: JSONValue, to peer: Int) -> JSONRPCID {
         let id = JSONRPCID.number(nextRequestID)
         nextRequestID += 1
-        send(JSONRPCMessage.requestFrame(id: id, method: prefix + name, params: params), to: peer)
+        let method = methodPrefix(for: peer) + name
+        send(JSONRPCMessage.requestFrame(id: id, method: method, params: params), to: peer)
         // A no-op unless a process bootstrapped swift-metrics (`parley switch --metrics`).
-        Counter(label: "parley_switch_messages_relayed_total", dimensions: [("method", prefix + name)]).increment()
+        Counter(label: "parley_switch_messages_relayed_total", dimensions: [("method", method)]).increment()
         return id
     }
 

@@ -17,6 +17,9 @@ package enum SwitchAction: Sendable, Equatable {
 /// What happened on the switch, without secrets or SDP.
 package enum SwitchActivity: Sendable, Equatable {
     case loggedIn(login: String, peer: String)
+    /// A second session logged in as a login already connected: new calls go to it; the older
+    /// session keeps its calls (docs/cli.md, "Switch").
+    case loginTakesOver(login: String, peer: String, previousPeer: String)
     case loginRefused(reason: String, peer: String)
     case disconnected(login: String, callsDetached: Int)
     case callRouted(callID: String, from: String, to: String)
@@ -45,6 +48,12 @@ struct SwitchCall {
     /// own re-offer would carry its candidates.
     var callerCandidates: [String] = []
     var calleeCandidates: [String] = []
+    /// Trickle between the two sides (SwitchCandidates.swift): whether each side opted in, how
+    /// many of each side's candidates the other has had, and a description held for a side that
+    /// may not trickle until the sender's candidates end.
+    var trickle = SwitchTrickle()
+
+    func isCaller(_ party: SwitchParty) -> Bool { party == caller }
 
     func other(than party: SwitchParty) -> SwitchParty? {
         if party == caller { return callee }
@@ -74,6 +83,21 @@ struct SwitchLink {
     var lastHeard: Double
     /// When our unanswered ping left; the link is dead if nothing arrives within the ping timeout.
     var pingSentAt: Double?
+    /// When we last pinged a client that answers no ping (it is not held to the timeout).
+    var lastPingAt: Double?
+    /// The dialect of the client's latest prefixed request.
+    var spokenDialect: SwitchDialect?
+    /// It logged in as verto.js does: a `login` without credentials first, which we answered
+    /// -32000, then its credentials.
+    var askedForCredentials = false
+
+    /// The dialect our requests to this client use: the one it speaks; before it has sent a
+    /// prefixed request, `verto.` after verto.js's login and `telnyx_rtc.` otherwise
+    /// (Telnyx's SDKs send their credentials at once and need `telnyx_rtc.clientReady`).
+    var dialect: SwitchDialect { spokenDialect ?? (askedForCredentials ? .verto : .telnyx) }
+
+    /// Since when the link has been quiet: the last frame heard, or the last ping it need not answer.
+    var idleSince: Double { max(lastHeard, lastPingAt ?? lastHeard) }
 }
 
 /// A logged-in session; outlives its socket while its calls wait to be re-attached.
@@ -82,6 +106,8 @@ struct SwitchSession {
     let login: String
     var peer: Int?
     var detachedAt: Double?
+    /// When it last logged in: of several sessions of one login, the newest takes new calls.
+    var loggedInAt: Double = 0
 }
 
 /// A request the switch sent to a client whose answer it must relay.

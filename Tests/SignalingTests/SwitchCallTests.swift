@@ -93,19 +93,26 @@ import Testing
         }
     }
 
-    @Test func trickleCandidatesAndEndOfCandidatesAreRelayed() async throws {
+    @Test func trickledCandidatesReachACalleeInTheInviteThenAsMessagesOnceItTrickles() async throws {
         let harness = try await SwitchHarness.start()
         defer { Task { await harness.embedded.stop() } }
         let call = try await placeCall(harness, trickle: true)
-        let incoming = try await call.bobEvents.next("incoming call") { if case .incomingCall = $0 { true } else { false } }
-        let offer = try #require(matching(incoming) { if case .incomingCall(let offer) = $0 { offer } else { nil } })
-        #expect(offer.params["trickle"] == true)
         let line = "candidate:842163049 1 udp 1677729535 192.0.2.10 54400 typ srflx raddr 10.0.0.2 rport 54400"
         _ = try await call.alice.candidate(VertoCandidate(callID: call.callID, candidate: line, sdpMid: "0", sdpMLineIndex: 0))
         _ = try await call.alice.endOfCandidates(callID: call.callID)
-        let received = try await call.bobEvents.next("candidate") { if case .remoteCandidate = $0 { true } else { false } }
+        let incoming = try await call.bobEvents.next("incoming call") { if case .incomingCall = $0 { true } else { false } }
+        let offer = try #require(matching(incoming) { if case .incomingCall(let offer) = $0 { offer } else { nil } })
+        #expect(offer.params["trickle"] == true)
+        #expect(offer.sdp.contains("a=\(line)\r\n"), "the callee may not trickle: the candidates are in its SDP")
+        _ = try await call.bob.answer(callID: call.callID, sdp: SwitchHarness.answer, trickle: true)
+        let answer = try await call.aliceEvents.next("answer") { if case .answered = $0 { true } else { false } }
+        let progress = try #require(matching(answer) { event -> VertoCallProgress? in if case .answered(let progress) = event { progress } else { nil } })
+        #expect(progress.params["trickle"] == true)
+        _ = try await call.bob.candidate(VertoCandidate(callID: call.callID, candidate: line, sdpMid: "0", sdpMLineIndex: 0))
+        _ = try await call.bob.endOfCandidates(callID: call.callID)
+        let received = try await call.aliceEvents.next("candidate") { if case .remoteCandidate = $0 { true } else { false } }
         #expect(received == .remoteCandidate(VertoCandidate(callID: call.callID, candidate: line, sdpMid: "0", sdpMLineIndex: 0)))
-        _ = try await call.bobEvents.next("end of candidates") { $0 == .remoteEndOfCandidates(callID: call.callID) }
+        _ = try await call.aliceEvents.next("end of candidates") { $0 == .remoteEndOfCandidates(callID: call.callID) }
     }
 
     @Test func updateMediaIsAnsweredByTheOtherClient() async throws {

@@ -6,7 +6,7 @@ import Media
 import Parley
 import Signaling
 
-struct AnswerCommand: AsyncParsableCommand {
+struct AnswerCommand: LongRunningCommand {
     static let configuration = CommandConfiguration(
         commandName: "answer",
         abstract: "Wait for calls and answer them, optionally running an IVR bot on each.",
@@ -15,7 +15,8 @@ struct AnswerCommand: AsyncParsableCommand {
             With --bot SCRIPT each call runs the bot (docs/bots.md). --max-calls N carries N calls at once; \
             more are refused as busy. --calls N exits after N calls have ended. With --json: ready and incoming events.
 
-            Exit status: 0 every call ended normally; 1 one failed; 3 no session; 5 reconnecting gave up; \
+            Exit status: 0 every call ended normally; 1 one failed; 3 no session; 5 the network or the server went away \
+            and a call or the session could not be recovered (as parley call); \
             64 bad usage; 66 a file to read is missing or unreadable.
 
             Example: parley answer --server ws://127.0.0.1:8080 --login ivr --bot examples/bots/ivr.yaml --max-calls 10
@@ -78,13 +79,7 @@ struct AnswerCommand: AsyncParsableCommand {
         maxCalls + max(16, maxCalls / 4)
     }
 
-    func run() async throws {
-        // Every call holds descriptors: the soft limit (1024 on a stock login) up to the hard one.
-        FileDescriptorLimit.raiseSoftLimit()
-        // Signalling ahead of every normal thread, behind media (SignallingPriority).
-        SignallingPriority.keep()
-        // Gives freed heap memory back to the system while calls run for hours (docs/performance.md, "Soak").
-        MemoryTrimmer.process.start()
+    func runLongRunning() async throws {
         let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
         let profile = try connection.checkLocalInputs(media: media, presenter: presenter)
         let logger: Logger

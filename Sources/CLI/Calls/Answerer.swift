@@ -32,6 +32,10 @@ actor Answerer {
     private var stopping = false
     /// Set when the client gave up reconnecting: the run ends with the status a call would.
     private var gaveUp: ParleyError?
+    /// A call ended because the network or the server went away and it could not be recovered.
+    private var lostToNetwork = false
+    /// Between the first `reconnecting` and the next login.
+    private var reconnecting = false
     private let login: String?
     /// A signal came: no new calls; the process ends when the last call does or the drain
     /// timeout passes.
@@ -98,6 +102,7 @@ actor Answerer {
         if clockInterval > .zero { reportClock() }
         for call in await client.activeCalls { await call.hangup() }
         if let gaveUp { return ExitStatus.forSetup(gaveUp) }
+        if lostToNetwork { return ExitStatus.networkLost }
         return failures == 0 ? ExitStatus.normal : ExitStatus.callFailed
     }
 
@@ -135,12 +140,16 @@ actor Answerer {
             callEnded(failed: false)
         case .disconnected(let reason):
             metrics?.ready(false)
-            presenter.note("disconnected: \(reason)")
+            // Once: each failed reconnect attempt also reports a disconnection, and its
+            // `reconnecting` line says enough.
+            if !reconnecting { presenter.note("disconnected: \(reason)") }
         case .ready:
             // Logged in (again, after a reconnection).
+            reconnecting = false
             presenter.ready(login: login)
             if !draining && !stopping { metrics?.ready(true) }
         case .networkLost, .reconnecting:
+            reconnecting = true
             metrics?.ready(false)
             presenter.client(event)
         case .error(let error):
@@ -221,7 +230,10 @@ actor Answerer {
             await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter)
             if let bot {
                 let outcome = await call.runBot(BotRunner(script: bot, recordDirectory: recordDirectory ?? "."), logger: logger)
-                presenter.bot(call.id, outcome)
+                let verdict = outcome.verdict(callingSide: false)
+                // Counted first: a scrape after the bot event sees it.
+                CallMetrics.botVerdict(verdict)
+                presenter.bot(call.id, outcome, verdict: verdict)
                 if case .failed = outcome.ending { failed = true }
                 await call.hangup()
             }
@@ -233,10 +245,13 @@ actor Answerer {
         quality.stop()
         _ = await quality.finish(reason)
         let mediaFailed = await call.failure != nil || reason.localStatus == .noMedia
-        await served(failed: failed || mediaFailed)
+        // A call lost with the network ends the run as it ends `parley call`: status 5.
+        let lost = ExitStatus.forEnd(reason, failure: await call.failure) == ExitStatus.networkLost
+        await served(failed: failed || mediaFailed, lostToNetwork: lost)
     }
 
-    private func served(failed: Bool) {
+    private func served(failed: Bool, lostToNetwork lost: Bool) {
+        if lost { lostToNetwork = true }
         active -= 1
         callEnded(failed: failed)
     }

@@ -6,20 +6,19 @@ import Media
 import Parley
 import Signaling
 
-struct CallCommand: AsyncParsableCommand {
+struct CallCommand: LongRunningCommand {
     static let configuration = CommandConfiguration(
         commandName: "call",
         abstract: "Place a call and stay on it until it ends.",
         // One paragraph per line: ArgumentParser wraps each at the terminal's width.
         discussion: """
-            On a terminal a status line shows the call; keys: 0-9 * # send DTMF, m mute/unmute, \
-            h hold/unhold, q hang up. When standard input is not a terminal (and not --play stdin), it takes \
-            one command per line: dtmf DIGITS, hold, unhold, mute, unmute, hangup.
+            On a terminal a status line shows the call; keys: \(CallKey.helpText). When standard input is not a \
+            terminal (and not --play stdin), it takes one command per line: \(StandardInputCommand.helpText).
 
-            Exit status: 0 normal end; 1 the call failed or ended abnormally; 3 no session (server \
-            unreachable, login refused, no WebSocket within 5 s); 4 media failed (ICE, DTLS, codecs); 5 the network \
-            went away and the call could not be recovered (reconnect timeout, reconnecting gave up); 64 bad usage; \
-            66 a file to read is missing or unreadable.
+            Exit status: \(ExitStatus.callMeanings.map { "\($0.status) \($0.meaning)" }.joined(separator: "; ")).
+
+            With --bot: 6 the bot's verdict is failed; 7 aborted (--duration, Ctrl-C or a hangup ended the call before the \
+            script did). --junit FILE and --csv FILE write the call's verdict and figures for a CI server.
 
             Example: parley call bob --server ws://127.0.0.1:8080 --login alice --play tone:440 --record bob.wav --duration 10
             """
@@ -44,6 +43,8 @@ struct CallCommand: AsyncParsableCommand {
     @Option(help: "A bot script (YAML or JSON, docs/bots.md) to run on the call once it is active: a tester of the far end's IVR.")
     var bot: String?
 
+    @OptionGroup var reports: ReportFileFlags
+
     @Option(help: "Caller id name.")
     var callerName = ""
 
@@ -66,13 +67,7 @@ struct CallCommand: AsyncParsableCommand {
         try headers.map(HeaderOption.parse)
     }
 
-    func run() async throws {
-        // Every call holds descriptors: the soft limit (1024 on a stock login) up to the hard one.
-        FileDescriptorLimit.raiseSoftLimit()
-        // Signalling ahead of every normal thread, behind media (SignallingPriority).
-        SignallingPriority.keep()
-        // Gives freed heap memory back to the system while calls run for hours (docs/performance.md, "Soak").
-        MemoryTrimmer.process.start()
+    func runLongRunning() async throws {
         let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
         let profile: ConfigProfile?
         do { profile = try connection.checkLocalInputs(media: media) } catch {
@@ -87,6 +82,7 @@ struct CallCommand: AsyncParsableCommand {
             presenter.logger = logger
             mediaOptions = try media.mediaOptions(profile: profile)
             botScript = try bot.map { path throws(ParleyError) in try BotScriptFile.load(path) }
+            try reports.check()
         } catch {
             fail(error, presenter: presenter)
         }
@@ -123,6 +119,7 @@ struct CallCommand: AsyncParsableCommand {
         do {
             try await client.connect()
         } catch {
+            reports.write([.setupFailed(error)], suite: "parley call \(destination)", presenter: presenter)
             fail(error, presenter: presenter)
         }
         // Only once logged in: a failed first connection ends the command, and the client's
@@ -139,12 +136,14 @@ struct CallCommand: AsyncParsableCommand {
         } catch {
             recorder?.name("failed-call")
             await client.disconnect()
+            reports.write([.setupFailed(error)], suite: "parley call \(destination)", presenter: presenter)
             fail(error, presenter: presenter)
         }
         recorder?.name(call.id)
         var session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval, interactive: !logging.json,
                                   commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-",
                                   watchesInputLevel: !mediaOptions.source.isGenerated, bot: botRunner, logger: logger)
+        session.reports = (reports, "parley call \(destination)")
         // The second call of a three-way call plays and records nothing apart: while merged, the
         // first call's output carries both far ends.
         var secondOptions = options
@@ -169,9 +168,10 @@ struct CallCommand: AsyncParsableCommand {
         } catch {
             fail(error, presenter: presenter)
         }
-        let session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval,
+        var session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval,
                                   interactive: !logging.json, commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-",
                                   watchesInputLevel: !mediaOptions.source.isGenerated, bot: bot, logger: logger)
+        session.reports = (reports, "parley call \(destination)")
         return await session.run()
     }
 

@@ -15,6 +15,13 @@ final class CallPresenter: @unchecked Sendable {
         var statusShown = false
         /// A destination being typed (after `t` or `c`): shown in place of the live status line.
         var typing: String?
+        /// The last status fields, redrawn at the new width when the terminal is resized.
+        var fields: [StatusLine.Field] = []
+        var width = 80
+        /// Columns of the live line as last drawn.
+        var drawn = 0
+        /// The last error line, not printed twice in a row.
+        var lastError: String?
     }
 
     /// Held while a line is written, so that lines and the status line never interleave.
@@ -31,6 +38,27 @@ final class CallPresenter: @unchecked Sendable {
         self.json = json
         self.revealDigits = revealDigits
         statusLine = !json && isatty(2) == 1
+        if statusLine {
+            terminal.withLock { $0.width = TerminalWidth.current() }
+            resizes.watch { [weak self] width in self?.resized(to: width) }
+        }
+    }
+
+    private let resizes = TerminalWidth()
+
+    /// A terminal that reflows on a resize (tmux, VTE, kitty…) wraps the drawn line over the
+    /// rows the new width needs: those above the cursor are cleared too, as progress bars do,
+    /// before the line is drawn again at the new width.
+    private func resized(to width: Int) {
+        let (fields, typing) = terminal.withLock { terminal in
+            if terminal.statusShown, terminal.drawn > width {
+                let rowsAbove = (terminal.drawn - 1) / width
+                FileHandle.standardError.write(Data(("\r\u{1B}[K" + String(repeating: "\u{1B}[1A\u{1B}[2K", count: rowsAbove)).utf8))
+            }
+            terminal.width = width
+            return (terminal.fields, terminal.typing)
+        }
+        if let typing { showStatus(typing, keepingEnd: true) } else if !fields.isEmpty { showStatus(fields) }
     }
 
     func note(_ message: String) {
@@ -127,22 +155,25 @@ final class CallPresenter: @unchecked Sendable {
         if json {
             JSONEvents.emit("error", CallErrorPayload(call: call, code: error.code, message: error.message))
         } else {
-            line("error (\(error.code)): \(error.message)")
+            // The client's error and the call it ends can carry the same one (reconnecting gave up): one line.
+            let text = "error (\(error.code)): \(error.message)"
+            guard terminal.withLock({ terminal in
+                defer { terminal.lastError = text }
+                return terminal.lastError != text
+            }) else { return }
+            line(text)
         }
     }
 
     /// What a bot did on a call, and its verdict (docs/bots.md, "Verdicts").
-    func bot(_ call: String, _ outcome: BotOutcome, callingSide: Bool = false) {
-        let verdict = outcome.verdict(callingSide: callingSide)
+    func bot(_ call: String, _ outcome: BotOutcome, verdict: BotVerdict) {
         if json {
-            var failedStep: String?
-            var reason: String?
-            if case .failed(let step, let why) = verdict { (failedStep, reason) = (step, why) }
+            let (failedStep, reason) = (verdict.failure?.step, verdict.failure?.reason)
             JSONEvents.emit("bot", BotPayload(call: call, steps: outcome.steps, stepsOmitted: outcome.stepsOmitted > 0 ? outcome.stepsOmitted : nil,
                                                digits: revealDigits ? String(outcome.digits) : nil,
                                                digitCount: outcome.digitsReceived, recordings: outcome.recordings.map(\.path),
                                                ending: outcome.ending.description,
-                                               verdict: failedStep == nil ? "passed" : "failed", failedStep: failedStep, reason: reason))
+                                               verdict: verdict.name, failedStep: failedStep, reason: reason))
         } else {
             let count = outcome.digitsReceived
             let digits = revealDigits ? "digits \(String(outcome.digits))" : "\(count) digit\(count == 1 ? "" : "s")"
@@ -186,28 +217,59 @@ final class CallPresenter: @unchecked Sendable {
         }
     }
 
-    /// The live line on a terminal: state, duration, codec, loss, jitter, RTT and two meters.
+    /// The live line on a terminal: state, duration, codec, loss, jitter, RTT, two meters, the
+    /// MOS, the devices and the keys, as many as the terminal's width holds (`StatusLine`).
     func status(_ state: CallState, elapsed: Duration, statistics: CallStatistics, quality: CallQualityMonitor.Update?, muted: Bool) {
         guard statusLine else { return }
-        if let typing = terminal.withLock({ $0.typing }) { return showStatus(typing) }
-        let seconds = Int(elapsed.components.seconds)
-        var text = String(format: "%@ %02d:%02d", state.name, seconds / 60, seconds % 60)
-        if let audio = statistics.audio {
-            text += String(format: " %@ loss %d jitter %.0fms rtt %@ in %@ out %@", audio.codec, audio.packetsLost, audio.jitterMs,
-                           audio.rttMs.map { String(format: "%.0fms", $0) } ?? "-", Self.meter(audio.audioLevel), Self.meter(audio.localAudioLevel))
-        }
-        if let mos = quality?.mos, let word = quality?.quality { text += String(format: " MOS %.1f %@", mos, word.rawValue) }
-        if let audioLabel { text += " " + audioLabel }
-        if muted { text += " MUTED" }
-        text += "  [0-9*# dtmf, m mute, h hold, t transfer, c merge a call, u unmerge, q quit]"
-        showStatus(text)
+        if let typing = terminal.withLock({ $0.typing }) { return showStatus(typing, keepingEnd: true) }
+        showStatus(Self.statusFields(state, elapsed: elapsed, audio: statistics.audio, quality: quality, audioLabel: audioLabel, muted: muted))
     }
 
-    /// Replaces the live line on a terminal; the next `line` clears it first.
-    func showStatus(_ text: String) {
+    static func statusFields(_ state: CallState, elapsed: Duration, audio: MediaStatistics?, quality: CallQualityMonitor.Update?,
+                             audioLabel: String?, muted: Bool) -> [StatusLine.Field] {
+        typealias Field = StatusLine.Field
+        typealias Rank = StatusLine.Rank
+        let seconds = Int(elapsed.components.seconds)
+        var fields = [Field(text: String(format: "%@ %02d:%02d", state.name, seconds / 60, seconds % 60), keep: Rank.always)]
+        if let audio {
+            fields += [
+                Field(text: audio.codec, keep: Rank.codec),
+                Field(text: "loss \(audio.packetsLost)", keep: Rank.loss),
+                Field(text: String(format: "jitter %.0fms", audio.jitterMs), keep: Rank.jitter),
+                Field(text: "rtt " + (audio.rttMs.map { String(format: "%.0fms", $0) } ?? "-"), keep: Rank.rtt),
+                Field(text: "in " + meter(audio.audioLevel), keep: Rank.inMeter),
+                Field(text: "out " + meter(audio.localAudioLevel), keep: Rank.outMeter),
+            ]
+        }
+        if let mos = quality?.mos, let word = quality?.quality {
+            fields += [Field(text: String(format: "MOS %.1f", mos), keep: Rank.mos), Field(text: word.rawValue, keep: Rank.qualityWord)]
+        }
+        if let audioLabel { fields.append(Field(text: audioLabel, keep: Rank.devices)) }
+        if muted { fields.append(Field(text: "MUTED", keep: Rank.always)) }
+        fields.append(Field(text: " " + CallKey.statusText, keep: Rank.keys))
+        return fields
+    }
+
+    /// Replaces the live line on a terminal with the fields that fit; the next `line` clears it first.
+    func showStatus(_ fields: [StatusLine.Field]) {
+        guard statusLine else { return }
+        terminal.withLock { terminal in
+            terminal.fields = fields
+            terminal.statusShown = true
+            let text = StatusLine.fit(fields, width: terminal.width)
+            terminal.drawn = text.count
+            FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        }
+    }
+
+    /// Replaces the live line with `text`, cut at the terminal's width (a prompt and what is typed
+    /// keep their end, where the typing is).
+    func showStatus(_ text: String, keepingEnd: Bool = false) {
         guard statusLine else { return }
         terminal.withLock { terminal in
             terminal.statusShown = true
+            let text = StatusLine.cut(text, width: terminal.width, keepingEnd: keepingEnd)
+            terminal.drawn = text.count
             FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
         }
     }
@@ -215,7 +277,7 @@ final class CallPresenter: @unchecked Sendable {
     /// Shows `text` (a prompt and what is typed so far) instead of the status until nil.
     func showTyping(_ text: String?) {
         terminal.withLock { $0.typing = text }
-        if let text { showStatus(text) }
+        if let text { showStatus(text, keepingEnd: true) }
     }
 
     /// Removes the live line, if one is shown.
@@ -307,7 +369,7 @@ struct BotPayload: Encodable {
     let digitCount: Int
     let recordings: [String]
     let ending: String
-    /// "passed" or "failed"; a failed one names the step and says why.
+    /// "passed", "failed" or "aborted"; the other two name the step and say why.
     let verdict: String
     let failedStep: String?
     let reason: String?

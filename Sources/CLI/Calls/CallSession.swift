@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Parley
+import Signaling
 
 /// Runs one call on the command line: shows its events, sends the requested digits, hangs up
 /// after the duration, on q or on Ctrl-C, and turns its end into an exit status.
@@ -20,6 +21,10 @@ struct CallSession {
     var logger = Logger(label: "parley.bot")
     /// Places the second call of a three-way call; nil where there is none (Janus).
     var threeWay: ThreeWay? = nil
+    /// How this side ended the call, when it did: a bot's run cut short is aborted.
+    let stop = LocalStop()
+    /// `--junit` and `--csv`, and the suite name they carry.
+    var reports: (files: ReportFileFlags, suite: String)? = nil
 
     func run() async -> Int32 {
         let started = ContinuousClock.now
@@ -36,9 +41,10 @@ struct CallSession {
 
         let bot = bot
         let logger = logger
-        let watcher = Task { () -> Task<BotOutcome, Never>? in
+        let stop = stop
+        let watcher = Task { () -> Task<BotVerdict, Never>? in
             var activated = false
-            var botRun: Task<BotOutcome, Never>?
+            var botRun: Task<BotVerdict, Never>?
             for await event in call.events {
                 quality.note(event)
                 presenter.event(call.id, event)
@@ -47,12 +53,14 @@ struct CallSession {
                 if let bot {
                     botRun = Task {
                         let outcome = await call.runBot(bot, logger: logger)
-                        presenter.bot(call.id, outcome, callingSide: true)
-                        return outcome
+                        let verdict = outcome.verdict(callingSide: true, stoppedBy: await Self.stoppedHere(call, stop))
+                        CallMetrics.botVerdict(verdict)
+                        presenter.bot(call.id, outcome, verdict: verdict)
+                        return verdict
                     }
                 }
                 presenter.negotiated(call.id, await call.statistics())
-                await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter)
+                await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter, stop: stop)
             }
             return botRun
         }
@@ -64,7 +72,10 @@ struct CallSession {
             for await line in commands.lines { await perform(line) }
         }
         let signals = Task {
-            for await _ in interruption.signals { await call.hangup() }
+            for await _ in interruption.signals {
+                stop.record("interrupted (Ctrl-C)")
+                await call.hangup()
+            }
         }
         quality.start(statsInterval: statsInterval) { state, statistics in
             presenter.status(state, elapsed: ContinuousClock.now - started, statistics: statistics, quality: quality.quality, muted: await call.isMuted)
@@ -72,7 +83,7 @@ struct CallSession {
 
         let reason = await call.waitUntilDone()
         await threeWay?.end()
-        let botOutcome = await watcher.value?.value
+        let verdict = await watcher.value?.value
         quality.stop()
         keys.cancel()
         scripted.cancel()
@@ -80,35 +91,51 @@ struct CallSession {
         keyboard.stop()
         commands.stop()
         presenter.deviceDelays(call.id, statistics: await call.statistics())
-        _ = await quality.finish(reason)
-        let status = ExitStatus.forEnd(reason, failure: await call.failure)
-        // A call that failed says so first; a working call whose test failed says that.
-        if status == ExitStatus.normal || status == ExitStatus.callFailed, let botOutcome, botOutcome.verdict(callingSide: true) != .passed {
-            return ExitStatus.botFailed
+        let record = await quality.finish(reason)
+        let status = Self.status(ExitStatus.forEnd(reason, failure: await call.failure), verdict: verdict)
+        if let reports {
+            let row = await reportRow(verdict: verdict, status: status, reason: reason, record: record)
+            reports.files.write([row], suite: reports.suite, presenter: presenter)
         }
         return status
     }
 
+    /// A call that failed says so first; a working call whose test failed or was cut short says that.
+    private static func status(_ status: Int32, verdict: BotVerdict?) -> Int32 {
+        guard status == ExitStatus.normal || status == ExitStatus.callFailed, let verdict else { return status }
+        switch verdict {
+        case .passed: return status
+        case .failed: return ExitStatus.botFailed
+        case .aborted: return ExitStatus.botAborted
+        }
+    }
+
     /// One command line from standard input.
     private func perform(_ line: String) async {
-        let words = line.split(separator: " ", maxSplits: 1).map(String.init)
         do throws(ParleyError) {
-            switch words[0].lowercased() {
-            case "dtmf" where words.count == 2:
-                try await call.sendDTMF(words[1])
-                presenter.sent(call.id, digits: words[1])
-            case "hold": try await call.hold()
-            case "unhold": try await call.unhold()
-            case "mute": try await call.mute()
-            case "unmute": try await call.unmute()
-            case "hangup": await call.hangup()
-            case "ice-restart": try await call.restartMedia()
-            case "transfer" where words.count == 2: try await call.transfer(to: words[1])
-            case "merge" where words.count == 2: try await addToCall(words[1])
-            case "unmerge": try await call.unmerge()
-            default:
+            guard let (command, argument) = StandardInputCommand.parse(line) else {
                 throw ParleyError(kind: .configuration,
-                                  message: "unknown command \"\(line.prefix(40))\"; use dtmf DIGITS, hold, unhold, mute, unmute, transfer DEST, merge DEST, unmerge, ice-restart or hangup")
+                                  message: "unknown command \"\(line.prefix(40))\"; use \(StandardInputCommand.choices)")
+            }
+            switch command {
+            case .dtmf:
+                try await call.sendDTMF(argument)
+                presenter.sent(call.id, digits: argument)
+            case .hold: try await call.hold()
+            case .unhold: try await call.unhold()
+            case .mute:
+                try await call.mute()
+                presenter.note("muted")
+            case .unmute:
+                try await call.unmute()
+                presenter.note("unmuted")
+            case .hangup:
+                stop.record("hung up by a hangup command")
+                await call.hangup()
+            case .iceRestart: try await call.restartMedia()
+            case .transfer: try await call.transfer(to: argument)
+            case .merge: try await addToCall(argument)
+            case .unmerge: try await call.unmerge()
             }
         } catch {
             presenter.error(error, call: call.id)
@@ -116,30 +143,30 @@ struct CallSession {
     }
 
     private func handle(_ key: Character, then keys: inout AsyncStream<Character>.Iterator) async {
+        guard let action = CallKey(key) else { return }
         do {
-            switch key {
-            case "q", "Q":
+            switch action {
+            case .quit:
+                stop.record("hung up from the keyboard")
                 await call.hangup()
-            case "m", "M":
+            case .mute:
                 let muted = await call.isMuted
                 if muted { try await call.unmute() } else { try await call.mute() }
                 presenter.note(muted ? "unmuted" : "muted")
-            case "h", "H":
+            case .hold:
                 let state = await call.state
                 if state == .held || state == .doubleHeld { try await call.unhold() } else { try await call.hold() }
-            case "t", "T":
+            case .transfer:
                 let destination = await readDestination("transfer to", from: &keys)
                 if destination.isEmpty { presenter.note("transfer cancelled") } else { try await call.transfer(to: destination) }
-            case "c", "C":
+            case .merge:
                 let destination = await readDestination("add to the call", from: &keys)
                 if destination.isEmpty { presenter.note("nothing added") } else { try await addToCall(destination) }
-            case "u", "U":
+            case .unmerge:
                 try await call.unmerge()
-            case "0"..."9", "*", "#", "A"..."D":
+            case .digit:
                 try await call.sendDTMF(String(key))
                 presenter.sent(call.id, digits: String(key))
-            default:
-                break
             }
         } catch {
             presenter.error(error, call: call.id)
@@ -174,5 +201,38 @@ extension CallSession {
             presenter.showTyping(label + ": " + typed)
         }
         return typed
+    }
+}
+
+extension CallSession {
+    /// How this side ended the call, when it did: nil when the far end or the bot ended it.
+    static func stoppedHere(_ call: Call, _ stop: LocalStop) async -> String? {
+        guard let reason = stop.reason, await call.waitUntilDone().localStatus == .endedByLocalUser else { return nil }
+        return reason
+    }
+}
+
+extension CallSession {
+    /// The call as one row of `--junit` and `--csv`: the bot's verdict, or without a bot (or
+    /// when the call itself failed) whether it ended normally.
+    func reportRow(verdict: BotVerdict?, status: Int32, reason: TerminationReason, record: CallRecord) async -> CallReportRow {
+        let dialed = record.timeline.dialed
+        let setupMs = dialed.flatMap { dialed in record.timeline.answered.map { Int($0.timeIntervalSince(dialed) * 1000) } }
+        var firstAudioMs: Int?
+        if let dialed, record.packetsReceived > 0, let arrival = await call.firstPacketArrival() {
+            // The arrival is on the monotonic clock, the dial on the wall clock: meet at now.
+            let arrived = Date().addingTimeInterval(-(ContinuousClock.now - arrival).inSeconds)
+            firstAudioMs = max(0, Int(arrived.timeIntervalSince(dialed) * 1000))
+        }
+        let seconds = dialed.map { Date().timeIntervalSince($0) } ?? 0
+        let name = "call 1"
+        if let verdict, status == ExitStatus.normal || status == ExitStatus.botFailed || status == ExitStatus.botAborted {
+            return CallReportRow(name: name, callID: call.id, seconds: seconds, setupMs: setupMs, firstAudioMs: firstAudioMs, mos: record.mosMean,
+                                 lossPercent: record.lossPercent, verdict: verdict.name, failedStep: verdict.failure?.step, reason: verdict.failure?.reason)
+        }
+        let failed = status != ExitStatus.normal
+        return CallReportRow(name: name, callID: call.id, seconds: seconds, setupMs: setupMs, firstAudioMs: firstAudioMs, mos: record.mosMean,
+                             lossPercent: record.lossPercent, verdict: failed ? "failed" : "passed", failedStep: nil,
+                             reason: failed ? "the call ended \(reason) (exit status \(status))" : nil)
     }
 }

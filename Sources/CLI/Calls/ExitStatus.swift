@@ -16,6 +16,21 @@ enum ExitStatus {
     /// `parley call --bot`: the call worked but the bot's verdict is failed (an `expect` step
     /// was not met, or the far end hung up where the script did not expect it).
     static let botFailed: Int32 = 6
+    /// `parley call --bot`: this side ended the call (`--duration`, Ctrl-C, `q`, `hangup`)
+    /// before the bot's script did: the test did not finish, so it neither passed nor failed.
+    static let botAborted: Int32 = 7
+
+    /// What `call --help` says of each status (docs/cli.md says the same at more length).
+    static let callMeanings: [(status: Int32, meaning: String)] = [
+        (normal, "normal end"),
+        (callFailed, "the call failed or ended abnormally"),
+        (notConnected, "no session (server unreachable, login refused, no WebSocket within 5 s)"),
+        (mediaFailed, "media failed (ICE, DTLS, codecs)"),
+        (networkLost, "the network or the server went away and the call could not be recovered (reconnect timeout, reconnecting gave up)"),
+        (botFailed, "with --bot, the call worked but the bot's verdict is failed"),
+        (usage, "bad usage"),
+        (LocalInputError.unreadableInput, "a file to read is missing or unreadable"),
+    ]
 
     static func forEnd(_ reason: TerminationReason, failure: ParleyError?) -> Int32 {
         if let failure {

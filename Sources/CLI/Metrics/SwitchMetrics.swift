@@ -22,7 +22,7 @@ enum SwitchMetrics {
             // The switch lets go of a transferred call; the party sent on calls again (callRouted).
             Counter(label: "parley_switch_transfers_total", dimensions: [("kind", forwarded ? "forward" : "transfer")]).increment()
             Meter(label: "parley_switch_calls_active").decrement()
-        case .callAnswered, .callsReattached:
+        case .callAnswered, .callsReattached, .loginTakesOver:
             break
         }
     }

@@ -51,7 +51,7 @@ struct ConfigFile: Decodable {
         let path = explicitPath.map(expandingTilde) ?? defaultPath()
         guard FileManager.default.fileExists(atPath: path) else {
             if explicitPath != nil || name != nil {
-                throw LocalInputError(error: ParleyError(kind: .configuration, message: "no config file at \(path) (for --profile)"), status: LocalInputError.unreadableInput)
+                throw LocalInputError(error: ParleyError(kind: .configuration, message: "no config file at \(path) (for \(name.map { "--profile \($0)" } ?? "--config"))"), status: LocalInputError.unreadableInput)
             }
             return nil
         }

@@ -5,6 +5,8 @@ import Media
 import Parley
 import SDP
 
+extension DTMFMode: ExpressibleByArgument {}
+
 /// How a call gathers candidates and what it plays and records.
 struct MediaFlags: ParsableArguments {
     enum ICEMode: String, ExpressibleByArgument, CaseIterable {
@@ -66,6 +68,9 @@ struct MediaFlags: ParsableArguments {
 
     @Option(help: "Codecs in preference order, e.g. opus,PCMU,PCMA (telephone-event is always added).")
     var codecs: String?
+
+    @Option(help: "How digits leave: rfc4733 (RTP events; a Verto info per digit if the far end has no telephone-event), info (a Verto info per digit, as the Telnyx SDKs), both.")
+    var dtmfMode: DTMFMode = .rfc4733
 
     @Option(help: "Seconds without RTP before the call reports media disrupted.")
     var disruptionTimeout: Duration = .seconds(5)
@@ -198,6 +203,7 @@ struct MediaFlags: ParsableArguments {
         options.ipv6 = !noIPv6
         options.disruptionTimeout = disruptionTimeout
         options.mediaTimeout = mediaTimeout
+        options.dtmfMode = dtmfMode
         if let codecs { options.capabilities = try Self.capabilities(codecs) }
         if let munge {
             do {

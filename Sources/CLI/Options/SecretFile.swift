@@ -14,12 +14,20 @@ enum SecretFile {
             throw LocalInputError(error: ParleyError(kind: .configuration, message: "\(flag) \(path): no readable file there"),
                                   status: LocalInputError.unreadableInput)
         }
-        let firstLine = String(decoding: data, as: UTF8.self).split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        let secret = firstLine.hasSuffix("\r") ? String(firstLine.dropLast()) : String(firstLine)
+        let secret = firstLine(of: data)
         guard !secret.isEmpty else {
             throw LocalInputError(error: ParleyError(kind: .configuration, message: "\(flag) \(path): the first line is empty"), status: ExitStatus.usage)
         }
         return secret
+    }
+
+    /// The bytes up to the first LF, less one CR before it: a file saved on Windows
+    /// (`secret\r\n`) gives the same secret as one saved on Linux, as curl, git and docker read
+    /// them. Split on bytes, not Characters: Swift reads CR LF as one Character.
+    static func firstLine(of data: Data) -> String {
+        var line = data.prefix { $0 != 0x0A }
+        if line.last == 0x0D { line = line.dropLast() }
+        return String(decoding: line, as: UTF8.self)
     }
 
     /// One secret from a flag, a file flag, the environment or the config profile's file, in

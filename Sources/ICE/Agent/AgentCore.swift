@@ -104,6 +104,7 @@ final class AgentCore: @unchecked Sendable {
 
     /// On the network thread.
     private func gather(_ generation: Generation) {
+        loop.assertOnLoopThread("ICE gathering")
         guard !generation.closed else { return }
         let (relays, stun) = state.withLock { ($0.relays, $0.stun) }
         let addresses: [String]
@@ -117,7 +118,8 @@ final class AgentCore: @unchecked Sendable {
         // that matches nothing must fail instead).
         if addresses.isEmpty {
             let names = configuration.allowedInterfaces.isEmpty ? "any interface" : configuration.allowedInterfaces.joined(separator: ", ")
-            fail(.gatheringFailed(reason: "no usable address on \(names)"))
+            let up = LocalAddresses.interfacesUp()
+            fail(.gatheringFailed(reason: "no usable address on \(names)" + (up.isEmpty ? "" : "; the interfaces up are \(up.joined(separator: ", ")): allow one (--interface NAME)")))
             return
         }
         for address in addresses {
@@ -165,6 +167,7 @@ final class AgentCore: @unchecked Sendable {
     }
 
     func localCandidateFound(_ generation: Generation, _ candidate: UnsafeMutablePointer<NiceCandidate>) {
+        loop.assertOnLoopThread("libnice's new-candidate signal")
         guard let line = NiceCandidateText.line(agent: generation.agent, candidate: candidate) else { return }
         logger.debug("ICE gathered a local candidate", metadata: ["candidate": "\(NiceCandidateText.summary(candidate))", "generation": "\(generation.number)"])
         generation.localCandidateCount += 1
@@ -181,6 +184,7 @@ final class AgentCore: @unchecked Sendable {
     }
 
     func gatheringDone(_ generation: Generation) {
+        loop.assertOnLoopThread("libnice's gathering-done signal")
         guard !generation.gatheringDone else { return }
         logger.debug("ICE gathering done", metadata: ["candidates": "\(generation.localCandidateCount)", "generation": "\(generation.number)"])
         generation.gatheringDone = true
@@ -334,6 +338,7 @@ final class AgentCore: @unchecked Sendable {
     }
 
     func pairSelected(_ generation: Generation, component: Int, local: UnsafeMutablePointer<NiceCandidate>, remote: UnsafeMutablePointer<NiceCandidate>) {
+        loop.assertOnLoopThread("libnice's pair-selected signal")
         let pair = makePair(component: component, local: local, remote: remote)
         generation.selectedPairs[component] = pair
         generation.probePriorities[component] = PathProbe.priority(localCandidatePriority: local.pointee.priority, component: component)
@@ -433,7 +438,8 @@ final class AgentCore: @unchecked Sendable {
     }
 
     private func fail(_ error: ICEError) {
-        logger.error("ICE failed", metadata: ["error": "\(error)"])
+        // The call reports it (an error event, the exit status): an error line here would say it twice.
+        logger.info("ICE failed", metadata: ["error": "\(error)"])
         let alreadyFailed = state.withLock { state in
             defer { state.reportedState = .failed }
             return state.reportedState == .failed
@@ -466,6 +472,7 @@ final class AgentCore: @unchecked Sendable {
     }
 
     func received(_ bytes: UnsafeRawBufferPointer, component: Int) {
+        loop.assertOnLoopThread("a received packet")
         guard let handler = state.withLock({ $0.receiveHandler }) else { return }
         handler.deliver(bytes, component)
     }
@@ -493,6 +500,7 @@ final class AgentCore: @unchecked Sendable {
 
     /// On the network thread.
     private func closeGeneration(_ generation: Generation) {
+        loop.assertOnLoopThread("closing an agent")
         guard !generation.closed else { return }
         generation.closed = true
         loop.cancel(generation.collectionTimer)

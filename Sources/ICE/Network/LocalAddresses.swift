@@ -2,7 +2,9 @@ import Foundation
 
 /// The addresses to gather on, always handed to libnice explicitly: left to itself, libnice
 /// also gathers IPv6 link-local addresses (fe80::/10), which a candidate line cannot scope and
-/// which no other host can use. Loopback is used only when the allow list names it.
+/// which no other host can use. Loopback is used when the allow list names it, or when no
+/// allow list is given and loopback is all there is (a container or a network namespace with only
+/// `lo`): calls then reach this host only, which is all such a host can do.
 enum LocalAddresses {
     /// Interfaces Debian's libnice 0.1.21 skips when it enumerates by itself (its
     /// IGNORED_IFACE_PREFIX build setting); skipped here too unless named in the allow list.
@@ -19,13 +21,15 @@ enum LocalAddresses {
         guard let first = head else { return [] }
         defer { freeifaddrs(first) }
         var addresses: [String] = []
+        var loopback: [String] = []
         for entry in sequence(first: first, next: { $0.pointee.ifa_next }) {
             let flags = Int32(entry.pointee.ifa_flags)
             guard let socketAddress = entry.pointee.ifa_addr, flags & Int32(IFF_UP) != 0 else { continue }
             let name = String(cString: entry.pointee.ifa_name)
+            let isLoopback = flags & Int32(IFF_LOOPBACK) != 0
             if allowedInterfaces.isEmpty {
-                // Loopback only when asked for by name: calls that never leave this machine (the demo).
-                guard flags & Int32(IFF_LOOPBACK) == 0, !ignoredPrefixes.contains(where: name.hasPrefix) else { continue }
+                // Loopback only when asked for by name, or when nothing else is up (below).
+                guard !ignoredPrefixes.contains(where: name.hasPrefix) else { continue }
             } else {
                 guard allowedInterfaces.contains(name) else { continue }
             }
@@ -36,9 +40,22 @@ enum LocalAddresses {
             guard getnameinfo(socketAddress, length, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
             let text = host.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             if family == AF_INET6, Self.isLinkLocal(socketAddress) { continue }
-            addresses.append(text)
+            if isLoopback && allowedInterfaces.isEmpty { loopback.append(text) } else { addresses.append(text) }
         }
-        return addresses
+        return addresses.isEmpty ? loopback : addresses
+    }
+
+    /// The names of the interfaces that are up, for a message saying which one to allow.
+    static func interfacesUp() -> [String] {
+        var head: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&head) == 0, let first = head else { return [] }
+        defer { freeifaddrs(first) }
+        var names: [String] = []
+        for entry in sequence(first: first, next: { $0.pointee.ifa_next }) where Int32(entry.pointee.ifa_flags) & Int32(IFF_UP) != 0 {
+            let name = String(cString: entry.pointee.ifa_name)
+            if !names.contains(name) { names.append(name) }
+        }
+        return names
     }
 
     private static func isLinkLocal(_ address: UnsafeMutablePointer<sockaddr>) -> Bool {

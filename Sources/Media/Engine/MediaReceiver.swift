@@ -24,6 +24,7 @@ final class MediaReceiver {
     private let configuration: MediaSessionConfiguration
     private let continuation: AsyncStream<MediaEvent>.Continuation
     private(set) var channel: SecureMediaChannel!
+    private let transport: any MediaTransport
     private let jitterBuffer: JitterBuffer
     private var reception = ReceptionStatistics()
     private var dtmfReceiver = DTMFReceiver()
@@ -58,6 +59,15 @@ final class MediaReceiver {
         self.continuation = continuation
         jitterBuffer = JitterBuffer(configuration: configuration.jitterBuffer)
         remoteSSRC = configuration.remoteSSRC
+        self.transport = transport
+        channel = try SecureMediaChannel(security: security, transport: transport) { [weak self] state in
+            self?.securityChanged(state)
+        }
+    }
+
+    /// A new secure channel on the same transport (a new DTLS association): media from the peer
+    /// is dropped until its keys exist; the jitter buffer and the statistics go on.
+    func replaceChannel(security: MediaSecurity) throws {
         channel = try SecureMediaChannel(security: security, transport: transport) { [weak self] state in
             self?.securityChanged(state)
         }

@@ -177,6 +177,36 @@ package final class MediaSession: @unchecked Sendable {
         clock.add(self)
     }
 
+    /// Starts a new DTLS association on the running session: the peer came back with another
+    /// certificate or the other setup role (docs/media.md, "A new DTLS association"). Nothing
+    /// is sent until its keys exist; the codec, the jitter buffer, the sink and the statistics go
+    /// on. `startingHandshake` false leaves a DTLS client's first flight for `startHandshake`,
+    /// when the path to the peer is back. Not on the packet path: it allocates a channel.
+    package func replaceSecurity(_ security: MediaSecurity, startingHandshake: Bool) throws(MediaSessionError) {
+        try clockLock.withLock { _ throws(MediaSessionError) in
+            guard !stopped else { return }
+            sender = nil
+            nextRTCP = nil
+            let running = started
+            try receiveLock.withLock { _ throws(MediaSessionError) in
+                do {
+                    try receiver.replaceChannel(security: security)
+                } catch {
+                    throw .security("\(error)")
+                }
+                if running && startingHandshake { receiver.channel.start() }
+            }
+        }
+    }
+
+    /// Sends the first flight of a channel `replaceSecurity` left waiting (and anything the
+    /// transport refused); nothing before the session started.
+    package func startHandshake() {
+        let running = clockLock.withLock { _ in started && !stopped }
+        guard running else { return }
+        withReceiver { $0.channel.start() }
+    }
+
     /// Sends RTCP BYE, leaves the clock, closes the sink and ends `events`.
     package func stop(clock: MediaClock = .shared) {
         clock.remove(self)

@@ -105,7 +105,8 @@ extension Call {
     /// Answers the server's re-offer after we logged in again (Verto `attach` with attach:true).
     ///
     /// A relaying server re-offers the far end's last description and hands our answer to it
-    /// as a media update whose answer comes back to no one. So our ICE restarts here only when
+    /// as a media update, whose answer comes back to us only as trickled candidates, if at all
+    /// (docs/signaling.md, "Embedded switch"). So our ICE restarts here only when
     /// the re-offer itself brings new credentials (the far end restarted while we were away).
     /// A regular ICE restart (offer and answer both ways) follows the attach when our addresses
     /// moved, and when our answer restarted: the far end may have re-gathered for it under the
@@ -140,7 +141,8 @@ extension Call {
         let wasHeld = await leg.farEndHolds
         let answer: (sdp: String, restarted: Bool)
         do {
-            // A relayed re-attach's answer reaches no one: if we moved too, our own restart follows.
+            // A relayed re-attach's answer reaches the far end only as trickled candidates: our
+            // restart keeps its credentials, and if we moved too, our own restart follows.
             answer = try await leg.answerReoffer(offer, moved: reattach ? false : networkMoved, keepingCredentials: reattach)
         } catch {
             logger.warning("call \(id): could not answer a media update: \(error)")

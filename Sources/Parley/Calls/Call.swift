@@ -30,9 +30,6 @@ public actor Call {
     var networkMoved = false
     /// One recovery of the media path at a time (ours or the far end's).
     var renegotiating = false
-    /// Our hold re-offers are under way (Call+Hold.swift): a hold or unhold meanwhile is sent
-    /// by the same loop once the one in flight is answered.
-    var reofferingHold = false
     /// Ends the call if it is still dropped or reconnecting when it fires.
     var recoveryDeadline: Task<Void, Never>?
     let reconnectTimeout: Duration
@@ -92,10 +89,13 @@ public actor Call {
 
     public var state: CallState { machine.state }
 
+    /// Our candidates are trickled: trickle mode, toward a peer that opted in (an incoming
+    /// invite's `trickle` flag; for a call we dial, until an answer without it).
     var trickle: Bool {
-        if case .trickle = mediaOptions.iceMode { return true }
-        return false
+        guard case .trickle = mediaOptions.iceMode else { return false }
+        return peerTrickles
     }
+    private var peerTrickles = true
     public var isMuted: Bool { machine.muted }
 
     public var terminationReason: TerminationReason? {
@@ -111,8 +111,13 @@ public actor Call {
 
     // MARK: Operations
 
-    public func hangup(cause: HangupCause = .normalClearing) async {
+    /// Ends the call. Without a `cause`, the SDKs' choice: `USER_BUSY` (17) before the call was
+    /// answered (a caller who gives up while it rings, a callee who declines), `NORMAL_CLEARING`
+    /// (16) after (docs/verto-protocol.md §5.6).
+    public func hangup(cause: HangupCause? = nil) async {
         guard !machine.state.isDone else { return }
+        let cause = cause ?? (answered ? .normalClearing : .userBusy)
+        machine.hangupCause = cause
         try? machine.begin(.hangup)
         // The bye leaves before anyone waiting on the call learns it ended (and, say, closes
         // the socket under it).
@@ -139,19 +144,18 @@ public actor Call {
         await leg?.setMuted(false)
     }
 
-    /// Sends digits as RFC 4733 events, or out of band (a Verto info message) when the far end
-    /// did not negotiate telephone-event.
+    /// Sends digits as `MediaOptions.dtmfMode` says: RFC 4733 events (out of band when the far
+    /// end did not negotiate telephone-event), out of band only, or both.
     public func sendDTMF(_ digits: String) async throws(ParleyError) {
         guard !digits.isEmpty, digits.allSatisfy({ DTMFDigit($0) != nil }) else {
             throw ParleyError(kind: .configuration, message: "\"\(digits)\" is not a DTMF digit string (0-9 * # A-D)")
         }
         try begin(.dtmf)
         defer { machine.finish(.dtmf, succeeded: true) }
-        if let leg, await leg.canSendTelephoneEvents {
-            try await leg.sendDTMF(digits)
-        } else {
-            try await signalling.sendDTMF(callID: id, digits: digits)
-        }
+        let inRTP = if let leg { await leg.canSendTelephoneEvents } else { false }
+        let mode = mediaOptions.dtmfMode
+        if inRTP, mode != .info, let leg { try await leg.sendDTMF(digits) }
+        if mode != .rfc4733 || !inRTP { try await signalling.sendDTMF(callID: id, digits: digits) }
     }
 
     public func statistics() async -> CallStatistics {
@@ -191,16 +195,18 @@ public actor Call {
         await signalledCall()
     }
 
-    /// Incoming: answers `offer` with our media and tells the server.
-    func answer(offer: String, media: MediaOptions?) async throws(ParleyError) {
+    /// Incoming: answers `offer` with our media and tells the server. A caller that did not opt
+    /// in to trickle (`peerTrickles` false) gets an answer that carries our candidates.
+    func answer(offer: String, media: MediaOptions?, peerTrickles: Bool = true) async throws(ParleyError) {
         try begin(.answer)
         if let media { mediaOptions = media }
+        self.peerTrickles = peerTrickles
         let leg = try await prepare(role: .controlled)
         do {
             for line in remoteCandidates { await leg.addRemoteCandidate(line) }
             if remoteCandidatesEnded { await leg.remoteEndOfCandidates() }
             remoteCandidates = []
-            let answer = try await leg.answer(offer)
+            let answer = try await leg.answer(offer, peerTrickles: trickle)
             try ensureLive(sending: "answer")
             try await signalling.answer(callID: id, sdp: answer, trickle: trickle)
         } catch {
@@ -241,7 +247,8 @@ public actor Call {
             await apply(.ringing)
         case .earlyMedia(let sdp):
             if let sdp, await applyRemote(sdp) { await apply(.earlyMedia) }
-        case .answered(let sdp):
+        case .answered(let sdp, let answererTrickles):
+            if !answererTrickles { await stopTrickling() }
             if let sdp, !(await applyRemote(sdp)) { return }
             await apply(.answered)
         case .remoteHangup(let reason):
@@ -299,7 +306,6 @@ public actor Call {
         machine.finish(operation, succeeded: true)
         publishState()
         await updateHold()
-        await reofferDirection()
     }
 
     /// The dialect's side of the call, then our media; a failure ends the call. Nothing of ours
@@ -344,6 +350,13 @@ public actor Call {
         }
     }
 
+    /// The far end answered without opting in to trickle: what we gathered is in our offer
+    /// (or went before the answer), and nothing more is sent it would ignore.
+    private func stopTrickling() async {
+        peerTrickles = false
+        await leg?.stopTrickling()
+    }
+
     private func signalledCall() async {
         await send(trickleGate.open())
     }
@@ -382,7 +395,9 @@ public actor Call {
             await reconnecting(moved: false)
             await onPathLost?(self)
         case .failed(let error):
-            logger.error("call \(id) media failed: \(error)")
+            // The call's error event and failure carry it to the application; at error level the
+            // command line would print it a second time.
+            logger.info("call \(id) media failed: \(error)")
             await end(TerminationReason(cause: HangupCause.normalTemporaryFailure.cause, causeCode: HangupCause.normalTemporaryFailure.causeCode, localStatus: .endedByError),
                       failure: error, notifyServer: true, cause: .normalTemporaryFailure)
         }

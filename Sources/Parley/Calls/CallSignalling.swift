@@ -35,7 +35,9 @@ protocol CallSignalling: Sendable {
 enum CallSignallingEvent: Sendable {
     case ringing
     case earlyMedia(sdp: String?)
-    case answered(sdp: String?)
+    /// `answererTrickles`: the far end takes trickled candidates (Verto: the answer's `trickle`
+    /// flag; Janus always does).
+    case answered(sdp: String?, answererTrickles: Bool = true)
     case remoteHangup(TerminationReason)
     case remoteCandidate(String)
     case remoteEndOfCandidates

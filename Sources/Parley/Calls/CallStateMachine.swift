@@ -1,3 +1,5 @@
+import Signaling
+
 /// What a person or program can ask of a call.
 public enum CallOperation: String, Sendable, CaseIterable {
     case dial, answer, reject, ignore, hangup, hold, unhold, mute, unmute, dtmf
@@ -54,6 +56,8 @@ package struct CallStateMachine: Sendable {
     package private(set) var state: CallState
     package private(set) var inFlight: CallOperation?
     package private(set) var muted = false
+    /// The cause our hangup sends, which the call's own ending carries too.
+    package var hangupCause = HangupCause.normalClearing
     /// Where to return when a dropped or reconnecting call recovers.
     private var stateBeforeDisruption: CallState?
 
@@ -98,7 +102,7 @@ package struct CallStateMachine: Sendable {
         switch operation {
         case .dial: state = .dialing
         case .answer: state = .answering
-        case .hangup: end(TerminationReason(cause: "NORMAL_CLEARING", causeCode: 16, localStatus: .endedByLocalUser))
+        case .hangup: end(TerminationReason(cause: hangupCause.cause, causeCode: hangupCause.causeCode, localStatus: .endedByLocalUser))
         case .reject: end(TerminationReason(cause: "USER_BUSY", causeCode: 17, localStatus: .rejected))
         case .ignore: end(TerminationReason(localStatus: .ignored))
         case .mute: muted = true

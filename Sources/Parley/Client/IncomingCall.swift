@@ -11,13 +11,15 @@ public struct IncomingCall: Sendable {
     public let headers: [CustomHeader]
     public let clientState: String?
     let offer: String
+    /// The caller opted in to trickle ICE (its invite's `trickle` flag).
+    var callerTrickles = true
 
     public var id: String { call.id }
 
     /// Answers with the client's media options, or `media` for this call alone (its own
     /// recording file, say); the call is active when this returns.
     public func answer(media: MediaOptions? = nil) async throws(ParleyError) {
-        try await call.answer(offer: offer, media: media)
+        try await call.answer(offer: offer, media: media, peerTrickles: callerTrickles)
     }
 
     public func reject() async throws(ParleyError) {

@@ -30,6 +30,7 @@ struct VertoCallSignalling: CallSignalling {
         }
     }
 
+    /// iOS's optional ringing_ack, only with `VoiceClientConfiguration.ringingFeedback`.
     func ringing(callID: String) async {
         _ = try? await client.perform { session, now throws(SignalingError) in try session.ringingAck(callID: callID, now: now) }
     }
@@ -54,11 +55,15 @@ struct VertoCallSignalling: CallSignalling {
         }
     }
 
+    /// One `info` per digit, each after the last was taken, as the SDKs send a key press
+    /// (docs/verto-protocol.md §5.9): a server reading `dtmf` as one key gets every digit.
     func sendDTMF(callID: String, digits: String) async throws(ParleyError) {
-        do {
-            _ = try await client.info(callID: callID, dtmf: digits)
-        } catch {
-            throw ParleyError(error)
+        for digit in digits {
+            do {
+                _ = try await client.info(callID: callID, dtmf: String(digit))
+            } catch {
+                throw ParleyError(error)
+            }
         }
     }
 
@@ -103,7 +108,7 @@ struct VertoCallSignalling: CallSignalling {
         switch event {
         case .ringing(let progress): (progress.callID, .ringing)
         case .earlyMedia(let progress): (progress.callID, .earlyMedia(sdp: progress.sdp))
-        case .answered(let progress): (progress.callID, .answered(sdp: progress.sdp))
+        case .answered(let progress): (progress.callID, .answered(sdp: progress.sdp, answererTrickles: progress.params["trickle"]?.boolValue == true))
         case .remoteHangup(let callID, let cause):
             (callID, .remoteHangup(TerminationReason(cause: cause.cause, causeCode: cause.causeCode, sipCode: cause.sipCode, sipReason: cause.sipReason,
                                                      sipCallID: cause.sipCallID)))

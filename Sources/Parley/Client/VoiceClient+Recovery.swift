@@ -22,6 +22,8 @@ enum RecoveryTrigger: Sendable {
 /// The reconnection bookkeeping of one client.
 struct RecoveryState {
     var userDisconnected = false
+    /// Reconnecting gave up (its error went out): no later trigger starts counting again.
+    var gaveUp = false
     var punted = false
     var serverAddress: String?
     var socketLocalAddress: String?
@@ -135,7 +137,7 @@ extension VoiceClient {
     // MARK: Recovering
 
     func requestRecovery(_ trigger: RecoveryTrigger) {
-        guard configuration.reconnection.isEnabled, !recovery.userDisconnected else { return }
+        guard configuration.reconnection.isEnabled, !recovery.userDisconnected, !recovery.gaveUp else { return }
         recovery.pending.append(trigger)
         guard recovery.task == nil else { return }
         recovery.task = Task { [weak self] in await self?.runRecovery() }
@@ -144,7 +146,7 @@ extension VoiceClient {
     private func runRecovery() async {
         // Each pass handles every trigger queued so far; the passes are bounded by the probe,
         // the socket attempts and their limit.
-        while !recovery.pending.isEmpty, !Task.isCancelled, !recovery.userDisconnected {
+        while !recovery.pending.isEmpty, !Task.isCancelled, !recovery.userDisconnected, !recovery.gaveUp {
             let triggers = recovery.pending
             recovery.pending = []
             await recover(from: triggers)
@@ -250,7 +252,9 @@ extension VoiceClient {
                 await waitForReattachList(after: listsBefore)
                 return
             } catch {
-                logger.warning("reconnect attempt \(attempt) failed: \(error)")
+                // The `reconnecting` event of the next attempt (or the final error) tells the
+                // application; a warning here would print a second line per attempt.
+                logger.info("reconnect attempt \(attempt) failed: \(error)")
                 if case .authenticationFailed = error { return giveUp(ParleyError(error)) }
                 if policy.maximumAttempts > 0, attempt >= policy.maximumAttempts {
                     return giveUp(ParleyError(kind: .reconnectFailed, message: "could not reconnect to the server in \(attempt) attempts: \(ParleyError(error).message)"))
@@ -295,6 +299,8 @@ extension VoiceClient {
     }
 
     private func giveUp(_ error: ParleyError) {
+        recovery.gaveUp = true
+        recovery.pending = []
         eventSink.yield(.error(error))
         let lost = Array(calls.values)
         Task {

@@ -38,6 +38,7 @@ public actor VoiceClient {
             }
         }
         recovery.userDisconnected = false
+        recovery.gaveUp = false
         do {
             try await verto.connect()
         } catch {
@@ -62,7 +63,8 @@ public actor VoiceClient {
     /// Places a call. It is dialing when this returns; follow `call.events` for the rest.
     public func dial(_ destination: String, options: DialOptions = DialOptions()) async throws(ParleyError) -> Call {
         guard !destination.isEmpty else { throw ParleyError(kind: .configuration, message: "the destination is empty") }
-        let call = makeCall(id: RandomIdentifier.uuid(), direction: .outgoing, remoteParty: destination, media: options.media)
+        let call = makeCall(id: RandomIdentifier.uuid(), direction: .outgoing, remoteParty: destination,
+                            media: configuration.dialMedia(options.media ?? configuration.media))
         calls[call.id] = call
         var options = options
         if options.callerName.isEmpty { options.callerName = configuration.callerName }
@@ -173,9 +175,10 @@ public actor VoiceClient {
         let caller = offer.callerNumber ?? offer.callerName ?? "unknown"
         let call = makeCall(id: offer.callID, direction: .incoming, remoteParty: caller)
         calls[call.id] = call
-        let incoming = IncomingCall(
+        var incoming = IncomingCall(
             call: call, callerName: offer.callerName, callerNumber: offer.callerNumber, calleeName: offer.calleeName,
             calleeNumber: offer.calleeNumber, headers: offer.customHeaders, clientState: offer.clientState, offer: offer.sdp)
+        incoming.callerTrickles = offer.params["trickle"]?.boolValue == true
         // Not awaited: a server that never answers the ringing acknowledgement would hold up
         // every later event by its request timeout (HostileServerCallTests). An unstructured
         // task has no ordering with what follows: the acknowledgement may go out after the

@@ -10,8 +10,12 @@ public struct VoiceClientConfiguration: Sendable {
     public var readiness: VertoReadiness = .gatewayRegistered
     public var socket = WebSocketOptions()
     public var media = MediaOptions()
-    /// Tell the caller we are ringing as soon as a call arrives.
-    public var ringingFeedback = true
+    /// Send iOS's optional `telnyx_rtc.ringing_ack` when a call arrives. Off as in the SDKs:
+    /// the JS SDK has no such message, iOS sends it only when the app asks
+    /// (docs/verto-protocol.md, "What Parley sends").
+    public var ringingFeedback = false
+    /// Who we are in `login` and call messages, in the SDKs' `<name>-<version>` form.
+    public var userAgent = "Parley-\(ParleyVersion.version)"
     public var callerName = ""
     public var callerNumber = ""
     public var reconnection = ReconnectionPolicy()
@@ -25,10 +29,21 @@ public struct VoiceClientConfiguration: Sendable {
         self.credentials = credentials
     }
 
+    /// The media of a call we dial. FreeSWITCH's mod_verto takes no trickled candidates (it has
+    /// no `verto.candidate` method; docs/signaling.md, "Trickle ICE"), so our invite to it carries
+    /// them: vanilla ICE, gathering bounded by the default collection timeout.
+    func dialMedia(_ media: MediaOptions) -> MediaOptions {
+        guard methodPrefix == "verto", case .trickle = media.iceMode else { return media }
+        var vanilla = media
+        vanilla.iceMode = .vanilla(collectionTimeout: .seconds(3))
+        return vanilla
+    }
+
     var verto: VertoConfiguration {
         var configuration = VertoConfiguration(credentials: credentials)
         configuration.methodPrefix = methodPrefix
         configuration.readiness = readiness
+        configuration.userAgent = userAgent
         return configuration
     }
 }

@@ -29,7 +29,9 @@ extension MediaLeg {
     /// send. A far end that restarted its ICE anyway is followed.
     package func applyHoldAnswer(_ text: String) throws(ParleyError) {
         let remote = try RemoteMedia(received(text, as: .holdAnswer))
-        if remote.ufrag != remoteUfrag { adoptRemoteICE(remote) }
+        let restarted = remote.ufrag != remoteUfrag
+        if restarted { adoptRemoteICE(remote) }
+        if let offered = dtlsAssociation?.role { try followAssociation(answeredBy: remote, offered: offered == .client ? .active : .passive, iceRestarted: restarted) }
         settleDirection(answeredWith: remote)
     }
 

@@ -24,6 +24,7 @@ extension MediaLeg {
     func applyRestartAnswer(_ text: String) throws(ParleyError) {
         let remote = try RemoteMedia(received(text, as: .restartAnswer))
         adoptRemoteICE(remote)
+        try followAssociation(answeredBy: remote, offered: .actpass, iceRestarted: true)
         settleDirection(answeredWith: remote)
     }
 
@@ -35,11 +36,12 @@ extension MediaLeg {
     /// `attach` says the re-offer is the server's `verto.attach` after we logged in again.
     /// Returns the answer, and whether our ICE restarted for it.
     package func answerReoffer(_ text: String, moved: Bool, keepingCredentials: Bool, attach: Bool = false) async throws(ParleyError) -> (sdp: String, restarted: Bool) {
-        guard session != nil, !stopped, let security = answerSecurity else {
+        guard session != nil, !stopped, answerSecurity != nil else {
             throw ParleyError(kind: .callState, message: "no media to renegotiate yet")
         }
         let offer = try received(text, as: attach ? .attachOffer : .reoffer)
         let remote = try RemoteMedia(offer)
+        guard let security = answerSecurity(for: remote) else { throw ParleyError(kind: .callState, message: "no media to renegotiate yet") }
         offeredDirection = remote.section.attributes.direction ?? offer.attributes.direction ?? .sendrecv
         let restarts = moved || remote.ufrag != remoteUfrag
         let ice = restarts ? try await restartICE(keepingCredentials: keepingCredentials) : currentICE()
@@ -58,6 +60,7 @@ extension MediaLeg {
         var description = answer.description
         try munge(&description, direction: .sent, type: .answer)
         if restarts { adoptRemoteICE(remote) }
+        try followAssociation(answering: remote, with: answer.audio.dtlsRole, iceRestarted: restarts)
         negotiatedDirection = description.media.first { !$0.isRejected }?.attributes.direction ?? answer.audio.direction
         applySending()
         return (sent(description, as: attach ? .attachAnswer : .reanswer), restarts)
@@ -76,12 +79,7 @@ extension MediaLeg {
         } catch {
             throw ParleyError(error)
         }
-        let limit: Duration
-        switch options.iceMode {
-        case .trickle: limit = .seconds(1)
-        case .vanilla(let collectionTimeout): limit = collectionTimeout
-        }
-        await waitForGathering(upTo: limit)
+        await waitForGathering(upTo: gatheringLimit)
         logger.info("ICE restarted with \(gathered.count) local candidates")
         return currentICE()
     }
@@ -100,7 +98,16 @@ extension MediaLeg {
         if remote.endOfCandidates { agent.remoteEndOfCandidates() }
     }
 
-    private func waitForGathering(upTo limit: Duration) async {
+    /// How long a description that carries our candidates waits for them: the vanilla collection
+    /// timeout, or a second in trickle mode, where the agent itself bounds nothing.
+    var gatheringLimit: Duration {
+        switch options.iceMode {
+        case .trickle: .seconds(1)
+        case .vanilla(let collectionTimeout): collectionTimeout
+        }
+    }
+
+    func waitForGathering(upTo limit: Duration) async {
         guard !gatheringDone, !stopped else { return }
         let timer = Task { [weak self] in
             try? await Task.sleep(for: limit)

@@ -30,11 +30,20 @@ package actor MediaLeg {
     /// Off once an ICE restart happened: a restarted session's candidates travel in the
     /// re-offer or re-answer, never trickled on their own.
     var tricklesCandidates = true
+    /// Our candidates go to the peer one by one: trickle mode, and a peer that opted in (its
+    /// offer's or answer's `trickle` flag). Otherwise our description carries them
+    /// (docs/signaling.md, "Trickle ICE").
+    private(set) var tricklesToPeer: Bool
     /// What the peer's current description says, to tell a re-offer that restarts ICE from one
     /// that only repeats what we know.
     var remoteUfrag: String?
     /// The role and keys we answered with, reused when we answer a re-offer.
     var answerSecurity: AnswerSecurity?
+    /// The peer's certificate and our role in the running DTLS association (nil for SDES).
+    var dtlsAssociation: DTLSAssociation?
+    /// A new association whose ClientHello waits for the restarted ICE session's pair: sent on
+    /// the old path, it would reach the peer's closed connection and wait for a retransmission.
+    var handshakeAwaitsPath = false
     var sdpVersion = 1
     /// The telephone-event payload types of our offer: the far end sends digits on any of them.
     private var offeredTelephoneEvents: [UInt8] = []
@@ -78,12 +87,14 @@ package actor MediaLeg {
             throw ParleyError(kind: .dtlsFailed, message: error.description)
         }
         self.place = place
+        if case .trickle = options.iceMode { tricklesToPeer = true } else { tricklesToPeer = false }
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(512))
     }
 
-    private var trickle: Bool {
-        if case .trickle = options.iceMode { return true }
-        return false
+    /// The peer does not take trickled candidates (a dialled peer whose answer did not opt in):
+    /// none leaves from now on.
+    package func stopTrickling() {
+        tricklesToPeer = false
     }
 
     // MARK: Descriptions
@@ -129,9 +140,11 @@ package actor MediaLeg {
         try begin(configuration: &configuration, security: .dtls(identity: identity, role: role, remoteFingerprint: fingerprint), remote: remote)
     }
 
-    /// Answers the peer's offer and starts the media it describes.
-    package func answer(_ offerText: String) async throws(ParleyError) -> String {
+    /// Answers the peer's offer and starts the media it describes. Toward a peer that does not
+    /// trickle (`peerTrickles` false) the answer waits for our candidates, bounded in time.
+    package func answer(_ offerText: String, peerTrickles: Bool = true) async throws(ParleyError) -> String {
         let offer = try received(offerText, as: .offer)
+        if !peerTrickles { tricklesToPeer = false }
         try await prepare()
         let ice = await localICE()
         let usesDTLS = offer.media.contains { $0.attributes.contains(named: Fingerprint.attributeName) }
@@ -295,12 +308,9 @@ package actor MediaLeg {
 
     private func localICE() async -> ICEDescription {
         let credentials = agent.localCredentials
-        guard !trickle else { return ICEDescription(ufrag: credentials.ufrag, password: credentials.password, trickle: true) }
-        if !gatheringDone {
-            await withCheckedContinuation { gatheringWaiters.append($0) }
-        }
-        let candidates = gathered.compactMap { try? Candidate(attributeValue: String($0.dropFirst("candidate:".count))) }
-        return ICEDescription(ufrag: credentials.ufrag, password: credentials.password, trickle: false, candidates: candidates, gatheringComplete: true)
+        guard !tricklesToPeer else { return ICEDescription(ufrag: credentials.ufrag, password: credentials.password, trickle: true) }
+        await waitForGathering(upTo: gatheringLimit)
+        return currentICE()
     }
 
     private func begin(configuration: inout MediaSessionConfiguration, security: MediaSecurity, remote: RemoteMedia) throws(ParleyError) {
@@ -344,8 +354,9 @@ package actor MediaLeg {
         pumps.append(Task { [weak self] in
             for await event in mediaEvents { await self?.handle(event) }
         })
-        if case .dtls(_, let role, _, _) = security {
+        if case .dtls(_, let role, let fingerprint, _) = security {
             answerSecurity = .dtls(identity.fingerprint, roleForActpass: role == .client ? .active : .passive)
+            dtlsAssociation = DTLSAssociation(remoteFingerprint: fingerprint, role: role)
         }
         remoteUfrag = remote.ufrag
         agent.setRemoteCredentials(ufrag: remote.ufrag, password: remote.password)
@@ -371,12 +382,12 @@ package actor MediaLeg {
         switch event {
         case .localCandidate(let line):
             gathered.append(line)
-            if trickle && tricklesCandidates { continuation.yield(.localCandidate(line)) }
+            if tricklesToPeer && tricklesCandidates { continuation.yield(.localCandidate(line)) }
         case .gatheringComplete:
             gatheringDone = true
             for waiter in gatheringWaiters { waiter.resume() }
             gatheringWaiters = []
-            if tricklesCandidates { continuation.yield(.gatheringComplete) }
+            if tricklesToPeer && tricklesCandidates { continuation.yield(.gatheringComplete) }
         case .state(let state):
             continuation.yield(.iceState(state))
             if state == .connected || state == .completed {
@@ -385,6 +396,10 @@ package actor MediaLeg {
             }
         case .selectedPair(let pair):
             selectedPair = pair
+            if handshakeAwaitsPath {
+                handshakeAwaitsPath = false
+                session?.startHandshake()
+            }
             continuation.yield(.selectedPair(pair))
         case .warning(let error):
             logger.warning("ICE: \(error)")

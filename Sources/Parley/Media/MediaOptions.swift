@@ -47,6 +47,8 @@ public struct MediaOptions: Sendable {
     /// Notes the first played frame with a level above zero, for `Call.firstAudibleSound()`
     /// (`parley answer --report-first-audio`); off, no frame is scanned for it.
     public var watchesFirstAudible = false
+    /// How `Call.sendDTMF` sends digits (`--dtmf-mode`).
+    public var dtmfMode: DTMFMode = .rfc4733
 
     public init() {}
 

@@ -114,7 +114,14 @@ private func isICEChars(_ text: String) -> Bool {
     }
 }
 
-/// `a=ice-ufrag:<ufrag>` (RFC 8839 §5.4)
+/// What libwebrtc accepts in a ufrag beyond RFC 8839's `ice-char` (it sends `ufrag_voice`):
+/// any visible ASCII but `:`, which separates the two ufrags of a STUN USERNAME.
+private func isLenientICEChars(_ text: String) -> Bool {
+    !text.isEmpty && text.utf8.allSatisfy { byte in byte > 0x20 && byte < 0x7F && byte != 0x3A }
+}
+
+/// `a=ice-ufrag:<ufrag>` (RFC 8839 §5.4). Accepts other visible characters than `ice-char`, as
+/// libwebrtc does; the parser warns about them (`isStrict`).
 public struct ICEUsernameFragment: TypedAttribute, Equatable {
     public static let attributeName = "ice-ufrag"
     public var ufrag: String
@@ -123,11 +130,14 @@ public struct ICEUsernameFragment: TypedAttribute, Equatable {
 
     public init(attributeValue: String?) throws(AttributeValueError) {
         let text = try Self.requireValue(attributeValue)
-        guard isICEChars(text), text.utf8.count <= 256 else {
-            throw AttributeValueError("a=ice-ufrag must be up to 256 letters, digits, + or /")
+        guard isLenientICEChars(text), text.utf8.count <= 256 else {
+            throw AttributeValueError("a=ice-ufrag must be up to 256 letters, digits, + or / (other visible characters but : are tolerated)")
         }
         ufrag = text
     }
+
+    /// Only RFC 8839 `ice-char`s: letters, digits, `+` and `/`.
+    public static func isStrict(_ ufrag: String) -> Bool { isICEChars(ufrag) }
 
     public var attributeValue: String? { ufrag }
 }

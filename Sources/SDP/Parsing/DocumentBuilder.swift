@@ -311,6 +311,11 @@ struct DocumentBuilder {
         } catch {
             throw SDPParseError(line: number, kind: .invalidAttribute, reason: error.reason)
         }
+        if name == ICEUsernameFragment.attributeName, let ufrag = attributeValue, !ICEUsernameFragment.isStrict(ufrag) {
+            warnings.append(SDPParseWarning(
+                line: number, kind: .iceCharacters,
+                message: "a=ice-ufrag has characters other than letters, digits, + and / (RFC 8839), as libwebrtc allows; accepted, kept as written"))
+        }
         return attribute
     }
 

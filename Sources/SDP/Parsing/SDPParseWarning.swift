@@ -8,6 +8,8 @@ public struct SDPParseWarning: Sendable, Equatable, CustomStringConvertible {
         case mixedLineEndings
         /// Empty lines after the last line (a SIP body padded with an extra CRLF).
         case trailingEmptyLines
+        /// An `a=ice-ufrag` with characters RFC 8839 leaves out, such as `_` (libwebrtc).
+        case iceCharacters
     }
 
     /// 1-based line number of the first line concerned.

@@ -126,7 +126,7 @@ extension JSONRPCMessage {
         return .object(members)
     }
 
-    static func notificationFrame(method: String, params: JSONValue) -> JSONValue {
+    package static func notificationFrame(method: String, params: JSONValue) -> JSONValue {
         ["jsonrpc": "2.0", "method": .string(method), "params": params]
     }
 

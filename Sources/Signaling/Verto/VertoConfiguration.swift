@@ -17,14 +17,18 @@ package struct VertoConfiguration: Sendable {
     /// `telnyx_rtc` for Telnyx (and the embedded switch), `verto` for FreeSWITCH.
     package var methodPrefix: String = "telnyx_rtc"
     package var readiness: VertoReadiness = .gatewayRegistered
+    /// The SDKs' `<name>-<version>` form ("iOS-4.1.2", "Android-3.7.0", "Web-2.16.0");
+    /// `VoiceClientConfiguration` puts Parley's version in.
     package var userAgent: String = "Parley"
     package var loginParams: JSONValue = ["attach_call": "true"]
     package var userVariables: JSONValue = .object([:])
     package var requestTimeout: Duration = .seconds(10)
     package var gatewayRetryInterval: Duration = .seconds(3)
     var gatewayRetries: Int = 3
-    /// Silence before we ping the server ourselves, and how long we wait for its answer.
+    /// Silence from the server before we ping it ourselves, and how long we wait for its answer.
     var keepaliveIdle: Duration = .seconds(35)
+    /// Time since our last frame before we ping: half the server's 60 s idle timeout.
+    var sendIdle: Duration = .seconds(30)
     var keepaliveTimeout: Duration = .seconds(10)
     /// Answer server requests with `{"result":{"method":…}}` as the JS SDK does.
     var acknowledgeServerRequests: Bool = true

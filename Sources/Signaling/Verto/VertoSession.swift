@@ -33,7 +33,12 @@ package struct VertoSession: Sendable {
     private var events: [VertoEvent] = []
     private var completions: [VertoCompletion] = []
     private var lastReceived: Double = 0
-    private var keepaliveInFlight = false
+    private var lastSent: Double = 0
+    /// Our pings the server has not answered yet (keepalives and answers to its pings).
+    private var keepalivesInFlight = 0
+    /// A login on an earlier socket succeeded: the next one is a reconnection (as the JS SDK
+    /// says it, docs/verto-protocol.md §10.4).
+    private var loggedInBefore = false
     private var gatewayRequests = 0
     private var gatewayRetryAt: Double?
 
@@ -50,7 +55,8 @@ package struct VertoSession: Sendable {
     package mutating func connected(now: Double) {
         phase = .loggingIn
         lastReceived = now
-        keepaliveInFlight = false
+        lastSent = now
+        keepalivesInFlight = 0
         gatewayRequests = 0
         gatewayRetryAt = nil
         var params: [String: JSONValue] = [
@@ -59,6 +65,7 @@ package struct VertoSession: Sendable {
             "loginParams": configuration.loginParams,
             "userVariables": configuration.userVariables,
         ]
+        if loggedInBefore { params["reconnection"] = true }
         switch configuration.credentials {
         case .password(let login, let password):
             params["login"] = .string(login)
@@ -76,7 +83,7 @@ package struct VertoSession: Sendable {
             completions.append(VertoCompletion(id: id, method: entry.method, result: .failure(error)))
         }
         phase = .disconnected
-        keepaliveInFlight = false
+        keepalivesInFlight = 0
         gatewayRetryAt = nil
     }
 
@@ -115,17 +122,28 @@ package struct VertoSession: Sendable {
                 fail(.gatewayNotRegistered(lastState: lastGatewayState))
             }
         }
-        if isConnected, !keepaliveInFlight, now - lastReceived >= configuration.keepaliveIdle.inSeconds {
-            keepaliveInFlight = true
-            sendRequest(method("ping"), params: .object([:]), kind: .keepalive, now: now, timeout: configuration.keepaliveTimeout)
+        if isConnected, keepalivesInFlight == 0, let due = keepaliveDue, now >= due {
+            sendKeepalive(now: now)
         }
     }
 
     /// When `tick` next has something to do.
     package var nextDeadline: Double? {
         var deadlines = [pending.nextDeadline, phase == .checkingGateway ? gatewayRetryAt : nil]
-        if isConnected, !keepaliveInFlight { deadlines.append(lastReceived + configuration.keepaliveIdle.inSeconds) }
+        if isConnected, keepalivesInFlight == 0 { deadlines.append(keepaliveDue) }
         return deadlines.compactMap { $0 }.min()
+    }
+
+    /// We ping after `keepaliveIdle` without a frame from the server (the JS SDK's 35 s), and
+    /// after `sendIdle` without one of ours, so the server's idle timeout on our direction (60 s
+    /// in the SDKs' notes) never fires whatever the server sends (docs/verto-protocol.md §4).
+    private var keepaliveDue: Double? {
+        min(lastReceived + configuration.keepaliveIdle.inSeconds, lastSent + configuration.sendIdle.inSeconds)
+    }
+
+    private mutating func sendKeepalive(now: Double) {
+        keepalivesInFlight += 1
+        sendRequest(method("ping"), params: .object([:]), kind: .keepalive, now: now, timeout: configuration.keepaliveTimeout)
     }
 
     /// Frames to send, events to report and finished requests since the last call.
@@ -185,6 +203,7 @@ package struct VertoSession: Sendable {
         var extras: [String: JSONValue] = [:]
         if carriesVoiceSDKID, let voiceSDKID { extras["voice_sdk_id"] = .string(voiceSDKID) }
         frames.append(JSONRPCMessage.requestFrame(id: id, method: method, params: params, extras: extras).serialized)
+        lastSent = now
         pending.add(id, method: method, now: now, timeout: timeout ?? configuration.requestTimeout, context: kind)
         return id
     }
@@ -213,6 +232,7 @@ package struct VertoSession: Sendable {
             switch outcome {
             case .success(let result):
                 if let serverSessid = result["sessid"]?.stringValue, !serverSessid.isEmpty { sessid = serverSessid }
+                loggedInBefore = true
                 events.append(.loggedIn(sessid: sessid))
                 if configuration.readiness == .loggedIn {
                     phase = .ready
@@ -229,7 +249,7 @@ package struct VertoSession: Sendable {
             }
         // An error answer still retries on the timer, like no answer at all.
         case .keepalive:
-            keepaliveInFlight = false
+            keepalivesInFlight = max(0, keepalivesInFlight - 1)
         case .call:
             let result = outcome.mapError { SignalingError.fromServer($0, method: entry.method) }
             completions.append(VertoCompletion(id: id, method: entry.method, result: result))
@@ -244,7 +264,7 @@ package struct VertoSession: Sendable {
             break  // the gateway retry timer decides
         case .keepalive:
             // The socket is presumed dead: stop pinging until the owner reconnects.
-            keepaliveInFlight = false
+            keepalivesInFlight = 0
             fail(.keepaliveTimedOut(after: configuration.keepaliveTimeout))
         case .call:
             completions.append(VertoCompletion(id: id, method: entry.method, result: .failure(.requestTimedOut(method: entry.method, after: entry.timeout))))
@@ -260,16 +280,17 @@ package struct VertoSession: Sendable {
         events.append(.gatewayState(state))
         guard phase == .checkingGateway || phase == .awaitingClientReady else { return }
         switch GatewayState(rawValue: state) {
-        case .reged:
+        case .reged, .register:
+            // REGISTER is ready too, as the JS SDK takes it (docs/verto-protocol.md §3.3).
             phase = .ready
             gatewayRetryAt = nil
             events.append(.ready)
         case .failed:
             fail(.gatewayFailed(message: "Gateway registration has failed (\(state))"))
-        case .noreg, .expired:
+        case .expired:
             fail(.gatewayTimeout(message: "Gateway registration has timed out (\(state))"))
         default:
-            break  // wait for the retry timer
+            break  // NOREG, UNREGED, TRYING…: asked again on the retry timer, bounded
         }
     }
 
@@ -279,7 +300,9 @@ package struct VertoSession: Sendable {
         let name = VertoInbound.baseName(fullMethod)
         switch name {
         case "ping":
-            if let id { reply(id, result: ["method": .string(fullMethod)]) }
+            // Answered with a ping of our own, as the JS SDK does: its answer proves the path
+            // both ways, and our direction is never idle (docs/verto-protocol.md §4).
+            sendKeepalive(now: now)
             return
         case "clientReady":
             let reattached = params["reattached_sessions"]?.arrayValue?.compactMap(\.stringValue) ?? []
@@ -312,11 +335,15 @@ package struct VertoSession: Sendable {
         if let id, configuration.acknowledgeServerRequests { reply(id, result: ["method": .string(fullMethod)]) }
     }
 
+    /// A reply answers a frame just received (or one received earlier): counted as sent at that
+    /// frame's time, which can only bring our next keepalive forward.
     private mutating func reply(_ id: JSONRPCID, result: JSONValue) {
         frames.append(JSONRPCMessage.resultFrame(id: id, result: result).serialized)
+        lastSent = max(lastSent, lastReceived)
     }
 
     private mutating func reply(_ id: JSONRPCID, error: JSONRPCErrorObject) {
         frames.append(JSONRPCMessage.errorFrame(id: id, error: error).serialized)
+        lastSent = max(lastSent, lastReceived)
     }
 }

@@ -20,7 +20,7 @@ enum SoftphoneScript {
     socket: null, sessid: uuid(), nextID: 1, pending: new Map(), me: null, call: null,
     audio: null, micStream: null, inputAnalyser: null, outputAnalyser: null,
     sentDigits: "", heardDigits: "", heardFrequency: null, inputLevel: 0, outputLevel: 0,
-    stats: {}, history: [], restarts: 0, reoffers: 0, log: [],
+    stats: {}, history: [], restarts: 0, reoffers: 0, reattaches: 0, attachAnsweredAt: null, log: [],
   };
   window.softphone = phone;
 
@@ -117,9 +117,12 @@ enum SoftphoneScript {
         reply(frame);
         if (call && params.dtmf) { phone.heardDigits += params.dtmf; render(); note("digits by Verto info: " + params.dtmf.length); }
         return;
+      case "attach": return attached(frame, params);
       case "candidate":
         reply(frame);
-        if (call && params.candidate) remoteCandidate(call, { candidate: params.candidate.replace(/^a=/, ""), sdpMid: params.sdpMid ?? undefined, sdpMLineIndex: params.sdpMLineIndex ?? 0 });
+        // With trickle off the page is a browser SDK with trickleIce false: it never applies a
+        // trickled candidate, so what it does not get in the SDP it never learns.
+        if (call && call.trickle && params.candidate) remoteCandidate(call, { candidate: params.candidate.replace(/^a=/, ""), sdpMid: params.sdpMid ?? undefined, sdpMLineIndex: params.sdpMLineIndex ?? 0 });
         return;
       case "endOfCandidates": reply(frame); return;
       case "punt": reply(frame); note("logged in elsewhere"); phone.socket && phone.socket.close(); return;
@@ -272,6 +275,42 @@ enum SoftphoneScript {
     } catch (error) {
       note("answer failed: " + error.message);
       hangup("NORMAL_TEMPORARY_FAILURE", 41);
+    }
+  }
+
+  // MARK: Re-attach, as a browser SDK does after its socket dropped: log in again with the same
+  // sessid and answer the server's attach from a brand-new RTCPeerConnection, which has a new
+  // certificate and new ICE credentials (docs/browser.md).
+
+  function reattach(password) {
+    const call = phone.call;
+    if (!call || !phone.socket || !phone.me) return false;
+    const old = phone.socket;
+    phone.socket = null;  // its close must not end the call
+    old.close();
+    connect(phone.me, password);
+    return true;
+  }
+
+  async function attached(frame, params) {
+    reply(frame);
+    const call = phone.call && phone.call.id === params.callID ? phone.call : null;
+    if (!call || !params.sdp) return;
+    if (call.pc) call.pc.close();
+    Object.assign(call, { pc: null, remoteSet: false, localSent: false, queuedLocal: [], queuedRemote: [] });
+    try {
+      const pc = peer(call, phone.micStream || await microphone());
+      await remoteDescription(call, { type: "offer", sdp: params.sdp });
+      await pc.setLocalDescription(await pc.createAnswer());
+      const sdp = call.trickle ? pc.localDescription.sdp : await gathered(pc);
+      const dialogParams = { callID: call.id, audio: true, video: false, useStereo: false, attach: true, screenShare: false };
+      await request("attach", call.trickle ? { sdp, trickle: true, dialogParams } : { sdp, dialogParams });
+      phone.attachAnsweredAt = Date.now();
+      phone.reattaches += 1;
+      flushLocal(call);
+      note("re-attached from a new peer connection");
+    } catch (error) {
+      note("re-attach failed: " + error.message);
     }
   }
 
@@ -537,6 +576,7 @@ enum SoftphoneScript {
     return stats;
   }
   phone.refreshStats = collectStats;
+  phone.reattach = reattach;
   function round(value) { return Math.round(value * 1000) / 1000; }
   setInterval(() => { collectStats().catch((error) => note("stats: " + error.message)); }, 1000);
 

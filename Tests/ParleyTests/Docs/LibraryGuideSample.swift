@@ -14,6 +14,7 @@ func placeACall() async throws {
     configuration.media.source = try AudioSourceSpec("tone:440")
     configuration.media.sink = try AudioSinkSpec("call.wav")
     configuration.media.iceServers = [try ICEServer(url: "stun:stun.example.com")]
+    configuration.media.dtmfMode = .rfc4733         // or .info (a Verto info per digit, as the Telnyx SDKs), .both
 
     let client = VoiceClient(configuration: configuration)
     try await client.connect()                      // logged in, gateway registered
@@ -25,7 +26,7 @@ func placeACall() async throws {
     for await event in call.events {
         switch event {
         case .state(.active):
-            try await call.sendDTMF("1234#")        // RFC 4733, or Verto info without telephone-event
+            try await call.sendDTMF("1234#")        // as dtmfMode says
         case .state(.done(let reason)):
             print("ended:", reason, await call.statistics().audio?.packetsLost ?? 0)
         case .dtmf(let digit):
