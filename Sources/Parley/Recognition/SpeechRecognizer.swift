@@ -33,7 +33,7 @@ public final class SpeechRecognizer: Sendable {
     private let state = Lock(State())
 
     /// One worker per core, at most 4: recognition is CPU-bound, and a decoder holds its own copy
-    /// of the model (about 40 MB).
+    /// of the model (about 100 MB of resident memory, docs/speech.md).
     public init(workerCount: Int = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))) {
         self.workerCount = max(1, workerCount)
     }
