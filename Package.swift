@@ -39,6 +39,8 @@ let package = Package(
         .systemLibrary(name: "CWebRTCAudioProcessing", pkgConfig: "webrtc-audio-processing", providers: [.apt(["libwebrtc-audio-processing-dev"])]),
         // espeak-ng ships no .pc file; the module map links it by name.
         .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
+        // Offline speech recognition (docs/speech.md): the decoder 0.8+5prealpha and its en-us model.
+        .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev", "pocketsphinx-en-us"])]),
         .systemLibrary(name: "CMalloc"),
         // ThreadSanitizer's annotation functions, for Locking's sanitize build only.
         .systemLibrary(name: "CThreadSanitizer"),
@@ -57,7 +59,7 @@ let package = Package(
             cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")],
             linkerSettings: [.linkedLibrary("stdc++")]),
         .target(name: "Media", dependencies: ["Locking", "SDP", "CSRTP", "COpus", "COpenSSL", "CSpeexDSP", "CPulse", "VoiceProcessingBridge"]),
-        .target(name: "Parley", dependencies: ["Locking", "SDP", "Signaling", "ICE", "Media", "CEspeakNG", "CMalloc", "Yams", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Parley", dependencies: ["Locking", "SDP", "Signaling", "ICE", "Media", "CEspeakNG", "CPocketSphinx", "CMalloc", "Yams", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Switch", dependencies: ["Signaling", .product(name: "CoreMetrics", package: "swift-metrics")]),
         // Test helper: one ICE agent driven over stdin/stdout, run inside a network namespace.
         .executableTarget(name: "ICEPeer", dependencies: ["ICE", "Locking"]),

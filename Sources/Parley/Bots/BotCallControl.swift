@@ -32,6 +32,11 @@ package protocol BotCallControl: AnyObject, Sendable {
     /// `sound`; replaces any earlier listener, barge-in's included.
     func listen(for sound: BotSound, heard: @escaping @Sendable () -> Void)
     func stopListening()
+    /// Feeds what the far end sends to `listener` (speech cut into stretches for recognition)
+    /// until `stopListening()`; replaces any earlier listener.
+    func listen(with listener: any ReceivedAudioListener)
+    /// The rate of the audio a listener hears.
+    var receivedSampleRate: Int { get }
     /// Sends DTMF digits to the far end (RFC 4733, or out of band when it has no telephone-event).
     func sendDigits(_ digits: String) async throws
     /// The cause the call ended with (NORMAL_CLEARING, USER_BUSY…); waits for the end.
@@ -40,6 +45,9 @@ package protocol BotCallControl: AnyObject, Sendable {
 
 extension BotCallControl {
     package var remoteParty: String { "" }
+    /// A control that carries no audio hears no speech.
+    package func listen(with listener: any ReceivedAudioListener) {}
+    package var receivedSampleRate: Int { 16000 }
 
     /// Sends the caller on to `destination`; nil when it went, else why not. A control that
     /// cannot forward refuses.

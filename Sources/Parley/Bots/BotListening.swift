@@ -24,9 +24,12 @@ public struct BotWait: Sendable, Equatable {
     public var timeout: Duration
     public var next: BotTarget
     public var onTimeout: BotTarget
+    /// Set: the wait listens for these words, recording or keywords instead of `sound` (docs/speech.md).
+    public var hearing: BotHearing?
 
-    public init(sound: BotSound, timeout: Duration = .seconds(10), next: BotTarget, onTimeout: BotTarget = .hangup) {
+    public init(sound: BotSound, timeout: Duration = .seconds(10), next: BotTarget, onTimeout: BotTarget = .hangup, hearing: BotHearing? = nil) {
         self.sound = sound
+        self.hearing = hearing
         self.timeout = timeout
         self.next = next
         self.onTimeout = onTimeout
@@ -38,12 +41,15 @@ public struct BotWait: Sendable, Equatable {
 public struct BotExpectation: Sendable, Equatable {
     public enum Event: Sendable, Equatable, CustomStringConvertible {
         case sound(BotSound)
+        /// Words or a recorded prompt, in speech that starts after the step does (docs/speech.md).
+        case heard(BotHearing)
         /// The call ends; with a cause (NORMAL_CLEARING, USER_BUSY…), with that one.
         case callEnd(cause: String?)
 
         public var description: String {
             switch self {
             case .sound(let sound): sound.description
+            case .heard(let hearing): hearing.description
             case .callEnd(let cause?): "the call to end with \(cause)"
             case .callEnd(nil): "the call to end"
             }

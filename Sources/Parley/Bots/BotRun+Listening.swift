@@ -4,6 +4,17 @@ import Foundation
 /// (`send`): what a bot needs to follow or test someone else's IVR.
 extension BotRun {
     func wait(for wait: BotWait, named name: String) async -> StepResult {
+        if let hearing = wait.hearing {
+            switch await hear(hearing, within: wait.timeout) {
+            case .matched(let target): return .go(target ?? wait.next)
+            case .missed:
+                logger.debug("bot wait timed out", metadata: ["call": .string(call.callID), "step": .string(name)])
+                return .go(wait.onTimeout)
+            case .ended: return .end(.callerHungUp)
+            case .cancelled: return .end(await fail(.cancelled))
+            case .failed(let reason): return .end(await fail(.expectationFailed(step: name, reason: reason)))
+            }
+        }
         switch await listen(for: wait.sound, within: wait.timeout) {
         case .heard: return .go(wait.next)
         case .timedOut:
@@ -17,6 +28,16 @@ extension BotRun {
     func expect(_ expectation: BotExpectation, named name: String) async -> StepResult {
         let within = BotDurations.seconds(expectation.within)
         switch expectation.event {
+        case .heard(let hearing):
+            switch await hear(hearing, within: expectation.within) {
+            case .matched: return .go(expectation.next)
+            case .missed(let heard): return await missed(hearing, within: expectation.within, step: name, heard: heard)
+            case .ended:
+                let cause = await call.endCause()
+                return .end(.failed(.expectationFailed(step: name, reason: "expected \(hearing) within \(within); the call ended (\(cause)) first")))
+            case .cancelled: return .end(await fail(.cancelled))
+            case .failed(let reason): return .end(await fail(.expectationFailed(step: name, reason: reason)))
+            }
         case .sound(let sound):
             switch await listen(for: sound, within: expectation.within) {
             case .heard: return .go(expectation.next)

@@ -30,7 +30,7 @@ public struct BotRunner: Sendable {
         let outcome = BotOutcome(steps: run.trail.names, stepsVisited: run.trail.visited, digits: await inbox.received,
                                  digitsReceived: await inbox.receivedCount, recordings: run.recordings, ending: ending)
         logger.info("bot finished", metadata: [
-            "call": .string(call.callID), "ending": .string(ending.description),
+            "call": .string(call.callID), "ending": .string(ending.loggedDescription),
             "steps": .string(outcome.stepsText(separator: ",")), "recordings": .stringConvertible(outcome.recordings.count),
         ])
         // Digits can be PINs: only at debug level.

@@ -4,8 +4,8 @@ import Media
 extension BotScriptDecoder {
     static let listeningStepTypes = ["wait", "expect", "send"]
     static let listeningStepKeys: [String: [String]] = [
-        "wait": ["type", "for", "ms", "frequency", "min_ms", "timeout", "next", "on_timeout"],
-        "expect": ["type", "for", "ms", "frequency", "min_ms", "cause", "within", "next"],
+        "wait": ["type", "for", "ms", "frequency", "min_ms", "timeout", "next", "on_timeout", "heard", "accuracy", "prompt", "similarity", "keywords"],
+        "expect": ["type", "for", "ms", "frequency", "min_ms", "cause", "within", "next", "heard", "accuracy", "prompt", "similarity"],
         "send": ["type", "digits", "next"],
     ]
     static let sounds = ["speech", "silence", "tone"]
@@ -15,14 +15,25 @@ extension BotScriptDecoder {
     func listeningStep(type: String, _ body: Fields, context: String, line: Int?) throws(BotScriptError) -> BotStep {
         switch type {
         case "wait":
-            var wait = BotWait(sound: try sound(body, context: context, line: line, allowHangup: false) ?? .speech,
-                               next: try target(required: "next", body, context: context, line: line))
+            let hearing = try hearing(body, context: context, line: line, allowKeywords: true)
+            let next: BotTarget
+            if case .keywords = hearing {
+                if let extra = body["next"] { throw failure(.invalidValue, extra.line, "\(context): a wait on keywords goes where the keyword heard leads, not to next") }
+                next = .hangup
+            } else {
+                next = try target(required: "next", body, context: context, line: line)
+            }
+            var wait = BotWait(sound: hearing == nil ? try sound(body, context: context, line: line, allowHangup: false) ?? .speech : .speech,
+                               next: next, hearing: hearing)
             if let entry = body["timeout"] { wait.timeout = try duration(entry, context: "the timeout of \(context)", allowZero: false) }
             if let entry = body["on_timeout"] { wait.onTimeout = try target(entry, context: "on_timeout of \(context)") }
             return .wait(wait)
         case "expect":
             let event: BotExpectation.Event
-            if let sound = try sound(body, context: context, line: line, allowHangup: true) {
+            if let hearing = try hearing(body, context: context, line: line, allowKeywords: false) {
+                if let cause = body["cause"] { throw failure(.invalidValue, cause.line, "\(context): cause goes with for: hangup") }
+                event = .heard(hearing)
+            } else if let sound = try sound(body, context: context, line: line, allowHangup: true) {
                 if let cause = body["cause"] { throw failure(.invalidValue, cause.line, "\(context): cause goes with for: hangup") }
                 event = .sound(sound)
             } else {

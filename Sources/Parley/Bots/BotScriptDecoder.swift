@@ -337,7 +337,7 @@ struct BotScriptDecoder {
         return speech
     }
 
-    private func wavPrompt(_ path: String, line: Int?) throws(BotScriptError) -> BotPrompt {
+    func wavPrompt(_ path: String, line: Int?) throws(BotScriptError) -> BotPrompt {
         let resolved = path.hasPrefix("/") ? path : URL(fileURLWithPath: baseDirectory).appendingPathComponent(path).standardizedFileURL.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue,
@@ -354,7 +354,7 @@ struct BotScriptDecoder {
 
     // MARK: Scalars
 
-    private func fields(_ node: Node, context: String) throws(BotScriptError) -> Fields {
+    func fields(_ node: Node, context: String) throws(BotScriptError) -> Fields {
         guard case .mapping(let mapping) = node else {
             throw failure(.invalidValue, node.line, "\(context) must be a mapping of keys to values, found \(node.kindName)")
         }

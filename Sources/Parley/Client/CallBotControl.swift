@@ -66,6 +66,10 @@ final class CallBotControl: BotCallControl {
 
     func stopListening() { taps.sink.listen(nil) }
 
+    func listen(with listener: any ReceivedAudioListener) { taps.sink.listen(listener) }
+
+    var receivedSampleRate: Int { taps.sampleRate }
+
     func sendDigits(_ digits: String) async throws {
         try await call.sendDTMF(digits)
     }

@@ -1,0 +1,31 @@
+import Locking
+import Media
+
+/// The words in a recording (`parley transcribe`): cut into stretches of speech as a call's are,
+/// each recognised on its own, word times from the start of the file.
+public enum Transcription {
+    public static func words(inFile path: String, recognizer: SpeechRecognizer = .shared) async throws -> [RecognisedWord] {
+        let rate = SpeechDecoder.sampleRate
+        let file = try WAVFileSource(path: path, sampleRate: rate)
+        let segments = Lock([SpeechSegmenter.Segment]())
+        // The whole file is speech to be heard, from its first sample: no earlier prompt to skip.
+        let segmenter = SpeechSegmenter(sampleRate: rate, startQuiet: .zero) { segment in
+            segments.withLock { $0.append(segment) }
+        }
+        var frame = [Int16](repeating: 0, count: rate / 50)
+        // Bounded by the file's length in 20 ms frames.
+        for _ in 0...(file.duration / frame.count) {
+            guard frame.withUnsafeMutableBufferPointer({ file.read(into: $0) }) else { break }
+            frame.withUnsafeBufferPointer { segmenter.listen(to: $0) }
+        }
+        segmenter.finish()
+        var words: [RecognisedWord] = []
+        for segment in segments.withLock({ $0 }) {
+            let offset = Double(segment.start) / Double(rate)
+            for word in try await recognizer.recognise(segment.samples, sampleRate: segment.sampleRate) {
+                words.append(RecognisedWord(word: word.word, start: word.start + offset, end: word.end + offset))
+            }
+        }
+        return words
+    }
+}
