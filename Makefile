@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 60
 SOAK_MINUTES ?= 10
 PARLEY := .build/debug/parley
 
-.PHONY: all bootstrap build check test demo fuzz sanitize bench soak clean
+.PHONY: all bootstrap build check install uninstall test demo fuzz sanitize bench soak clean
 
 all: build
 
@@ -32,6 +32,18 @@ check:
 test: build
 	swift test --no-parallel
 	scripts/run-e2e $(PARLEY)
+
+# A release build installed under PREFIX (default /usr/local; DESTDIR stages it): the binary, a
+# manual page made from the commands' help, shell completions, the examples (scripts/install).
+# The binary finds the Swift runtime where it was built (/opt/swift), as `make build`'s does.
+PREFIX ?= /usr/local
+install: bootstrap
+	swift package plugin generate-manual --configuration release
+	swift build -c release --product parley
+	PREFIX=$(PREFIX) scripts/install install .build/release/parley .build/plugins/GenerateManual/outputs/CLI/parley.1
+
+uninstall:
+	PREFIX=$(PREFIX) scripts/install uninstall
 
 demo: build
 	@scripts/demo $(PARLEY)
