@@ -13,6 +13,8 @@ package struct SwitchCore: Sendable {
     var calls: [String: SwitchCall] = [:]
     var relayed = PendingRequests<RelayedRequest>()
     var nextRequestID = 1
+    /// The byes of a shutdown that their clients have not answered yet (SwitchCore+Ending.swift).
+    var unansweredShutdownByes: Set<JSONRPCID> = []
     var actions: [SwitchAction] = []
 
     package init(configuration: SwitchConfiguration) {
@@ -92,6 +94,7 @@ package struct SwitchCore: Sendable {
             }
             sessions[session.sessid] = nil
         }
+        endUnansweredCalls(now: now)
         for (_, entry) in relayed.expire(now: now) {
             let request = entry.context
             sendError(id: request.originID, code: -32002, message: "MEDIA ERROR: the other party did not answer \(request.method)", to: request.originPeer)
@@ -101,7 +104,7 @@ package struct SwitchCore: Sendable {
     package var nextDeadline: Double? {
         let pings = links.values.map { link in link.pingSentAt.map { $0 + configuration.pingTimeout.inSeconds } ?? link.lastHeard + configuration.pingInterval.inSeconds }
         let detaches = sessions.values.compactMap { $0.detachedAt.map { $0 + configuration.detachTimeout.inSeconds } }
-        return (pings + detaches + [relayed.nextDeadline].compactMap { $0 }).min()
+        return (pings + detaches + [relayed.nextDeadline, noAnswerDeadline].compactMap { $0 }).min()
     }
 
     // MARK: Requests from clients
@@ -125,8 +128,9 @@ package struct SwitchCore: Sendable {
         let party = SwitchParty.client(sessid: sessid)
         switch name {
         case "gatewayState": gatewayState(id: id, link: link, to: peer)
-        case "invite": invite(id: id, params: params, from: party, peer: peer)
+        case "invite": invite(id: id, params: params, from: party, peer: peer, now: now)
         case "answer": answer(id: id, params: params, from: party, peer: peer)
+        case "media": earlyMedia(id: id, params: params, from: party, peer: peer)
         case "attach": reattached(id: id, params: params, from: party, peer: peer)
         case "bye": bye(id: id, params: params, from: party, peer: peer)
         case "modify": modify(id: id, params: params, from: party, peer: peer, now: now)
@@ -197,6 +201,7 @@ package struct SwitchCore: Sendable {
     // MARK: Responses from clients
 
     private mutating func handleResponse(id: JSONRPCID, outcome: Result<JSONValue, JSONRPCErrorObject>, from peer: Int) {
+        unansweredShutdownByes.remove(id)
         guard let request = relayed.complete(id)?.context else { return }  // acks of invite, ringing, ping…
         switch outcome {
         case .success(let result):

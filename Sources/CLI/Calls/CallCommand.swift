@@ -18,8 +18,8 @@ struct CallCommand: AsyncParsableCommand {
 
             Exit status: 0 normal end; 1 the call failed or ended abnormally; 3 no session (server \
             unreachable, login refused, no WebSocket within 5 s); 4 media failed (ICE, DTLS, codecs); 5 the network \
-            went away and the call could not be recovered (reconnect timeout, reconnecting gave up); 64 bad usage; \
-            66 a file to read is missing or unreadable.
+            went away and the call could not be recovered (reconnect timeout, reconnecting gave up); 7 nobody \
+            answered within --ring-timeout (no-answer, NO_ANSWER 19); 64 bad usage; 66 a file to read is missing or unreadable.
 
             Example: parley call bob --server ws://127.0.0.1:8080 --login alice --play tone:440 --record bob.wav --duration 10
             """
@@ -50,11 +50,15 @@ struct CallCommand: AsyncParsableCommand {
     @Option(help: "Caller id number.")
     var callerNumber = ""
 
+    @Option(help: "Seconds the call may ring unanswered before it ends no-answer (NO_ANSWER, exit status 7); 0: ring until the far end or the server ends it.")
+    var ringTimeout: Duration = .seconds(60)
+
     @Option(help: "Seconds between --json stats events (0: only at the end).")
     var statsInterval: Duration = .seconds(5)
 
     func validate() throws {
         if let duration, duration <= .zero { throw ValidationError("--duration must be positive") }
+        guard ringTimeout >= .zero else { throw ValidationError("--ring-timeout must not be negative") }
         guard statsInterval >= .zero else { throw ValidationError("--stats-interval must not be negative") }
         _ = try parsedHeaders()
         try MediaFlags.checkDTMF(dtmf)
@@ -117,6 +121,7 @@ struct CallCommand: AsyncParsableCommand {
         options.headers = try parsedHeaders()
         options.callerName = callerName
         options.callerNumber = callerNumber
+        options.ringTimeout = ringTimeout > .zero ? ringTimeout : nil
 
         let client = VoiceClient(configuration: configuration, logger: logger)
         presenter.note("connecting to \(configuration.server)")

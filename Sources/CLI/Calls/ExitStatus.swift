@@ -16,6 +16,8 @@ enum ExitStatus {
     /// `parley call --bot`: the call worked but the bot's verdict is failed (an `expect` step
     /// was not met, or the far end hung up where the script did not expect it).
     static let botFailed: Int32 = 6
+    /// Nobody answered the call within its ring timeout (`--ring-timeout`): it ended no-answer.
+    static let noAnswer: Int32 = 7
 
     static func forEnd(_ reason: TerminationReason, failure: ParleyError?) -> Int32 {
         if let failure {
@@ -28,6 +30,7 @@ enum ExitStatus {
         }
         // A call answered without media ended `no-media`, whoever cleared it.
         if reason.localStatus == .noMedia { return mediaFailed }
+        if reason.localStatus == .noAnswer { return noAnswer }
         return reason.isNormal ? normal : callFailed
     }
 

@@ -42,6 +42,11 @@ public actor Call {
     var mediaTimer: Task<Void, Never>?
     /// The call was answered at some point: from then on it should have media.
     var answered = false
+    /// Our answer SDP, sent early (Verto's `media`) while the call still rings here; the answer
+    /// repeats it (Call+EarlyMedia.swift).
+    var earlyAnswer: String?
+    /// Started with our invite; ends the call `no-answer` if nobody answered by then.
+    var ringTimer: Task<Void, Never>?
     /// A recovery whose signalling is done, reported once media is back (Call+Recovery.swift).
     var pendingRecovery: RecoveryPath?
     /// Watches the host's network for a call that has no client to do it (Call+Recovery.swift).
@@ -174,6 +179,7 @@ public actor Call {
     /// (active at once when the dialect answers in its reply and media is secured).
     func dial(destination: String, options: DialOptions) async throws(ParleyError) {
         try begin(.dial)
+        startRingTimer(options.ringTimeout)
         let leg = try await prepare(role: .controlling)
         do {
             let offer = try await leg.makeOffer()
@@ -191,16 +197,13 @@ public actor Call {
         await signalledCall()
     }
 
-    /// Incoming: answers `offer` with our media and tells the server.
+    /// Incoming: answers `offer` with our media (the media already running when we sent it
+    /// early) and tells the server.
     func answer(offer: String, media: MediaOptions?) async throws(ParleyError) {
         try begin(.answer)
-        if let media { mediaOptions = media }
-        let leg = try await prepare(role: .controlled)
         do {
-            for line in remoteCandidates { await leg.addRemoteCandidate(line) }
-            if remoteCandidatesEnded { await leg.remoteEndOfCandidates() }
-            remoteCandidates = []
-            let answer = try await leg.answer(offer)
+            let answer: String
+            if let earlyAnswer { answer = earlyAnswer } else { answer = try await localAnswer(to: offer, media: media) }
             try ensureLive(sending: "answer")
             try await signalling.answer(callID: id, sdp: answer, trickle: trickle)
         } catch {
@@ -213,6 +216,16 @@ public actor Call {
         machine.finish(.answer, succeeded: true)
         await apply(.answered)
         await signalledCall()
+    }
+
+    /// Our media for `offer`, started: a new media leg and its answer SDP.
+    func localAnswer(to offer: String, media: MediaOptions?) async throws(ParleyError) -> String {
+        if let media { mediaOptions = media }
+        let leg = try await prepare(role: .controlled)
+        for line in remoteCandidates { await leg.addRemoteCandidate(line) }
+        if remoteCandidatesEnded { await leg.remoteEndOfCandidates() }
+        remoteCandidates = []
+        return try await leg.answer(offer)
     }
 
     func reject() async throws(ParleyError) {
@@ -344,7 +357,7 @@ public actor Call {
         }
     }
 
-    private func signalledCall() async {
+    func signalledCall() async {
         await send(trickleGate.open())
     }
 
@@ -397,6 +410,7 @@ public actor Call {
         guard machine.handle(signal) else { return }
         if signal == .answered {
             answered = true
+            ringTimer?.cancel()
             startMediaTimer()
         }
         publishState()
@@ -437,6 +451,7 @@ public actor Call {
         await leaveMerge()
         await amendEndingWithoutMedia()
         mediaTimer?.cancel()
+        ringTimer?.cancel()
         await networkWatch?.close()
         networkWatch = nil
         await leg?.stop()
