@@ -39,6 +39,9 @@ struct AnswerCommand: LongRunningCommand {
     @Option(help: "Exit after this many calls have ended.")
     var calls: Int?
 
+    @Option(help: "Before answering, play --play to the caller as early media for this many seconds (the caller sees early-media); 0: answer at once.")
+    var earlyMedia: Duration = .zero
+
     @Option(help: "Hang up each call this many seconds after answering.")
     var duration: Duration?
 
@@ -64,6 +67,8 @@ struct AnswerCommand: LongRunningCommand {
         if let calls, calls < 1 { throw ValidationError("--calls must be at least 1") }
         if let rejectEvery, rejectEvery < 1 { throw ValidationError("--reject-every must be at least 1") }
         if let duration, duration <= .zero { throw ValidationError("--duration must be positive") }
+        guard (.zero ... .seconds(3600)).contains(earlyMedia) else { throw ValidationError("--early-media must be 0-3600 seconds") }
+        if earlyMedia > .zero, reject || forward != nil { throw ValidationError("--early-media cannot be combined with --reject or --forward") }
         if let forward {
             guard (try? Call.checkedDestination(forward)) != nil else { throw ValidationError("--forward needs one destination word without spaces") }
             if reject || rejectEvery != nil || fleet.bot != nil { throw ValidationError("--forward cannot be combined with --reject, --reject-every or --bot") }
@@ -112,7 +117,7 @@ struct AnswerCommand: LongRunningCommand {
             client: client, presenter: presenter, logger: logger, baseMedia: configuration.media, bot: botScript, maxCalls: maxCalls,
             callLimit: calls, recordDirectory: fleet.recordDir, duration: duration, dtmf: fleet.dtmf, reject: reject, rejectEvery: rejectEvery, forward: forward, statsInterval: statsInterval,
             clockInterval: logging.json ? fleet.clockInterval : .zero, reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP,
-            login: configuration.credentials.login, drainTimeout: drainTimeout, metrics: metrics)
+            login: configuration.credentials.login, drainTimeout: drainTimeout, metrics: metrics, earlyMedia: earlyMedia)
         let status = await answerer.run()
         await client.disconnect()
         await metricsFlags.linger(metrics)

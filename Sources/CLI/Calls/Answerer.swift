@@ -42,11 +42,14 @@ actor Answerer {
     private var draining = false
     private let drainTimeout: Duration
     private let metrics: MetricsEndpoint?
+    /// Early media before each answer (`--early-media`).
+    private let earlyMedia: Duration
 
     init(client: VoiceClient, presenter: CallPresenter, logger: Logger, baseMedia: MediaOptions, bot: BotScript?, maxCalls: Int,
          callLimit: Int?, recordDirectory: String?, duration: Duration?, dtmf: String?, reject: Bool, rejectEvery: Int? = nil, forward: String? = nil, statsInterval: Duration,
          clockInterval: Duration = .zero, reportFirstAudio: Bool = false, saveSDPDirectory: String? = nil, login: String? = nil,
-         drainTimeout: Duration = .zero, metrics: MetricsEndpoint? = nil) {
+         drainTimeout: Duration = .zero, metrics: MetricsEndpoint? = nil, earlyMedia: Duration = .zero) {
+        self.earlyMedia = earlyMedia
         self.client = client
         self.login = login
         self.presenter = presenter
@@ -225,10 +228,21 @@ actor Answerer {
         defer { firstPacket.cancel() }
         defer { firstAudio.cancel() }
         do {
-            try await incoming.answer(media: media)
-            presenter.negotiated(call.id, await call.statistics())
-            await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter)
-            if let bot {
+            if earlyMedia > .zero { try await incoming.sendEarlyMedia(media: media) }
+            // The caller may give up (or ring out) while the early media plays: not our failure.
+            var answered = false
+            if earlyMedia == .zero {
+                try await incoming.answer(media: media)
+                answered = true
+            } else if await Self.stillRinging(call, for: earlyMedia) {
+                try await incoming.answer()
+                answered = true
+            }
+            if answered {
+                presenter.negotiated(call.id, await call.statistics())
+                await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter)
+            }
+            if let bot, answered {
                 let outcome = await call.runBot(BotRunner(script: bot, recordDirectory: recordDirectory ?? "."), logger: logger)
                 let verdict = outcome.verdict(callingSide: false)
                 // Counted first: a scrape after the bot event sees it.
@@ -248,6 +262,16 @@ actor Answerer {
         // A call lost with the network ends the run as it ends `parley call`: status 5.
         let lost = ExitStatus.forEnd(reason, failure: await call.failure) == ExitStatus.networkLost
         await served(failed: failed || mediaFailed, lostToNetwork: lost)
+    }
+
+    /// Waits out `span`; false as soon as the call has ended.
+    private static func stillRinging(_ call: Call, for span: Duration) async -> Bool {
+        let end = ContinuousClock.now + span
+        for _ in 0..<36_001 where ContinuousClock.now < end {
+            if await call.state.isDone { return false }
+            try? await Task.sleep(for: min(.milliseconds(100), end - ContinuousClock.now))
+        }
+        return !(await call.state.isDone)
     }
 
     private func served(failed: Bool, lostToNetwork lost: Bool) {

@@ -51,11 +51,15 @@ struct CallCommand: LongRunningCommand {
     @Option(help: "Caller id number.")
     var callerNumber = ""
 
+    @Option(help: "Seconds the call may ring unanswered before it ends no-answer (NO_ANSWER, exit status 7); 0: ring until the far end or the server ends it.")
+    var ringTimeout: Duration = .seconds(60)
+
     @Option(help: "Seconds between --json stats events (0: only at the end).")
     var statsInterval: Duration = .seconds(5)
 
     func validate() throws {
         if let duration, duration <= .zero { throw ValidationError("--duration must be positive") }
+        guard ringTimeout >= .zero else { throw ValidationError("--ring-timeout must not be negative") }
         guard statsInterval >= .zero else { throw ValidationError("--stats-interval must not be negative") }
         _ = try parsedHeaders()
         try MediaFlags.checkDTMF(dtmf)
@@ -113,6 +117,7 @@ struct CallCommand: LongRunningCommand {
         options.headers = try parsedHeaders()
         options.callerName = callerName
         options.callerNumber = callerNumber
+        options.ringTimeout = ringTimeout > .zero ? ringTimeout : nil
 
         let client = VoiceClient(configuration: configuration, logger: logger)
         presenter.note("connecting to \(configuration.server)")

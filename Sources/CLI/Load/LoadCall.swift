@@ -168,7 +168,9 @@ struct LoadCall {
             if let error = await call.failure {
                 failure = error.code
             } else if setupMs == nil {
-                failure = reason.cause ?? reason.localStatus?.rawValue ?? "NOT_ANSWERED"
+                // Hung up by Ctrl-C while ringing: our own hangup, not the far end's clearing.
+                let stopped = await run.isStopping && reason.localStatus == .endedByLocalUser
+                failure = stopped ? "interrupted" : reason.cause ?? reason.localStatus?.rawValue ?? "NOT_ANSWERED"
             } else {
                 failure = await run.isStopping ? "interrupted" : "ended-early"
             }

@@ -47,6 +47,9 @@ struct LoadCommand: LongRunningCommand {
     @Option(help: "Seconds to hold each call after it is answered.")
     var hold: Duration = .seconds(30)
 
+    @Option(help: "Seconds each call may ring unanswered before it ends no-answer (NO_ANSWER 19, a failed call); 0: no limit.")
+    var ringTimeout: Duration = .seconds(60)
+
     @Option(help: "Failed calls the run may have and still pass.")
     var maxFailures = 0
 
@@ -70,6 +73,7 @@ struct LoadCommand: LongRunningCommand {
         guard rate.isFinite, rate >= 0.01, rate <= 1000 else { throw ValidationError("--rate must be between 0.01 and 1000 calls a second") }
         guard hold >= .zero, hold <= .seconds(86_400) else { throw ValidationError("--hold must be between 0 and 86400 seconds") }
         if fleet.bot != nil, fleet.dtmf != nil { throw ValidationError("--dtmf and --bot cannot go together: send digits with a send step") }
+        guard ringTimeout >= .zero else { throw ValidationError("--ring-timeout must not be negative") }
         guard maxFailures >= 0 else { throw ValidationError("--max-failures must not be negative") }
         if let maxSetupMs, maxSetupMs < 1 { throw ValidationError("--max-setup-ms must be at least 1") }
         if let minMOS, !(1...5).contains(minMOS) { throw ValidationError("--min-mos must be between 1 and 5") }
@@ -165,7 +169,8 @@ struct LoadCommand: LongRunningCommand {
         }
         let started = ContinuousClock.now
         let template = LoadCallTemplate(destination: destination, media: callMedia, recordDirectory: fleet.recordDir, saveSDPDirectory: media.saveSDP,
-                                        hold: hold, dtmf: fleet.dtmf, presenter: presenter, bot: bot, logger: logger)
+                                        hold: hold, ringTimeout: ringTimeout > .zero ? ringTimeout : nil, dtmf: fleet.dtmf, presenter: presenter, bot: bot,
+                                        logger: logger)
         let results = await run.run { index in
             let result = await template.call(index).run(on: client, run: run)
             if presenter.json { JSONEvents.emit("ended", LoadEndedPayload(result)) }
@@ -201,6 +206,7 @@ struct LoadCallTemplate: Sendable {
     let recordDirectory: String?
     let saveSDPDirectory: String?
     let hold: Duration
+    let ringTimeout: Duration?
     let dtmf: String?
     let presenter: CallPresenter
     let bot: BotRunner?
@@ -208,6 +214,7 @@ struct LoadCallTemplate: Sendable {
 
     func call(_ index: Int) -> LoadCall {
         var options = DialOptions()
+        options.ringTimeout = ringTimeout
         var media = media
         if let recordDirectory { media.sink = .wav(path: "\(recordDirectory)/load-\(index).wav", stereo: false) }
         // Named by the call's number, like its recording; the folder was made before the run.

@@ -22,6 +22,13 @@ public struct IncomingCall: Sendable {
         try await call.answer(offer: offer, media: media, peerTrickles: callerTrickles)
     }
 
+    /// Starts our media before answering (early media): what the call plays reaches the caller,
+    /// which sees `early-media`, while the call still rings here; `answer()` follows (without
+    /// `media`: the call keeps the options given here). Verto only.
+    public func sendEarlyMedia(media: MediaOptions? = nil) async throws(ParleyError) {
+        try await call.sendEarlyMedia(offer: offer, media: media, peerTrickles: callerTrickles)
+    }
+
     public func reject() async throws(ParleyError) {
         try await call.reject()
     }
