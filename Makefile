@@ -35,6 +35,7 @@ test: build
 	scripts/test-no-media $(PARLEY)
 	scripts/test-browser $(PARLEY)
 	scripts/test-audio $(PARLEY)
+	scripts/test-agents $(PARLEY)
 
 demo: build
 	@scripts/demo $(PARLEY)

@@ -38,11 +38,14 @@ actor Answerer {
     private var draining = false
     private let drainTimeout: Duration
     private let metrics: MetricsEndpoint?
+    /// Each call's program (`--agent`, `--agent-exec`; AgentCalls.swift).
+    private let agent: AgentEndpoint?
 
     init(client: VoiceClient, presenter: CallPresenter, logger: Logger, baseMedia: MediaOptions, bot: BotScript?, maxCalls: Int,
          callLimit: Int?, recordDirectory: String?, duration: Duration?, dtmf: String?, reject: Bool, rejectEvery: Int? = nil, forward: String? = nil, statsInterval: Duration,
          clockInterval: Duration = .zero, reportFirstAudio: Bool = false, saveSDPDirectory: String? = nil, login: String? = nil,
-         drainTimeout: Duration = .zero, metrics: MetricsEndpoint? = nil) {
+         drainTimeout: Duration = .zero, metrics: MetricsEndpoint? = nil, agent: AgentEndpoint? = nil) {
+        self.agent = agent
         self.client = client
         self.login = login
         self.presenter = presenter
@@ -184,6 +187,12 @@ actor Answerer {
     /// of calls up comes back here, when the call ends.
     private nonisolated func serve(_ incoming: IncomingCall) async {
         let call = incoming.call
+        var admitted: AgentSession?
+        if let agent {
+            admitted = await AgentCalls.admit(incoming, endpoint: agent, presenter: presenter)
+            guard admitted != nil else { return await served(failed: true) }
+        }
+        let session = admitted
         var media = baseMedia
         media.watchesFirstAudible = reportFirstAudio
         if let recordDirectory { media.sink = .wav(path: "\(recordDirectory)/\(incoming.id).wav", stereo: false) }
@@ -198,6 +207,7 @@ actor Answerer {
         let quality = CallQualityWatch(call: call, presenter: presenter, watchesInputLevel: !media.source.isGenerated)
         let watcher = Task { [presenter] in
             for await event in call.events {
+                session?.note(event)
                 quality.note(event)
                 presenter.event(call.id, event)
             }
@@ -219,7 +229,9 @@ actor Answerer {
             try await incoming.answer(media: media)
             presenter.negotiated(call.id, await call.statistics())
             await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter)
-            if let bot {
+            if let session {
+                await AgentCalls.stream(session, call: call, from: incoming.callerNumber ?? incoming.callerName ?? "", to: incoming.calleeNumber ?? "", headers: incoming.headers)
+            } else if let bot {
                 let outcome = await call.runBot(BotRunner(script: bot, recordDirectory: recordDirectory ?? "."), logger: logger)
                 presenter.bot(call.id, outcome)
                 if case .failed = outcome.ending { failed = true }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Parley
+import Signaling
 
 /// Runs one call on the command line: shows its events, sends the requested digits, hangs up
 /// after the duration, on q or on Ctrl-C, and turns its end into an exit status.
@@ -20,6 +21,8 @@ struct CallSession {
     var logger = Logger(label: "parley.bot")
     /// Places the second call of a three-way call; nil where there is none (Janus).
     var threeWay: ThreeWay? = nil
+    /// The program the call streams to once active (`--agent`, docs/agents.md), and what it is told of the call.
+    var agent: (session: AgentSession, from: String, to: String, headers: [CustomHeader])? = nil
 
     func run() async -> Int32 {
         let started = ContinuousClock.now
@@ -36,14 +39,21 @@ struct CallSession {
 
         let bot = bot
         let logger = logger
+        let agent = agent
         let watcher = Task { () -> Task<BotOutcome, Never>? in
             var activated = false
             var botRun: Task<BotOutcome, Never>?
+            var agentRun: Task<Void, Never>?
+            defer { if agentRun == nil, let agent { Task { await agent.session.abandon(cause: "NOT_ANSWERED") } } }
             for await event in call.events {
+                agent?.session.note(event)
                 quality.note(event)
                 presenter.event(call.id, event)
                 guard case .state(.active) = event, !activated else { continue }
                 activated = true
+                if let agent {
+                    agentRun = Task { await AgentCalls.stream(agent.session, call: call, from: agent.from, to: agent.to, headers: agent.headers) }
+                }
                 if let bot {
                     botRun = Task {
                         let outcome = await call.runBot(bot, logger: logger)
@@ -54,6 +64,7 @@ struct CallSession {
                 presenter.negotiated(call.id, await call.statistics())
                 await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter)
             }
+            await agentRun?.value
             return botRun
         }
         let keys = Task {

@@ -215,9 +215,9 @@ public actor Call {
         await signalledCall()
     }
 
-    func reject() async throws(ParleyError) {
+    func reject(cause: HangupCause = .userBusy) async throws(ParleyError) {
         try begin(.reject)
-        await signalling.hangup(callID: id, cause: .userBusy)
+        await signalling.hangup(callID: id, cause: cause)
         await finish()
     }
 

@@ -20,6 +20,8 @@ public struct TerminationReason: Sendable, Equatable, CustomStringConvertible {
         case networkLost = "network-lost"
         case noMedia = "no-media"
         case reconnectTimeout = "reconnect-timeout"
+        /// The call's agent program disconnected while the call was up (docs/agents.md).
+        case agentLost = "agent-lost"
     }
 
     /// Why the call ended as the client reports it: its own status, or `notProvided` when the
