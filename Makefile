@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 60
 SOAK_MINUTES ?= 10
 PARLEY := .build/debug/parley
 
-.PHONY: all bootstrap build test demo fuzz sanitize bench soak clean
+.PHONY: all bootstrap build check test demo fuzz sanitize bench soak clean
 
 all: build
 
@@ -17,6 +17,15 @@ bootstrap:
 
 build: bootstrap
 	swift build
+
+# The quick subset a contributor runs without root: every Swift test that needs no root, network
+# namespace or real peer and is not slow (Tests/TestSupport/TestRequirements.swift), in
+# parallel, in under three minutes. `make test` stays the whole truth.
+check:
+	@scripts/bootstrap --build-only
+	@scripts/pkgconfig-shims $(PKGCONFIG_SHIMS)
+	swift build --build-tests
+	PARLEY_QUICK_CHECK=1 swift test --skip-build
 
 # Serial: the interop suites run real peers (Janus, aiortc, coturn) and media clocks; run side by
 # side on two cores they starve each other and time out. Serial takes about a minute longer.

@@ -6,7 +6,7 @@ import Parley
 import Signaling
 import Switch
 
-struct SwitchCommand: AsyncParsableCommand {
+struct SwitchCommand: LongRunningCommand {
     static let configuration = CommandConfiguration(
         commandName: "switch",
         abstract: "Run the embedded Verto/Telnyx switch: clients log in to it and call each other.",
@@ -95,13 +95,7 @@ struct SwitchCommand: AsyncParsableCommand {
         return accounts
     }
 
-    func run() async throws {
-        // Every client's WebSocket holds a descriptor: the soft limit (1024 on a stock login) up to the hard one.
-        FileDescriptorLimit.raiseSoftLimit()
-        // Signalling ahead of every normal thread, behind media (SignallingPriority).
-        SignallingPriority.keep()
-        // Gives freed heap memory back to the system while calls run for hours (docs/performance.md, "Soak").
-        MemoryTrimmer.process.start()
+    func runLongRunning() async throws {
         var configuration = SwitchConfiguration(accounts: try accounts(readingFile: true))
         configuration.detachTimeout = detachTimeout
         configuration.pingInterval = pingInterval

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// How soon a live session notices that its path died, and that a lossy but working path does
 /// not look dead. Times are measured by the test from the moment it cut the path.
-@Suite(.serialized) struct DeadPathTests {
+@Suite(.serialized, .tags(.namespaces, .slow), .needsRoot) struct DeadPathTests {
     private static let states: Set<String> = ["disconnected", "failed"]
 
     private static func milliseconds(_ duration: Duration) -> Int {

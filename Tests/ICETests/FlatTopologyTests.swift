@@ -1,6 +1,7 @@
+import TestSupport
 import Testing
 
-@Suite(.serialized) struct FlatTopologyTests {
+@Suite(.serialized, .tags(.namespaces), .needsRoot) struct FlatTopologyTests {
     @Test func hostCandidatesConnectDirectlyAndCarryData() throws {
         let bed = try Topology(.flat)
         defer { bed.down() }

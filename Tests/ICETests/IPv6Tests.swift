@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The dual-stack flat bed: 10.0.1.1/fd00:1::1 and 10.0.1.2/fd00:1::2 on one veth pair.
-@Suite(.serialized) struct IPv6Tests {
+@Suite(.serialized, .tags(.namespaces), .needsRoot) struct IPv6Tests {
     private static func hostAddresses(_ peer: PeerProcess, after mark: Int) -> [String] {
         peer.events(named: "candidate", after: mark).compactMap { event in
             guard let line = event["line"], line.contains(" typ host") else { return nil }

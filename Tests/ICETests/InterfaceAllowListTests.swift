@@ -1,8 +1,9 @@
+import TestSupport
 import Testing
 
 /// Gathering on named interfaces only. A's namespace gets a second link (10.0.2.1) so that
 /// there is something to leave out.
-@Suite(.serialized) struct InterfaceAllowListTests {
+@Suite(.serialized, .tags(.namespaces), .needsRoot) struct InterfaceAllowListTests {
     private static func hostAddresses(_ peer: PeerProcess, after mark: Int) -> Set<String> {
         Set(peer.events(named: "candidate", after: mark).compactMap { event in
             guard let line = event["line"], line.contains(" typ host") else { return nil }

@@ -3,6 +3,7 @@ import Foundation
 import ICE
 import Locking
 import Synchronization
+import TestSupport
 import Testing
 
 /// Two agents of this process on loopback, each on its own network loop: every packet arrives on
@@ -42,7 +43,7 @@ import Testing
             exited.store(true, ordering: .releasing)
         }
         sender.start()
-        try await Self.waitUntil("the sender is sending") { attempts.load(ordering: .relaxed) >= 20 }
+        try await waitUntil("the sender is sending") { attempts.load(ordering: .relaxed) >= 20 }
         a.close()
         // close() ends the agent's events; the sender goes on until after that.
         let eventsEnded = Atomic<Bool>(false)
@@ -51,11 +52,11 @@ import Testing
             eventsEnded.store(true, ordering: .releasing)
         }
         defer { drain.cancel() }
-        try await Self.waitUntil("the closed agent's events to end") { eventsEnded.load(ordering: .acquiring) }
+        try await waitUntil("the closed agent's events to end") { eventsEnded.load(ordering: .acquiring) }
         let afterClose = attempts.load(ordering: .relaxed)
-        try await Self.waitUntil("the sender to send on a closed agent") { attempts.load(ordering: .relaxed) >= afterClose + 20 }
+        try await waitUntil("the sender to send on a closed agent") { attempts.load(ordering: .relaxed) >= afterClose + 20 }
         stop.store(true, ordering: .relaxed)
-        try await Self.waitUntil("the sender thread to exit") { exited.load(ordering: .acquiring) }
+        try await waitUntil("the sender thread to exit") { exited.load(ordering: .acquiring) }
         // Once closed, nothing goes out.
         #expect(payload.withUnsafeBytes { a.send($0) } == false)
         b.close()
@@ -86,19 +87,10 @@ import Testing
 
         let payload = [UInt8](repeating: 0x80, count: 100)
         for _ in 0..<50 { _ = payload.withUnsafeBytes { a.send($0) } }
-        try await Self.waitUntil("40 packets at B") { seen.withLock { $0.packets } >= 40 }
+        try await waitUntil("40 packets at B") { seen.withLock { $0.packets } >= 40 }
         let counts = seen.withLock { $0 }
         #expect(counts.fromSocketSource == counts.packets)
         #expect(counts.mayRecurse == counts.packets)
-    }
-
-    /// Polls `condition` every 5 ms for at most 5 s; throws when it never holds.
-    private static func waitUntil(_ what: String, _ condition: () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !(await condition()) {
-            guard ContinuousClock.now < deadline else { throw LoopThreadTestTimeout(what: what) }
-            try await Task.sleep(for: .milliseconds(5))
-        }
     }
 
     /// Exchanges credentials and candidates until both agents are connected.
@@ -126,9 +118,4 @@ import Testing
         }
         Issue.record("the agent's events ended before it connected")
     }
-}
-
-struct LoopThreadTestTimeout: Error, CustomStringConvertible {
-    let what: String
-    var description: String { "waited 5 s for \(what)" }
 }

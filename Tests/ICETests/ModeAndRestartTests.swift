@@ -1,6 +1,7 @@
+import TestSupport
 import Testing
 
-@Suite(.serialized) struct ModeAndRestartTests {
+@Suite(.serialized, .tags(.namespaces), .needsRoot) struct ModeAndRestartTests {
     @Test func vanillaHandsOverAllCandidatesAtOnceAndConnects() throws {
         let bed = try Topology(.flat)
         defer { bed.down() }

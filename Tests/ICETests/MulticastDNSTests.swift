@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Browsers hide host addresses behind random `<uuid>.local` names. The agent resolves them
 /// through the system resolver; one it cannot resolve is skipped with a warning.
-@Suite(.serialized) struct MulticastDNSTests {
+@Suite(.serialized, .tags(.namespaces), .needsRoot) struct MulticastDNSTests {
     private static let name = "5f0b5e6f-2a11-4b5e-8d84-6c7c4b8e2a4a.local"
 
     @Test func anUnresolvableLocalCandidateIsSkippedAndTheCallConnectsOnTheOthers() throws {

@@ -1,7 +1,8 @@
+import TestSupport
 import Testing
 
 /// Both peers behind their own NAT router, coturn in the public namespace.
-@Suite(.serialized) struct NATTests {
+@Suite(.serialized, .tags(.namespaces, .realPeer), .needsRoot) struct NATTests {
     private static let server = Topology.publicServer
 
     @Test func coneNATConnectsThroughServerReflexiveCandidates() throws {

@@ -1,8 +1,9 @@
 import Foundation
 @testable import ICE
+import TestSupport
 import Testing
 
-@Suite(.serialized) struct NetworkMonitorTests {
+@Suite(.serialized, .tags(.namespaces), .needsRoot) struct NetworkMonitorTests {
     @Test func addressesAddedAndRemovedOnAVethAreReported() throws {
         let bed = try Topology(.flat)
         defer { bed.down() }

@@ -1,7 +1,8 @@
+import TestSupport
 import Testing
 
 /// Through coturn in the public namespace of the NAT topology.
-@Suite(.serialized) struct RelayTests {
+@Suite(.serialized, .tags(.namespaces, .realPeer, .slow), .needsRoot) struct RelayTests {
     private static let server = Topology.publicServer
 
     private func relayOnly(_ url: String, expectTransport transport: String, label: String) throws {

@@ -2,6 +2,7 @@ import Foundation
 import ICE
 import Locking
 import Synchronization
+import TestSupport
 import Testing
 
 /// The soak (docs/performance.md, "Soak") takes every call through an ICE restart every minute or
@@ -38,7 +39,7 @@ import Testing
         b.setRemoteCredentials(ufrag: a.localCredentials.ufrag, password: a.localCredentials.password)
         try await a.startGathering()
         try await b.startGathering()
-        try await Self.waitUntil("a's first pair") { selectionsOfA.load(ordering: .relaxed) >= 1 }
+        try await waitUntil("a's first pair") { selectionsOfA.load(ordering: .relaxed) >= 1 }
         #expect(a.sessionsAlive == 1 && b.sessionsAlive == 1)
 
         let restarts = 5
@@ -48,26 +49,12 @@ import Testing
             try a.restart(keepingCredentials: true)
             a.setRemoteCredentials(ufrag: b.localCredentials.ufrag, password: b.localCredentials.password)
             for line in candidatesOfB.withLock({ $0 }) { try a.addRemoteCandidate(line) }
-            try await Self.waitUntil("a's pair after restart \(restart)") { selectionsOfA.load(ordering: .relaxed) > selected }
+            try await waitUntil("a's pair after restart \(restart)") { selectionsOfA.load(ordering: .relaxed) > selected }
             // The retired session goes once libnice has closed it.
-            try await Self.waitUntil("the session before restart \(restart) to be released") { a.sessionsAlive == 1 }
+            try await waitUntil("the session before restart \(restart) to be released") { a.sessionsAlive == 1 }
         }
         a.close()
         b.close()
-        try await Self.waitUntil("every session to be released after close") { a.sessionsAlive == 0 && b.sessionsAlive == 0 }
+        try await waitUntil("every session to be released after close") { a.sessionsAlive == 0 && b.sessionsAlive == 0 }
     }
-
-    /// Polls `condition` every 10 ms for at most 10 s; throws when it never holds.
-    private static func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw RestartReleaseTimeout(what: what) }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-}
-
-struct RestartReleaseTimeout: Error, CustomStringConvertible {
-    let what: String
-    var description: String { "waited 10 s for \(what)" }
 }

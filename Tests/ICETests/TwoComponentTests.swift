@@ -1,7 +1,8 @@
+import TestSupport
 import Testing
 
 /// Without rtcp-mux a stream has two components (RTP and RTCP), each with its own pair.
-@Suite(.serialized) struct TwoComponentTests {
+@Suite(.serialized, .tags(.namespaces), .needsRoot) struct TwoComponentTests {
     @Test func bothComponentsConnectAndCarryTheirOwnData() throws {
         let bed = try Topology(.flat)
         defer { bed.down() }

@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import TestSupport
 import Testing
 
 /// A prompt encoded once and sent from the cache: the bytes are those a fresh encoder makes,

@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import TestSupport
 import Testing
 
 /// A healthy G.711/SDES call between two sessions on loopback, while A's side turns hostile: from

@@ -128,13 +128,3 @@ final class LoopbackNetwork: @unchecked Sendable {
         }
     }
 }
-
-/// Waits until `condition` holds, checking every 5 ms, for at most `seconds`.
-func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(5000)
-    }
-    return condition()
-}

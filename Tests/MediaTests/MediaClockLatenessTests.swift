@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import TestSupport
 import Testing
 
 /// A source that takes `delay` to give each frame, as a clock starved of CPU would.

@@ -1,4 +1,5 @@
 import Media
+import TestSupport
 import Testing
 
 /// In the serialized suite: its waits block a thread, and the event logs need one of the few the

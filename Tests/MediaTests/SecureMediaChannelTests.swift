@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import SDP
+import TestSupport
 import Testing
 import Locking
 

@@ -6,7 +6,7 @@ import Testing
 
 /// Signalling against the real Janus: session, attach, offer/answer, trickle, hangup, detach,
 /// destroy, and Janus' errors as typed errors.
-@Suite(.serialized) struct JanusInteropTests {
+@Suite(.serialized, .tags(.namespaces, .realPeer, .slow), .needsRoot) struct JanusInteropTests {
     private func withJanus(_ body: (JanusNamespace, JanusClient, EventRecorder<JanusEvent>) async throws -> Void) async throws {
         let janus = try await JanusNamespace.start()
         do {

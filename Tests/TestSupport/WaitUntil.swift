@@ -1,3 +1,5 @@
+import Foundation
+
 /// Waits, with a bound, until `condition` holds; checks every 50 ms. For state that has no event
 /// stream (statistics counters).
 public func waitUntil(_ what: String, within seconds: Double = 10, _ condition: () async -> Bool) async throws {
@@ -7,4 +9,15 @@ public func waitUntil(_ what: String, within seconds: Double = 10, _ condition: 
         try await Task.sleep(for: .milliseconds(50))
     }
     throw WaitTimedOut(what: what, seconds: seconds, seen: "")
+}
+
+/// The same wait for a synchronous test (one that runs on its own thread, not in a task): checks
+/// every 5 ms for at most `seconds`; returns whether `condition` came to hold.
+public func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        Thread.sleep(forTimeInterval: 0.005)
+    }
+    return condition()
 }

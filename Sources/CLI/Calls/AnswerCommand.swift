@@ -6,7 +6,7 @@ import Media
 import Parley
 import Signaling
 
-struct AnswerCommand: AsyncParsableCommand {
+struct AnswerCommand: LongRunningCommand {
     static let configuration = CommandConfiguration(
         commandName: "answer",
         abstract: "Wait for calls and answer them, optionally running an IVR bot on each.",
@@ -80,13 +80,7 @@ struct AnswerCommand: AsyncParsableCommand {
         maxCalls + max(16, maxCalls / 4)
     }
 
-    func run() async throws {
-        // Every call holds descriptors: the soft limit (1024 on a stock login) up to the hard one.
-        FileDescriptorLimit.raiseSoftLimit()
-        // Signalling ahead of every normal thread, behind media (SignallingPriority).
-        SignallingPriority.keep()
-        // Gives freed heap memory back to the system while calls run for hours (docs/performance.md, "Soak").
-        MemoryTrimmer.process.start()
+    func runLongRunning() async throws {
         let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
         let profile = try connection.checkLocalInputs(media: media, presenter: presenter)
         let logger: Logger

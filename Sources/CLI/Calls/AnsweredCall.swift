@@ -1,9 +1,11 @@
+import Foundation
 import Parley
+import Signaling
 
 /// What `parley call` and `parley answer` do once a call is answered: send `--dtmf`, and hang up
 /// after `--duration`.
 enum AnsweredCall {
-    static func start(_ call: Call, dtmf: String?, duration: Duration?, presenter: CallPresenter) async {
+    static func start(_ call: Call, dtmf: String?, duration: Duration?, presenter: CallPresenter, stop: LocalStop? = nil) async {
         if let dtmf {
             do throws(ParleyError) {
                 try await call.sendDTMF(dtmf)
@@ -13,6 +15,7 @@ enum AnsweredCall {
         if let duration {
             Task {
                 try? await Task.sleep(for: duration)
+                stop?.record(String(format: "--duration %g s ran out", duration.inSeconds))
                 await call.hangup()
             }
         }

@@ -233,7 +233,10 @@ actor Answerer {
                 await AgentCalls.stream(session, call: call, from: incoming.callerNumber ?? incoming.callerName ?? "", to: incoming.calleeNumber ?? "", headers: incoming.headers)
             } else if let bot {
                 let outcome = await call.runBot(BotRunner(script: bot, recordDirectory: recordDirectory ?? "."), logger: logger)
-                presenter.bot(call.id, outcome)
+                let verdict = outcome.verdict(callingSide: false)
+                // Counted first: a scrape after the bot event sees it.
+                CallMetrics.botVerdict(verdict)
+                presenter.bot(call.id, outcome, verdict: verdict)
                 if case .failed = outcome.ending { failed = true }
                 await call.hangup()
             }

@@ -6,7 +6,7 @@ import Media
 import Parley
 import Signaling
 
-struct CallCommand: AsyncParsableCommand {
+struct CallCommand: LongRunningCommand {
     static let configuration = CommandConfiguration(
         commandName: "call",
         abstract: "Place a call and stay on it until it ends.",
@@ -20,6 +20,9 @@ struct CallCommand: AsyncParsableCommand {
             unreachable, login refused, no WebSocket within 5 s); 4 media failed (ICE, DTLS, codecs); 5 the network \
             went away and the call could not be recovered (reconnect timeout, reconnecting gave up); 64 bad usage; \
             66 a file to read is missing or unreadable.
+
+            With --bot: 6 the bot's verdict is failed; 7 aborted (--duration, Ctrl-C or a hangup ended the call before the \
+            script did). --junit FILE and --csv FILE write the call's verdict and figures for a CI server.
 
             Example: parley call bob --server ws://127.0.0.1:8080 --login alice --play tone:440 --record bob.wav --duration 10
             """
@@ -45,6 +48,8 @@ struct CallCommand: AsyncParsableCommand {
     @Option(help: "A bot script (YAML or JSON, docs/bots.md) to run on the call once it is active: a tester of the far end's IVR.")
     var bot: String?
 
+    @OptionGroup var reports: ReportFileFlags
+
     @Option(help: "Caller id name.")
     var callerName = ""
 
@@ -68,13 +73,7 @@ struct CallCommand: AsyncParsableCommand {
         try headers.map(HeaderOption.parse)
     }
 
-    func run() async throws {
-        // Every call holds descriptors: the soft limit (1024 on a stock login) up to the hard one.
-        FileDescriptorLimit.raiseSoftLimit()
-        // Signalling ahead of every normal thread, behind media (SignallingPriority).
-        SignallingPriority.keep()
-        // Gives freed heap memory back to the system while calls run for hours (docs/performance.md, "Soak").
-        MemoryTrimmer.process.start()
+    func runLongRunning() async throws {
         let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
         let profile: ConfigProfile?
         do { profile = try connection.checkLocalInputs(media: media) } catch {
@@ -89,6 +88,7 @@ struct CallCommand: AsyncParsableCommand {
             presenter.logger = logger
             mediaOptions = try media.mediaOptions(profile: profile)
             botScript = try bot.map { path throws(ParleyError) in try BotScriptFile.load(path) }
+            try reports.check()
         } catch {
             fail(error, presenter: presenter)
         }
@@ -125,6 +125,7 @@ struct CallCommand: AsyncParsableCommand {
         do {
             try await client.connect()
         } catch {
+            reports.write([.setupFailed(error)], suite: "parley call \(destination)", presenter: presenter)
             fail(error, presenter: presenter)
         }
         // Only once logged in: a failed first connection ends the command, and the client's
@@ -150,6 +151,7 @@ struct CallCommand: AsyncParsableCommand {
             recorder?.name("failed-call")
             await agentSession?.abandon(cause: "NOT_PLACED")
             await client.disconnect()
+            reports.write([.setupFailed(error)], suite: "parley call \(destination)", presenter: presenter)
             fail(error, presenter: presenter)
         }
         recorder?.name(call.id)
@@ -157,6 +159,7 @@ struct CallCommand: AsyncParsableCommand {
                                   commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-",
                                   watchesInputLevel: !mediaOptions.source.isGenerated, bot: botRunner, logger: logger)
         if let agentSession { session.agent = (agentSession, callerNumber.isEmpty ? configuration.credentials.login ?? "" : callerNumber, destination, options.headers) }
+        session.reports = (reports, "parley call \(destination)")
         // The second call of a three-way call plays and records nothing apart: while merged, the
         // first call's output carries both far ends.
         var secondOptions = options
@@ -181,9 +184,10 @@ struct CallCommand: AsyncParsableCommand {
         } catch {
             fail(error, presenter: presenter)
         }
-        let session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval,
+        var session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval,
                                   interactive: !logging.json, commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-",
                                   watchesInputLevel: !mediaOptions.source.isGenerated, bot: bot, logger: logger)
+        session.reports = (reports, "parley call \(destination)")
         return await session.run()
     }
 

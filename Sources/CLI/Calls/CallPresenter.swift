@@ -132,17 +132,14 @@ final class CallPresenter: @unchecked Sendable {
     }
 
     /// What a bot did on a call, and its verdict (docs/bots.md, "Verdicts").
-    func bot(_ call: String, _ outcome: BotOutcome, callingSide: Bool = false) {
-        let verdict = outcome.verdict(callingSide: callingSide)
+    func bot(_ call: String, _ outcome: BotOutcome, verdict: BotVerdict) {
         if json {
-            var failedStep: String?
-            var reason: String?
-            if case .failed(let step, let why) = verdict { (failedStep, reason) = (step, why) }
+            let (failedStep, reason) = (verdict.failure?.step, verdict.failure?.reason)
             JSONEvents.emit("bot", BotPayload(call: call, steps: outcome.steps, stepsOmitted: outcome.stepsOmitted > 0 ? outcome.stepsOmitted : nil,
                                                digits: revealDigits ? String(outcome.digits) : nil,
                                                digitCount: outcome.digitsReceived, recordings: outcome.recordings.map(\.path),
                                                ending: outcome.ending.description,
-                                               verdict: failedStep == nil ? "passed" : "failed", failedStep: failedStep, reason: reason))
+                                               verdict: verdict.name, failedStep: failedStep, reason: reason))
         } else {
             let count = outcome.digitsReceived
             let digits = revealDigits ? "digits \(String(outcome.digits))" : "\(count) digit\(count == 1 ? "" : "s")"
@@ -307,7 +304,7 @@ struct BotPayload: Encodable {
     let digitCount: Int
     let recordings: [String]
     let ending: String
-    /// "passed" or "failed"; a failed one names the step and says why.
+    /// "passed", "failed" or "aborted"; the other two name the step and say why.
     let verdict: String
     let failedStep: String?
     let reason: String?

@@ -21,6 +21,10 @@ struct CallSession {
     var logger = Logger(label: "parley.bot")
     /// Places the second call of a three-way call; nil where there is none (Janus).
     var threeWay: ThreeWay? = nil
+    /// How this side ended the call, when it did: a bot's run cut short is aborted.
+    let stop = LocalStop()
+    /// `--junit` and `--csv`, and the suite name they carry.
+    var reports: (files: ReportFileFlags, suite: String)? = nil
     /// The program the call streams to once active (`--agent`, docs/agents.md), and what it is told of the call.
     var agent: (session: AgentSession, from: String, to: String, headers: [CustomHeader])? = nil
 
@@ -39,10 +43,11 @@ struct CallSession {
 
         let bot = bot
         let logger = logger
+        let stop = stop
         let agent = agent
-        let watcher = Task { () -> Task<BotOutcome, Never>? in
+        let watcher = Task { () -> Task<BotVerdict, Never>? in
             var activated = false
-            var botRun: Task<BotOutcome, Never>?
+            var botRun: Task<BotVerdict, Never>?
             var agentRun: Task<Void, Never>?
             defer { if agentRun == nil, let agent { Task { await agent.session.abandon(cause: "NOT_ANSWERED") } } }
             for await event in call.events {
@@ -57,12 +62,14 @@ struct CallSession {
                 if let bot {
                     botRun = Task {
                         let outcome = await call.runBot(bot, logger: logger)
-                        presenter.bot(call.id, outcome, callingSide: true)
-                        return outcome
+                        let verdict = outcome.verdict(callingSide: true, stoppedBy: await Self.stoppedHere(call, stop))
+                        CallMetrics.botVerdict(verdict)
+                        presenter.bot(call.id, outcome, verdict: verdict)
+                        return verdict
                     }
                 }
                 presenter.negotiated(call.id, await call.statistics())
-                await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter)
+                await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter, stop: stop)
             }
             await agentRun?.value
             return botRun
@@ -75,7 +82,10 @@ struct CallSession {
             for await line in commands.lines { await perform(line) }
         }
         let signals = Task {
-            for await _ in interruption.signals { await call.hangup() }
+            for await _ in interruption.signals {
+                stop.record("interrupted (Ctrl-C)")
+                await call.hangup()
+            }
         }
         quality.start(statsInterval: statsInterval) { state, statistics in
             presenter.status(state, elapsed: ContinuousClock.now - started, statistics: statistics, quality: quality.quality, muted: await call.isMuted)
@@ -83,7 +93,7 @@ struct CallSession {
 
         let reason = await call.waitUntilDone()
         await threeWay?.end()
-        let botOutcome = await watcher.value?.value
+        let verdict = await watcher.value?.value
         quality.stop()
         keys.cancel()
         scripted.cancel()
@@ -91,13 +101,23 @@ struct CallSession {
         keyboard.stop()
         commands.stop()
         presenter.deviceDelays(call.id, statistics: await call.statistics())
-        _ = await quality.finish(reason)
-        let status = ExitStatus.forEnd(reason, failure: await call.failure)
-        // A call that failed says so first; a working call whose test failed says that.
-        if status == ExitStatus.normal || status == ExitStatus.callFailed, let botOutcome, botOutcome.verdict(callingSide: true) != .passed {
-            return ExitStatus.botFailed
+        let record = await quality.finish(reason)
+        let status = Self.status(ExitStatus.forEnd(reason, failure: await call.failure), verdict: verdict)
+        if let reports {
+            let row = await reportRow(verdict: verdict, status: status, reason: reason, record: record)
+            reports.files.write([row], suite: reports.suite, presenter: presenter)
         }
         return status
+    }
+
+    /// A call that failed says so first; a working call whose test failed or was cut short says that.
+    private static func status(_ status: Int32, verdict: BotVerdict?) -> Int32 {
+        guard status == ExitStatus.normal || status == ExitStatus.callFailed, let verdict else { return status }
+        switch verdict {
+        case .passed: return status
+        case .failed: return ExitStatus.botFailed
+        case .aborted: return ExitStatus.botAborted
+        }
     }
 
     /// One command line from standard input.
@@ -112,7 +132,9 @@ struct CallSession {
             case "unhold": try await call.unhold()
             case "mute": try await call.mute()
             case "unmute": try await call.unmute()
-            case "hangup": await call.hangup()
+            case "hangup":
+                stop.record("hung up by a hangup command")
+                await call.hangup()
             case "ice-restart": try await call.restartMedia()
             case "transfer" where words.count == 2: try await call.transfer(to: words[1])
             case "merge" where words.count == 2: try await addToCall(words[1])
@@ -130,6 +152,7 @@ struct CallSession {
         do {
             switch key {
             case "q", "Q":
+                stop.record("hung up from the keyboard")
                 await call.hangup()
             case "m", "M":
                 let muted = await call.isMuted
@@ -185,5 +208,38 @@ extension CallSession {
             presenter.showTyping(label + ": " + typed)
         }
         return typed
+    }
+}
+
+extension CallSession {
+    /// How this side ended the call, when it did: nil when the far end or the bot ended it.
+    static func stoppedHere(_ call: Call, _ stop: LocalStop) async -> String? {
+        guard let reason = stop.reason, await call.waitUntilDone().localStatus == .endedByLocalUser else { return nil }
+        return reason
+    }
+}
+
+extension CallSession {
+    /// The call as one row of `--junit` and `--csv`: the bot's verdict, or without a bot (or
+    /// when the call itself failed) whether it ended normally.
+    func reportRow(verdict: BotVerdict?, status: Int32, reason: TerminationReason, record: CallRecord) async -> CallReportRow {
+        let dialed = record.timeline.dialed
+        let setupMs = dialed.flatMap { dialed in record.timeline.answered.map { Int($0.timeIntervalSince(dialed) * 1000) } }
+        var firstAudioMs: Int?
+        if let dialed, record.packetsReceived > 0, let arrival = await call.firstPacketArrival() {
+            // The arrival is on the monotonic clock, the dial on the wall clock: meet at now.
+            let arrived = Date().addingTimeInterval(-(ContinuousClock.now - arrival).inSeconds)
+            firstAudioMs = max(0, Int(arrived.timeIntervalSince(dialed) * 1000))
+        }
+        let seconds = dialed.map { Date().timeIntervalSince($0) } ?? 0
+        let name = "call 1"
+        if let verdict, status == ExitStatus.normal || status == ExitStatus.botFailed || status == ExitStatus.botAborted {
+            return CallReportRow(name: name, callID: call.id, seconds: seconds, setupMs: setupMs, firstAudioMs: firstAudioMs, mos: record.mosMean,
+                                 lossPercent: record.lossPercent, verdict: verdict.name, failedStep: verdict.failure?.step, reason: verdict.failure?.reason)
+        }
+        let failed = status != ExitStatus.normal
+        return CallReportRow(name: name, callID: call.id, seconds: seconds, setupMs: setupMs, firstAudioMs: firstAudioMs, mos: record.mosMean,
+                             lossPercent: record.lossPercent, verdict: failed ? "failed" : "passed", failedStep: nil,
+                             reason: failed ? "the call ended \(reason) (exit status \(status))" : nil)
     }
 }

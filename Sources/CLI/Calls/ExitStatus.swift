@@ -16,6 +16,9 @@ enum ExitStatus {
     /// `parley call --bot`: the call worked but the bot's verdict is failed (an `expect` step
     /// was not met, or the far end hung up where the script did not expect it).
     static let botFailed: Int32 = 6
+    /// `parley call --bot`: this side ended the call (`--duration`, Ctrl-C, `q`, `hangup`)
+    /// before the bot's script did: the test did not finish, so it neither passed nor failed.
+    static let botAborted: Int32 = 7
 
     static func forEnd(_ reason: TerminationReason, failure: ParleyError?) -> Int32 {
         if let failure {

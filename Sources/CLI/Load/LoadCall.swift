@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Media
 import Parley
+import Signaling
 
 /// What became of one call of a load run.
 struct LoadCallResult: Sendable {
@@ -25,6 +26,23 @@ struct LoadCallResult: Sendable {
     let audio: MediaStatistics?
     /// With `--bot`: what the bot made of the call.
     var verdict: BotVerdict? = nil
+    /// The E-model MOS and the loss (percent) over the whole call, when it received RTP.
+    var quality: LoadCallQuality? = nil
+    /// From dialing to the end of the call.
+    var seconds = 0.0
+}
+
+/// A call's quality over its whole length: what `--min-mos` and `--max-loss` judge.
+struct LoadCallQuality: Sendable {
+    let mos: Double
+    let lossPercent: Double
+
+    init?(_ audio: MediaStatistics?) {
+        guard let audio, audio.packetsReceived > 0 else { return nil }
+        lossPercent = 100 * Double(audio.packetsLost) / Double(audio.packetsLost + audio.packetsReceived)
+        let model = EModel(codec: .forCodec(audio.codec, fec: audio.fecNegotiated))
+        mos = model.mos(lossPercent: lossPercent, oneWayDelayMs: (audio.rttMs ?? 0) / 2 + audio.jitterBufferDelayMs)
+    }
 }
 
 /// Milliseconds from dialing to each phase of a call's setup that the signalled answer does not
@@ -80,12 +98,19 @@ struct LoadCall {
             presenter.error(error)
             CallMetrics.dialFailed(error.code)
             return LoadCallResult(index: index, callID: nil, answered: false, held: false, failure: error.code, setupMs: nil, firstAudioMs: nil,
-                                  reason: nil, audio: nil)
+                                  reason: nil, audio: nil, seconds: (ContinuousClock.now - dialed).inSeconds)
         }
         var phases = LoadCallPhases(inviteMs: Self.milliseconds(ContinuousClock.now - dialed))
         await run.track(index, call)
         CallMetrics.callStarted(.outgoing)
-        let firstAudio = Task { await Self.firstPacket(of: call, since: dialed) }
+        let firstAudio = Task {
+            let milliseconds = await Self.firstPacket(of: call, since: dialed)
+            // Into the metrics as it comes, so that a scrape during the run sees the calls up.
+            if let milliseconds { CallMetrics.firstAudio(.outgoing, .milliseconds(milliseconds)) }
+            return milliseconds
+        }
+        let traffic = MetricsEndpoint.enabled ? LoadTrafficWatch(call: call) : nil
+        if let traffic { LoadTrafficWatch.sampler.add(traffic) }
         var setupMs: Int?
         var holding: Task<Bool, Never>?
         var botRun: Task<BotOutcome, Never>?
@@ -108,6 +133,7 @@ struct LoadCall {
             if state == .active, setupMs == nil {
                 let setup = Self.milliseconds(ContinuousClock.now - dialed)
                 setupMs = setup
+                CallMetrics.setup(.outgoing, .milliseconds(setup))
                 await run.answered(setupMs: setup)
                 if let session {
                     agentRun = Task { [destination, options] in
@@ -138,17 +164,29 @@ struct LoadCall {
         holding?.cancel()
         firstAudio.cancel()
         let held = await holding?.value ?? false || agentEnded
-        let verdict = await botRun?.value.verdict(callingSide: true)
+        // Ctrl-C hung the call up under its bot: the test was cut short, not failed by the far end.
+        let stoppedBy = await run.isStopping && reason.localStatus == .endedByLocalUser ? "interrupted (Ctrl-C)" : nil
+        let verdict = await botRun?.value.verdict(callingSide: true, stoppedBy: stoppedBy)
+        if let verdict { CallMetrics.botVerdict(verdict) }
         let firstAudioMs = await firstAudio.value
         await run.untrack(index)
         let audio = await call.statistics().audio
-        Self.report(audio, reason: reason, setupMs: setupMs, firstAudioMs: firstAudioMs)
+        let quality = LoadCallQuality(audio)
+        // The traffic not yet counted, and the call's MOS (the E-model over its whole loss and
+        // delay), which only a whole call has.
+        traffic?.finish(audio)
+        CallMetrics.callEnded(.outgoing, reason: reason, mos: quality?.mos, lossPercent: quality?.lossPercent,
+                              jitterMs: audio.flatMap { $0.packetsReceived > 0 ? $0.jitterMs : nil })
         var failure: String?
         if reason.localStatus == .noMedia {
             // No media is a failure even when the hold ran out first (docs/cli.md).
             failure = TerminationReason.LocalStatus.noMedia.rawValue
         } else if let verdict {
-            if case .failed = verdict { failure = await run.isStopping ? "interrupted" : "bot-failed" }
+            switch verdict {
+            case .passed: break
+            case .failed: failure = "bot-failed"
+            case .aborted: failure = "interrupted"
+            }
         } else if !held {
             if let error = await call.failure {
                 failure = error.code
@@ -159,26 +197,8 @@ struct LoadCall {
             }
         }
         return LoadCallResult(index: index, callID: call.id, answered: setupMs != nil, held: held, failure: failure, setupMs: setupMs,
-                              firstAudioMs: firstAudioMs, phases: phases, reason: reason, audio: audio, verdict: verdict)
-    }
-
-    /// The call's figures into the metrics: a load call has no stats ticks, so its traffic and
-    /// its MOS (the E-model over the whole call's loss and delay) arrive at its end.
-    private static func report(_ audio: MediaStatistics?, reason: TerminationReason, setupMs: Int?, firstAudioMs: Int?) {
-        if let setupMs { CallMetrics.setup(.outgoing, .milliseconds(setupMs)) }
-        if let firstAudioMs { CallMetrics.firstAudio(.outgoing, .milliseconds(firstAudioMs)) }
-        var mos: Double?
-        var loss: Double?
-        if let audio {
-            var traffic = CallMetrics.Traffic()
-            traffic.add(audio)
-            if audio.packetsReceived > 0 {
-                loss = 100 * Double(audio.packetsLost) / Double(audio.packetsLost + audio.packetsReceived)
-                let model = EModel(codec: .forCodec(audio.codec, fec: audio.fecNegotiated))
-                mos = model.mos(lossPercent: loss ?? 0, oneWayDelayMs: (audio.rttMs ?? 0) / 2 + audio.jitterBufferDelayMs)
-            }
-        }
-        CallMetrics.callEnded(.outgoing, reason: reason, mos: mos, lossPercent: loss, jitterMs: audio.flatMap { $0.packetsReceived > 0 ? $0.jitterMs : nil })
+                              firstAudioMs: firstAudioMs, phases: phases, reason: reason, audio: audio, verdict: verdict, quality: quality,
+                              seconds: (ContinuousClock.now - dialed).inSeconds)
     }
 
     /// Milliseconds from dialing to the arrival of the first RTP packet from the far end, nil

@@ -6,7 +6,7 @@ import Media
 import Parley
 import Signaling
 
-struct LoadCommand: AsyncParsableCommand {
+struct LoadCommand: LongRunningCommand {
     static let configuration = CommandConfiguration(
         commandName: "load",
         abstract: "Place many calls from one process: a load test of an IVR, a bot fleet or a switch.",
@@ -18,8 +18,9 @@ struct LoadCommand: AsyncParsableCommand {
             then one summary event. With --bot SCRIPT each call runs the bot once it is active instead of the hold (docs/bots.md, \
             "Testing an IVR"): a call whose verdict is failed fails as bot-failed, and the summary counts verdicts and failed steps. \
             Exit status: 0 every call answered and held (failures up to --max-failures allowed) and \
-            setup p95 within --max-setup-ms; 1 otherwise, with the reason; 3 no session; 64 bad usage. Ctrl-C hangs up every \
-            call and still prints the summary.
+            every threshold met (--max-setup-ms, --max-first-audio-ms, --min-mos, --max-loss); 1 otherwise, with the reason; \
+            3 no session; 64 bad usage. The summary ends with PASSED or FAILED and each threshold's figure. --junit FILE and \
+            --csv FILE write one test case or row per call for a CI server. Ctrl-C hangs up every call and still prints the summary.
             Example: parley load ivr --server ws://127.0.0.1:8080 --login alice --calls 100 --concurrency 50 --rate 10 --hold 20 --play loop:prompt.wav
             """
     )
@@ -52,6 +53,18 @@ struct LoadCommand: AsyncParsableCommand {
 
     @Option(help: "Fail the run when the 95th percentile of setup time (dial to answer) is over this many milliseconds.")
     var maxSetupMs: Int?
+
+    @Option(name: .customLong("min-mos"), help: "Fail the run when the mean MOS of the calls (E-model, each over its whole length) is under this (1-5).")
+    var minMOS: Double?
+
+    @Option(name: .customLong("max-loss"), help: "Fail the run when its packet loss (lost over expected, all calls) is over this many percent.")
+    var maxLoss: Double?
+
+    @Option(help: "Fail the run when the 95th percentile of first audio (dial to the first RTP packet) is over this many milliseconds.")
+    var maxFirstAudioMs: Int?
+
+    @OptionGroup var reports: ReportFileFlags
+
     func validate() throws {
         guard (1...1_000_000).contains(calls) else { throw ValidationError("--calls must be between 1 and 1000000") }
         if let concurrency, !(1...10_000).contains(concurrency) { throw ValidationError("--concurrency must be between 1 and 10000") }
@@ -60,6 +73,9 @@ struct LoadCommand: AsyncParsableCommand {
         if fleet.bot != nil, fleet.dtmf != nil { throw ValidationError("--dtmf and --bot cannot go together: send digits with a send step") }
         guard maxFailures >= 0 else { throw ValidationError("--max-failures must not be negative") }
         if let maxSetupMs, maxSetupMs < 1 { throw ValidationError("--max-setup-ms must be at least 1") }
+        if let minMOS, !(1...5).contains(minMOS) { throw ValidationError("--min-mos must be between 1 and 5") }
+        if let maxLoss, !(0...100).contains(maxLoss) { throw ValidationError("--max-loss must be between 0 and 100 percent") }
+        if let maxFirstAudioMs, maxFirstAudioMs < 1 { throw ValidationError("--max-first-audio-ms must be at least 1") }
         guard connection.dialect == .verto else { throw ValidationError("parley load speaks Verto only (--dialect verto)") }
         guard media.recordSpec == "null" else { throw ValidationError("--record would be shared by every call: use --record-dir DIR") }
         guard media.play != "stdin", media.play != "-" else { throw ValidationError("--play stdin cannot feed many calls: use tone:HZ, silence or a WAV file") }
@@ -67,13 +83,7 @@ struct LoadCommand: AsyncParsableCommand {
         if agentFlags.isSet, fleet.bot != nil || fleet.dtmf != nil { throw ValidationError("--agent and --agent-exec cannot go with --bot or --dtmf: the program sends digits") }
     }
 
-    func run() async throws {
-        // Every call holds descriptors: the soft limit (1024 on a stock login) up to the hard one.
-        FileDescriptorLimit.raiseSoftLimit()
-        // Signalling ahead of every normal thread, behind media (SignallingPriority).
-        SignallingPriority.keep()
-        // Gives freed heap memory back to the system while calls run for hours (docs/performance.md, "Soak").
-        MemoryTrimmer.process.start()
+    func runLongRunning() async throws {
         let presenter = CallPresenter(json: logging.json)
         let profile = try connection.checkLocalInputs(media: media, presenter: presenter)
         let logger: Logger
@@ -91,6 +101,7 @@ struct LoadCommand: AsyncParsableCommand {
             _ = try agentFlags.endpoint(tls: connection)
             // Makes the --save-sdp folder now: one that cannot be made stops the run before it starts.
             if let directory = media.saveSDP { _ = try SDPRecorder(directory: directory, dialect: .verto, peer: destination) }
+            try reports.check()
         } catch let error as ParleyError {
             presenter.error(error)
             throw ExitCode(ExitStatus.forSetup(error))
@@ -124,7 +135,11 @@ struct LoadCommand: AsyncParsableCommand {
             await CallMetrics.watchClock(of: engine)
         }
         let runner = botScript.map { BotRunner(script: $0, recordDirectory: fleet.recordDir ?? ".") }
-        let status = await place(on: client, media: callMedia, bot: runner, logger: logger, presenter: presenter)
+        // One `bot failed` warning per call floods a terminal at hundreds of calls: at the
+        // default level the summary counts the reasons and --json keeps each call's.
+        var botLogger = logger
+        if logging.logLevel == .warning { botLogger.logLevel = .error }
+        let status = await place(on: client, media: callMedia, bot: runner, logger: botLogger, presenter: presenter)
         clockMetrics.cancel()
         await client.disconnect()
         await metricsFlags.linger(metrics)
@@ -171,7 +186,10 @@ struct LoadCommand: AsyncParsableCommand {
             results: results, attempted: await run.attempted, seconds: (ContinuousClock.now - started).inSeconds,
             startingSeconds: await run.startingSeconds,
             clock: (clockAtStart, clock),
-            interrupted: await run.isStopping, thresholds: LoadSummary.Thresholds(maxFailures: maxFailures, maxSetupMs: maxSetupMs))
+            interrupted: await run.isStopping,
+            thresholds: LoadThresholds(maxFailures: maxFailures, maxSetupMs: maxSetupMs, minMOS: minMOS, maxLossPercent: maxLoss, maxFirstAudioMs: maxFirstAudioMs),
+            bot: bot != nil)
+        reports.write(results.sorted { $0.index < $1.index }.map(CallReportRow.init), suite: "parley load \(destination)", presenter: presenter)
         if presenter.json {
             JSONEvents.emit("summary", summary)
         } else {

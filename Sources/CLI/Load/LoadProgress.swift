@@ -2,15 +2,14 @@ import Foundation
 import Parley
 import Signaling
 
-/// The live line of `parley load` on a terminal: calls up, done and failed, the attempt rate,
-/// setup p50/p95 so far, and the loss and jitter of the calls up now (read once a second).
+/// The live line of `parley load` on a terminal: calls up, done and failed, calls attempted and
+/// their rate, setup p50/p95 so far, and the loss and jitter of the calls up now (read once a
+/// second).
 struct LoadProgress {
     let run: LoadRun
     let presenter: CallPresenter
 
     func show() async {
-        var lastAttempted = 0
-        var lastTime = ContinuousClock.now
         while !Task.isCancelled {
             do { try await Task.sleep(for: .seconds(1)) } catch { return }
             let counts = await run.counts
@@ -24,11 +23,9 @@ struct LoadProgress {
                 jitter += audio.jitterMs
                 measured += 1
             }
-            let now = ContinuousClock.now
-            let rate = Double(counts.attempted - lastAttempted) / (now - lastTime).inSeconds
-            lastAttempted = counts.attempted
-            lastTime = now
-            var text = String(format: "up %d, done %d, failed %d, %.1f attempts/s", counts.up, counts.done, counts.failed, rate)
+            let rate = await run.attemptRate
+            var text = String(format: "up %d, done %d, failed %d, attempted %d of %d (%.1f/s)", counts.up, counts.done, counts.failed,
+                              counts.attempted, await run.total, rate)
             text += setup.count > 0 ? ", setup p50 \(setup.percentile(50)) ms p95 \(setup.percentile(95)) ms" : ", setup -"
             text += String(format: ", lost %d, jitter %.1f ms", lost, measured > 0 ? jitter / Double(measured) : 0)
             presenter.showStatus(text)

@@ -63,6 +63,20 @@ actor LoadRun {
 
     var liveCalls: [Call] { Array(live.values) }
 
+    var total: Int { plan.total }
+
+    /// Calls started a second: over the run so far while calls are still being started, then
+    /// over the time they were started (first to last), as the summary gives it. Not over the
+    /// last second: with every call up and none left to start that reads 0.
+    var attemptRate: Double {
+        if attempted < plan.total, !isStopping {
+            let seconds = (ContinuousClock.now - started).inSeconds
+            return seconds > 0 ? Double(attempted) / seconds : 0
+        }
+        guard let startingSeconds, startingSeconds > 0, attempted > 1 else { return 0 }
+        return Double(attempted - 1) / startingSeconds
+    }
+
     func track(_ index: Int, _ call: Call) async {
         live[index] = call
         if isStopping { await call.hangup() }

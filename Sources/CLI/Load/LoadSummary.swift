@@ -35,7 +35,9 @@ struct LatencyPayload: Encodable {
 struct LoadSummary: Encodable {
     let attempted: Int
     let answered: Int
-    let held: Int
+    /// Answered and kept up for the whole hold; absent with `--bot`, where the bot ends each
+    /// call and `verdicts` say how it went.
+    let held: Int?
     /// Failed calls by reason.
     let failed: [String: Int]
     let setupMs: LatencyPayload?
@@ -48,6 +50,11 @@ struct LoadSummary: Encodable {
     let packetsLost: Int
     /// Interarrival jitter of the calls at their end: mean and worst.
     let jitterMs: JitterPayload?
+    /// The E-model MOS of the calls that received audio, each over its whole length: mean and
+    /// lowest; and the loss over the run, percent of the packets expected (lost over lost and
+    /// received, summed over the calls).
+    let mos: MOSPayload?
+    let lossPercent: Double?
     /// Frames this process sent more than a whole frame (20 ms) after they were due, more than
     /// 10 ms after, and all frames it sent: from its media clock, over the run.
     let lateFrames: Int
@@ -63,22 +70,24 @@ struct LoadSummary: Encodable {
     let verdicts: VerdictCounts?
     /// Why the run failed, empty when it passed (exit status 0).
     let problems: [String]
+    /// Each threshold the run was judged by, with its figure.
+    let thresholds: [LoadThresholdCheck]
 
     struct JitterPayload: Encodable {
         let mean: Double
         let max: Double
     }
 
-    struct Thresholds {
-        var maxFailures = 0
-        var maxSetupMs: Int?
+    struct MOSPayload: Encodable {
+        let mean: Double
+        let min: Double
     }
 
     init(results: [LoadCallResult], attempted: Int, seconds: Double, startingSeconds: Double?, clock: (start: MediaClock.Lateness, end: MediaClock.Lateness),
-         interrupted: Bool, thresholds: Thresholds) {
+         interrupted: Bool, thresholds: LoadThresholds, bot: Bool = false) {
         self.attempted = attempted
         answered = results.count(where: \.answered)
-        held = results.count(where: \.held)
+        held = bot ? nil : results.count(where: \.held)
         var failed: [String: Int] = [:]
         for result in results { if let failure = result.failure { failed[failure, default: 0] += 1 } }
         self.failed = failed
@@ -101,6 +110,9 @@ struct LoadSummary: Encodable {
         packetsLost = audio.reduce(0) { $0 + $1.packetsLost }
         let jitters = audio.filter { $0.packetsReceived > 0 }.map(\.jitterMs)
         jitterMs = jitters.isEmpty ? nil : JitterPayload(mean: jitters.reduce(0, +) / Double(jitters.count), max: jitters.max() ?? 0)
+        let scores = results.compactMap(\.quality?.mos)
+        mos = scores.isEmpty ? nil : MOSPayload(mean: CallPresenter.rounded(scores.reduce(0, +) / Double(scores.count)), min: CallPresenter.rounded(scores.min() ?? 0))
+        lossPercent = packetsReceived > 0 ? CallPresenter.rounded(100 * Double(packetsLost) / Double(packetsLost + packetsReceived)) : nil
         let played = audio.reduce(0) { $0 + $1.totalSamplesPlayed }
         concealedRatio = played > 0 ? Double(audio.reduce(0) { $0 + $1.concealedSamples }) / Double(played) : nil
         lateFrames = clock.end.frameLateSessionTicks - clock.start.frameLateSessionTicks
@@ -118,14 +130,17 @@ struct LoadSummary: Encodable {
             let reasons = failed.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }.map { "\($0.key) \($0.value)" }
             problems.append("\(failures) of \(attempted) calls failed (\(reasons.joined(separator: ", "))), more than --max-failures \(thresholds.maxFailures)")
         }
-        if let limit = thresholds.maxSetupMs {
-            if let p95 = setupMs?.p95, p95 > limit {
-                problems.append("setup p95 \(p95) ms is over --max-setup-ms \(limit)")
-            } else if setupMs == nil {
-                problems.append("no call was answered, so setup p95 cannot be within --max-setup-ms \(limit)")
-            }
-        }
+        let checks = thresholds.checks(failures: failures, attempted: attempted, setupP95: setupMs?.p95, mosMean: mos?.mean, lossPercent: lossPercent,
+                                       firstAudioP95: firstAudioMs?.p95)
+        problems += checks.compactMap(\.problem)
         self.problems = problems
+        self.thresholds = checks
+    }
+
+    /// The last line: PASSED or FAILED, with each threshold and its figure.
+    var verdictLine: String {
+        (problems.isEmpty ? "PASSED: " : "FAILED: ") + thresholds.map(\.line).joined(separator: "; ")
+            + (interrupted ? "; interrupted" : "")
     }
 
     /// The summary for a person, on standard error.
@@ -134,16 +149,19 @@ struct LoadSummary: Encodable {
             guard let value else { return "\(name): none" }
             return "\(name): p50 \(value.p50) ms, p95 \(value.p95) ms, p99 \(value.p99) ms, max \(value.max) ms"
         }
-        var lines = ["load: \(attempted) attempted, \(answered) answered, \(held) held, \(failed.values.reduce(0, +)) failed in \(String(format: "%.1f", seconds)) s"
+        let kept = held.map { "\($0) held, " } ?? ""
+        var lines = ["load: \(attempted) attempted, \(answered) answered, \(kept)\(failed.values.reduce(0, +)) failed in \(String(format: "%.1f", seconds)) s"
                      + (attemptRate.map { String(format: " (%.1f attempts/s)", $0) } ?? "")]
         for (reason, count) in failed.sorted(by: { $0.key < $1.key }) { lines.append("  failed \(reason): \(count)") }
         lines.append("  " + latency("setup", setupMs))
         lines.append("  " + latency("first audio", firstAudioMs))
         lines.append(String(format: "  received %d packets, lost %d, jitter mean %.1f ms max %.1f ms, concealed %.2f%%", packetsReceived, packetsLost,
                             jitterMs?.mean ?? 0, jitterMs?.max ?? 0, (concealedRatio ?? 0) * 100))
-        if let verdicts { lines.append("  " + verdicts.line) }
+        if let mos { lines.append(String(format: "  MOS mean %.2f, lowest %.2f; loss %.2f%%", mos.mean, mos.min, lossPercent ?? 0)) }
+        if let verdicts { lines += verdicts.lines.map { "  " + $0 } }
         lines.append(String(format: "  frames sent late: %d of %d over 20 ms, %d over 10 ms", lateFrames, frames, lateFramesOver10Ms))
         lines += problems.map { "FAILED: \($0)" }
+        lines.append(verdictLine)
         return lines
     }
 }
@@ -164,6 +182,10 @@ struct LoadEndedPayload: Encodable {
     let audio: MediaStatistics?
     let verdict: String?
     let failedStep: String?
+    /// Why the bot's verdict is failed or aborted: the per-call detail the terminal summarises.
+    let verdictReason: String?
+    let mos: Double?
+    let lossPercent: Double?
 
     init(_ result: LoadCallResult) {
         call = result.callID
@@ -178,31 +200,56 @@ struct LoadEndedPayload: Encodable {
         dtlsMs = result.phases.dtlsMs
         reason = result.reason.map(ReasonPayload.init)
         audio = result.audio
-        switch result.verdict {
-        case .passed?: (verdict, failedStep) = ("passed", nil)
-        case .failed(let step, _)?: (verdict, failedStep) = ("failed", step)
-        case nil: (verdict, failedStep) = (nil, nil)
-        }
+        verdict = result.verdict?.name
+        failedStep = result.verdict?.failure?.step
+        verdictReason = result.verdict?.failure?.reason
+        mos = result.quality.map { CallPresenter.rounded($0.mos) }
+        lossPercent = result.quality.map { CallPresenter.rounded($0.lossPercent) }
     }
 }
 
-/// How many calls of a `--bot` run passed and failed, and at which steps they failed.
+/// How many calls of a `--bot` run passed, failed and were aborted, at which steps they failed,
+/// and why: the terminal shows this once for the run, not a line per call.
 struct VerdictCounts: Encodable {
     let passed: Int
     let failed: Int
+    let aborted: Int
     let failedSteps: [String: Int]
+    /// The most frequent reasons for failing, each with its step and how many calls gave it.
+    let commonFailures: [CommonFailure]
+
+    struct CommonFailure: Encodable {
+        let step: String
+        let reason: String
+        let calls: Int
+    }
+
+    /// Reasons listed in the summary at most; the rest are counted.
+    static let reasonsShown = 3
 
     init?(_ verdicts: [BotVerdict]) {
         guard !verdicts.isEmpty else { return nil }
         var failedSteps: [String: Int] = [:]
-        for case .failed(let step, _) in verdicts { failedSteps[step, default: 0] += 1 }
+        var reasons: [String: [String: Int]] = [:]
+        for case .failed(let step, let reason) in verdicts {
+            failedSteps[step, default: 0] += 1
+            reasons[step, default: [:]][reason, default: 0] += 1
+        }
         passed = verdicts.count(where: { $0 == .passed })
-        failed = verdicts.count - passed
+        aborted = verdicts.count(where: { $0.name == "aborted" })
+        failed = verdicts.count - passed - aborted
         self.failedSteps = failedSteps
+        commonFailures = reasons.flatMap { step, counts in counts.map { CommonFailure(step: step, reason: $0.key, calls: $0.value) } }
+            .sorted { ($0.calls, $1.step, $1.reason) > ($1.calls, $0.step, $0.reason) }
+            .prefix(Self.reasonsShown).map { $0 }
     }
 
-    var line: String {
+    var lines: [String] {
         let steps = failedSteps.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-        return "bot verdicts: \(passed) passed, \(failed) failed" + (steps.isEmpty ? "" : " (at \(steps.joined(separator: ", ")))")
+        var lines = ["bot verdicts: \(passed) passed, \(failed) failed, \(aborted) aborted" + (steps.isEmpty ? "" : " (failed at \(steps.joined(separator: ", ")))")]
+        lines += commonFailures.map { "  \($0.calls) at \($0.step): \($0.reason)" }
+        let others = failed - commonFailures.reduce(0) { $0 + $1.calls }
+        if others > 0 { lines.append("  \(others) more with other reasons (each call's in --json)") }
+        return lines
     }
 }

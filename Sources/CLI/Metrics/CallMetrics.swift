@@ -8,16 +8,16 @@ import Signaling
 /// nothing is bootstrapped and each call below does nothing. Updated at call events and stats
 /// ticks, never per packet.
 enum CallMetrics {
-    static func factory(registry: PrometheusCollectorRegistry) -> PrometheusMetricsFactory {
-        var factory = PrometheusMetricsFactory(registry: registry)
+    static func factory(registry: PrometheusCollectorRegistry) -> DescribedMetricsFactory {
         let setupBuckets: [Duration] = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30].map { .milliseconds(Int($0 * 1000)) }
-        factory.durationHistogramBuckets = ["parley_call_setup_seconds": setupBuckets, "parley_call_first_audio_seconds": setupBuckets]
-        factory.valueHistogramBuckets = [
-            "parley_call_mos": [1, 2, 2.5, 3, 3.5, 3.6, 4, 4.03, 4.2, 4.34, 4.5],
-            "parley_call_loss_percent": [0, 0.5, 1, 2, 3, 5, 10, 20, 50],
-            "parley_call_jitter_ms": [1, 2, 5, 10, 20, 30, 50, 100, 250],
-        ]
-        return factory
+        return DescribedMetricsFactory(
+            registry: registry,
+            durationBuckets: ["parley_call_setup_seconds": setupBuckets, "parley_call_first_audio_seconds": setupBuckets],
+            valueBuckets: [
+                "parley_call_mos": [1, 2, 2.5, 3, 3.5, 3.6, 4, 4.03, 4.2, 4.34, 4.5],
+                "parley_call_loss_percent": [0, 0.5, 1, 2, 3, 5, 10, 20, 50],
+                "parley_call_jitter_ms": [1, 2, 5, 10, 20, 30, 50, 100, 250],
+            ])
     }
 
     // MARK: Calls
@@ -34,6 +34,11 @@ enum CallMetrics {
     /// From the offer or the dial until the first RTP packet from the far end.
     static func firstAudio(_ direction: CallDirection, _ duration: Duration) {
         Timer(label: "parley_call_first_audio_seconds", dimensions: [("direction", direction.rawValue)]).recordNanoseconds(nanoseconds(duration))
+    }
+
+    /// A bot's verdict on a call it ran (docs/bots.md, "Verdicts").
+    static func botVerdict(_ verdict: BotVerdict) {
+        Counter(label: "parley_bot_verdicts_total", dimensions: [("verdict", verdict.name)]).increment()
     }
 
     static func recovered(_ path: RecoveryPath) {

@@ -104,6 +104,7 @@ final class AgentCore: @unchecked Sendable {
 
     /// On the network thread.
     private func gather(_ generation: Generation) {
+        loop.assertOnLoopThread("ICE gathering")
         guard !generation.closed else { return }
         let (relays, stun) = state.withLock { ($0.relays, $0.stun) }
         let addresses: [String]
@@ -165,6 +166,7 @@ final class AgentCore: @unchecked Sendable {
     }
 
     func localCandidateFound(_ generation: Generation, _ candidate: UnsafeMutablePointer<NiceCandidate>) {
+        loop.assertOnLoopThread("libnice's new-candidate signal")
         guard let line = NiceCandidateText.line(agent: generation.agent, candidate: candidate) else { return }
         logger.debug("ICE gathered a local candidate", metadata: ["candidate": "\(NiceCandidateText.summary(candidate))", "generation": "\(generation.number)"])
         generation.localCandidateCount += 1
@@ -181,6 +183,7 @@ final class AgentCore: @unchecked Sendable {
     }
 
     func gatheringDone(_ generation: Generation) {
+        loop.assertOnLoopThread("libnice's gathering-done signal")
         guard !generation.gatheringDone else { return }
         logger.debug("ICE gathering done", metadata: ["candidates": "\(generation.localCandidateCount)", "generation": "\(generation.number)"])
         generation.gatheringDone = true
@@ -334,6 +337,7 @@ final class AgentCore: @unchecked Sendable {
     }
 
     func pairSelected(_ generation: Generation, component: Int, local: UnsafeMutablePointer<NiceCandidate>, remote: UnsafeMutablePointer<NiceCandidate>) {
+        loop.assertOnLoopThread("libnice's pair-selected signal")
         let pair = makePair(component: component, local: local, remote: remote)
         generation.selectedPairs[component] = pair
         generation.probePriorities[component] = PathProbe.priority(localCandidatePriority: local.pointee.priority, component: component)
@@ -466,6 +470,7 @@ final class AgentCore: @unchecked Sendable {
     }
 
     func received(_ bytes: UnsafeRawBufferPointer, component: Int) {
+        loop.assertOnLoopThread("a received packet")
         guard let handler = state.withLock({ $0.receiveHandler }) else { return }
         handler.deliver(bytes, component)
     }
@@ -493,6 +498,7 @@ final class AgentCore: @unchecked Sendable {
 
     /// On the network thread.
     private func closeGeneration(_ generation: Generation) {
+        loop.assertOnLoopThread("closing an agent")
         guard !generation.closed else { return }
         generation.closed = true
         loop.cancel(generation.collectionTimer)

@@ -42,6 +42,14 @@ package final class NetworkLoop: @unchecked Sendable {
     /// True on this loop's thread: where its agents' packets and signals arrive.
     package var isCurrentThread: Bool { thread.isCurrent }
 
+    /// Stops a debug build where code bound to this loop runs on another thread (libnice agents
+    /// and GLib sources belong to the context that made them: docs/architecture.md, "Why this
+    /// shape"); a release build checks nothing, so the packet path pays nothing.
+    @inline(__always)
+    func assertOnLoopThread(_ what: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) {
+        assert(isCurrentThread, "\(what()) ran off its network thread", file: file, line: line)
+    }
+
     /// Runs `work` on the network thread (soon, never inline), so that GIO objects made in it
     /// attach to this loop's context.
     package func perform(_ work: @escaping @Sendable () -> Void) {

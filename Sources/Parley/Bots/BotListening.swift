@@ -66,22 +66,48 @@ public enum BotVerdict: Sendable, Equatable, CustomStringConvertible {
     case passed
     /// The step that failed and why.
     case failed(step: String, reason: String)
+    /// This side ended the call (`--duration`, Ctrl-C, a hangup command) while the script was
+    /// at `step`: the test did not finish, so nothing is known of the far end (docs/bots.md,
+    /// "Verdicts").
+    case aborted(step: String, reason: String)
 
     public var description: String {
         switch self {
         case .passed: "passed"
         case .failed(let step, let reason): "failed at step \"\(step)\": \(reason)"
+        case .aborted(let step, let reason): "aborted at step \"\(step)\": \(reason)"
+        }
+    }
+
+    /// `passed`, `failed` or `aborted`: the word in `--json`, JUnit, CSV and metrics.
+    public var name: String {
+        switch self {
+        case .passed: "passed"
+        case .failed: "failed"
+        case .aborted: "aborted"
+        }
+    }
+
+    /// The step that failed or was cut short, and why; nil for a pass.
+    public var failure: (step: String, reason: String)? {
+        switch self {
+        case .passed: nil
+        case .failed(let step, let reason), .aborted(let step, let reason): (step, reason)
         }
     }
 }
 
 extension BotOutcome {
     /// The call's verdict. On the calling side (a tester), the far end hanging up where the
-    /// script did not expect it fails the step it interrupted.
-    public func verdict(callingSide: Bool) -> BotVerdict {
+    /// script did not expect it fails the step it interrupted; when this side ended the call
+    /// under the script (`stoppedBy` says how), the run is aborted instead, whatever the step
+    /// made of the call's end (an `expect` that saw it end first, a `send` that could not send).
+    public func verdict(callingSide: Bool, stoppedBy: String? = nil) -> BotVerdict {
         let step = steps.last ?? "(none)"
         switch ending {
         case .botHungUp, .forwarded: return .passed
+        case .callerHungUp where callingSide && stoppedBy != nil, .failed where callingSide && stoppedBy != nil:
+            return .aborted(step: step, reason: stoppedBy ?? "")
         case .callerHungUp: return callingSide ? .failed(step: step, reason: "the far end hung up") : .passed
         case .failed(.expectationFailed(let failedStep, let reason)): return .failed(step: failedStep, reason: reason)
         case .failed(let error): return .failed(step: step, reason: error.description)

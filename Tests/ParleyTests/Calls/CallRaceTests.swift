@@ -5,9 +5,11 @@ import Signaling
 import TestSupport
 import Testing
 
-/// A call hung up while it is still being set up sends nothing more for it: no invite or answer
-/// reaches the server after the bye. `Call` is driven through a recording `CallSignalling` and a
-/// real media leg on loopback.
+/// A call hung up while its dialect is still opening sends no invite or answer after the bye:
+/// the hang-up lands inside `open`, and the `ensureLive(sending:)` check that follows it in
+/// `Call`'s setup keeps the message off the wire. `Call` is driven through a recording
+/// `CallSignalling` and a real media leg on loopback. The other `ensureLive` checks (candidates,
+/// the hold re-offer, transfer and merge) are the same one-line guard and are not driven here.
 @Suite struct CallRaceTests {
     /// Records what the call asked for; `open` can be held until the test lets it go.
     actor RecordingSignalling: CallSignalling {

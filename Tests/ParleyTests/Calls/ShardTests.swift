@@ -90,13 +90,17 @@ import Locking
         #expect(engine.shards.map(\.calls).reduce(0, +) == legs.count - 2)
         var before: [(MediaStatistics, Int)] = []
         for probe in kept { before.append((try #require(await probe.leg.statistics().audio), probe.audibleFrames)) }
-        try await Task.sleep(for: .seconds(1))
         for (probe, (statistics, audible)) in zip(kept, before) {
+            // A second's worth more on each leg (50 packets, 50 frames), waited for with a bound
+            // rather than slept for, so a busy 2-core host only makes the wait longer.
+            try await waitUntil("leg on shard \(probe.shard.index) plays on after the first call ended", within: 10) {
+                guard let now = await probe.leg.statistics().audio else { return false }
+                return now.packetsReceived - statistics.packetsReceived >= 50 && probe.audibleFrames - audible >= 50
+            }
             let after = try #require(await probe.leg.statistics().audio)
-            // A second is 50 packets and 50 frames; allow for the scheduler on a busy machine.
-            #expect(after.packetsReceived - statistics.packetsReceived >= 35, "packets on shard \(probe.shard.index)")
-            #expect(probe.audibleFrames - audible >= 35, "frames on shard \(probe.shard.index)")
-            #expect(after.concealedSamples - statistics.concealedSamples <= 960 * 5, "concealed on shard \(probe.shard.index)")
+            let received = after.packetsReceived - statistics.packetsReceived
+            // At most one frame in ten concealed (960 samples a frame at 48 kHz) while the others ended.
+            #expect(after.concealedSamples - statistics.concealedSamples <= received * 960 / 10, "concealed on shard \(probe.shard.index)")
             #expect(probe.packetsOffShard == 0)
             #expect(probe.ticksOffShard == 0)
         }

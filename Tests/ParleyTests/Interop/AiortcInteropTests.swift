@@ -8,7 +8,7 @@ import Testing
 /// aiortc, an independent WebRTC stack, as the far end of our media in a network namespace:
 /// ICE, DTLS-SRTP, Opus and PCMU, RFC 4733, loss and jitter, and a certificate that does not
 /// match the fingerprint its SDP promised.
-@Suite(.serialized) struct AiortcInteropTests {
+@Suite(.serialized, .tags(.namespaces, .realPeer, .slow), .needsRoot) struct AiortcInteropTests {
     /// A namespace, aiortc inside it, and our leg (offering, vanilla ICE) on the host end.
     private func withPeer(_ peerOptions: AiortcPeer.Options, dropPercent: Double? = nil,
                           _ body: (PeerNamespace, AiortcPeer) async throws -> Void) async throws {

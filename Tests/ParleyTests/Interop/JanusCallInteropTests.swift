@@ -7,7 +7,7 @@ import Testing
 
 /// A Janus `Call` against the real Janus in a network namespace: EchoTest returns our tone with no
 /// loss, AudioBridge lets two participants hear each other, Janus' errors arrive typed.
-@Suite(.serialized) struct JanusCallInteropTests {
+@Suite(.serialized, .tags(.namespaces, .realPeer, .slow), .needsRoot) struct JanusCallInteropTests {
     private func withJanus(_ body: (JanusServer) async throws -> Void) async throws {
         let janus = try await JanusServer.start()
         do {

@@ -1,0 +1,58 @@
+import Foundation
+import Parley
+
+/// One call in a JUnit or CSV report: its figures and its verdict.
+struct CallReportRow: Sendable {
+    /// `call 1`, `call 2`… in the order the calls were attempted.
+    let name: String
+    let callID: String?
+    let seconds: Double
+    let setupMs: Int?
+    let firstAudioMs: Int?
+    let mos: Double?
+    let lossPercent: Double?
+    /// `passed`, `failed` or `aborted` (a bot's verdict, or for a call without one, whether it
+    /// did what it should).
+    let verdict: String
+    let failedStep: String?
+    /// Why it failed or was aborted.
+    let reason: String?
+    /// What a step expected to hear and what it heard, and the call's transcript: filled from
+    /// the bot's outcome once it carries speech (issue 29's recognition); nil until then.
+    var expected: String? = nil
+    var heard: String? = nil
+    var transcript: String? = nil
+
+    init(name: String, callID: String?, seconds: Double, setupMs: Int?, firstAudioMs: Int?, mos: Double?, lossPercent: Double?,
+         verdict: String, failedStep: String?, reason: String?) {
+        self.name = name
+        self.callID = callID
+        self.seconds = seconds
+        self.setupMs = setupMs
+        self.firstAudioMs = firstAudioMs
+        self.mos = mos.map(CallPresenter.rounded)
+        self.lossPercent = lossPercent.map(CallPresenter.rounded)
+        self.verdict = verdict
+        self.failedStep = failedStep
+        self.reason = reason
+    }
+
+    /// A call of `parley load`: the bot's verdict, or without a bot (or when the call failed
+    /// though its bot passed, e.g. `no-media`) its failure.
+    init(_ result: LoadCallResult) {
+        var (verdict, failedStep, reason) = (result.failure == nil ? "passed" : "failed", String?.none, result.failure)
+        if result.failure == "interrupted" { verdict = "aborted" }
+        if let botVerdict = result.verdict, botVerdict != .passed || result.failure == nil {
+            (verdict, failedStep, reason) = (botVerdict.name, botVerdict.failure?.step, botVerdict.failure?.reason)
+        }
+        self.init(name: "call \(result.index)", callID: result.callID, seconds: result.seconds, setupMs: result.setupMs,
+                  firstAudioMs: result.firstAudioMs, mos: result.quality?.mos, lossPercent: result.quality?.lossPercent,
+                  verdict: verdict, failedStep: failedStep, reason: reason)
+    }
+
+    /// A call that never got going: the connection or the dial failed.
+    static func setupFailed(_ error: ParleyError) -> CallReportRow {
+        CallReportRow(name: "call 1", callID: nil, seconds: 0, setupMs: nil, firstAudioMs: nil, mos: nil, lossPercent: nil,
+                      verdict: "failed", failedStep: nil, reason: "\(error.code): \(error.message)")
+    }
+}
