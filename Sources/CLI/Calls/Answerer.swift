@@ -44,12 +44,15 @@ actor Answerer {
     private let metrics: MetricsEndpoint?
     /// Early media before each answer (`--early-media`).
     private let earlyMedia: Duration
+    /// Each call's program (`--agent`, `--agent-exec`; AgentCalls.swift).
+    private let agent: AgentEndpoint?
 
     init(client: VoiceClient, presenter: CallPresenter, logger: Logger, baseMedia: MediaOptions, bot: BotScript?, maxCalls: Int,
          callLimit: Int?, recordDirectory: String?, duration: Duration?, dtmf: String?, reject: Bool, rejectEvery: Int? = nil, forward: String? = nil, statsInterval: Duration,
          clockInterval: Duration = .zero, reportFirstAudio: Bool = false, saveSDPDirectory: String? = nil, login: String? = nil,
-         drainTimeout: Duration = .zero, metrics: MetricsEndpoint? = nil, earlyMedia: Duration = .zero) {
+         drainTimeout: Duration = .zero, metrics: MetricsEndpoint? = nil, earlyMedia: Duration = .zero, agent: AgentEndpoint? = nil) {
         self.earlyMedia = earlyMedia
+        self.agent = agent
         self.client = client
         self.login = login
         self.presenter = presenter
@@ -196,6 +199,12 @@ actor Answerer {
     /// of calls up comes back here, when the call ends.
     private nonisolated func serve(_ incoming: IncomingCall) async {
         let call = incoming.call
+        var admitted: AgentSession?
+        if let agent {
+            admitted = await AgentCalls.admit(incoming, endpoint: agent, presenter: presenter)
+            guard admitted != nil else { return await served(failed: true) }
+        }
+        let session = admitted
         var media = baseMedia
         media.watchesFirstAudible = reportFirstAudio
         if let recordDirectory { media.sink = .wav(path: "\(recordDirectory)/\(incoming.id).wav", stereo: false) }
@@ -210,6 +219,7 @@ actor Answerer {
         let quality = CallQualityWatch(call: call, presenter: presenter, watchesInputLevel: !media.source.isGenerated)
         let watcher = Task { [presenter] in
             for await event in call.events {
+                session?.note(event)
                 quality.note(event)
                 presenter.event(call.id, event)
             }
@@ -242,7 +252,9 @@ actor Answerer {
                 presenter.negotiated(call.id, await call.statistics())
                 await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter)
             }
-            if let bot, answered {
+            if let session, answered {
+                await AgentCalls.stream(session, call: call, from: incoming.callerNumber ?? incoming.callerName ?? "", to: incoming.calleeNumber ?? "", headers: incoming.headers)
+            } else if let bot, answered {
                 let outcome = await call.runBot(BotRunner(script: bot, recordDirectory: recordDirectory ?? "."), logger: logger)
                 let verdict = outcome.verdict(callingSide: false)
                 // Counted first: a scrape after the bot event sees it.

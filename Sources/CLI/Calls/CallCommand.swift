@@ -30,6 +30,7 @@ struct CallCommand: LongRunningCommand {
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var media: MediaFlags
     @OptionGroup var logging: LoggingFlags
+    @OptionGroup var agentFlags: AgentFlags
 
     @Option(name: .customLong("header"), help: "A custom SIP header NAME=VALUE (repeatable), e.g. X-Account=42.")
     var headers: [String] = []
@@ -65,6 +66,7 @@ struct CallCommand: LongRunningCommand {
         try MediaFlags.checkDTMF(dtmf)
         try media.checkOutput(json: logging.json)
         if bot != nil, dtmf != nil { throw ValidationError("--dtmf and --bot cannot go together: send digits with a send step") }
+        if agentFlags.isSet, bot != nil || connection.dialect == .janus { throw ValidationError("--agent and --agent-exec go with Verto calls and without --bot") }
     }
 
     private func parsedHeaders() throws -> [CustomHeader] {
@@ -135,11 +137,20 @@ struct CallCommand: LongRunningCommand {
         }
         defer { clientNews.cancel() }
         presenter.note("logged in; calling \(destination)")
+        // The program first: a call is not placed for a program that is not there.
+        var agentSession: AgentSession?
+        do throws(ParleyError) {
+            if let endpoint = try agentFlags.endpoint(tls: connection) { agentSession = try await AgentSession.connect(endpoint) }
+        } catch {
+            await client.disconnect()
+            fail(error, presenter: presenter)
+        }
         let call: Call
         do {
             call = try await client.dial(destination, options: options)
         } catch {
             recorder?.name("failed-call")
+            await agentSession?.abandon(cause: "NOT_PLACED")
             await client.disconnect()
             reports.write([.setupFailed(error)], suite: "parley call \(destination)", presenter: presenter)
             fail(error, presenter: presenter)
@@ -148,6 +159,7 @@ struct CallCommand: LongRunningCommand {
         var session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval, interactive: !logging.json,
                                   commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-",
                                   watchesInputLevel: !mediaOptions.source.isGenerated, bot: botRunner, logger: logger)
+        if let agentSession { session.agent = (agentSession, callerNumber.isEmpty ? configuration.credentials.login ?? "" : callerNumber, destination, options.headers) }
         session.reports = (reports, "parley call \(destination)")
         // The second call of a three-way call plays and records nothing apart: while merged, the
         // first call's output carries both far ends.

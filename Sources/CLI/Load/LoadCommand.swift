@@ -34,6 +34,7 @@ struct LoadCommand: LongRunningCommand {
     @OptionGroup var logging: LoggingFlags
     @OptionGroup var metricsFlags: MetricsFlags
     @OptionGroup var fleet: CallFleetFlags
+    @OptionGroup var agentFlags: AgentFlags
 
     @Option(help: "Calls to place in all.")
     var calls = 1
@@ -83,6 +84,7 @@ struct LoadCommand: LongRunningCommand {
         guard media.recordSpec == "null" else { throw ValidationError("--record would be shared by every call: use --record-dir DIR") }
         guard media.play != "stdin", media.play != "-" else { throw ValidationError("--play stdin cannot feed many calls: use tone:HZ, silence or a WAV file") }
         if case .microphone = try? AudioSourceSpec(media.playSpec) { throw ValidationError("--play mic cannot feed many calls: use tone:HZ, silence or a WAV file") }
+        if agentFlags.isSet, fleet.bot != nil || fleet.dtmf != nil { throw ValidationError("--agent and --agent-exec cannot go with --bot or --dtmf: the program sends digits") }
     }
 
     func runLongRunning() async throws {
@@ -100,6 +102,7 @@ struct LoadCommand: LongRunningCommand {
             configuration = try connection.clientConfiguration(media: callMedia)
             // Loads the WAV file now: a bad one is a usage error before anything connects.
             _ = try callMedia.source.makeSharedLoopSource(sampleRate: 48000)
+            _ = try agentFlags.endpoint(tls: connection)
             // Makes the --save-sdp folder now: one that cannot be made stops the run before it starts.
             if let directory = media.saveSDP { _ = try SDPRecorder(directory: directory, dialect: .verto, peer: destination) }
             try reports.check()
@@ -112,7 +115,7 @@ struct LoadCommand: LongRunningCommand {
         }
         callMedia.sharesLoopedSource = true
         // A bot listens to what each call receives.
-        callMedia.decodesReceivedAudio = fleet.recordDir != nil || botScript != nil
+        callMedia.decodesReceivedAudio = fleet.recordDir != nil || botScript != nil || agentFlags.isSet
 
         let metrics = try await metricsFlags.start(json: logging.json)
         let client = VoiceClient(configuration: configuration, logger: logger)
@@ -168,9 +171,11 @@ struct LoadCommand: LongRunningCommand {
             }
         }
         let started = ContinuousClock.now
-        let template = LoadCallTemplate(destination: destination, media: callMedia, recordDirectory: fleet.recordDir, saveSDPDirectory: media.saveSDP,
-                                        hold: hold, ringTimeout: ringTimeout > .zero ? ringTimeout : nil, dtmf: fleet.dtmf, presenter: presenter, bot: bot,
-                                        logger: logger)
+        var configured = LoadCallTemplate(destination: destination, media: callMedia, recordDirectory: fleet.recordDir, saveSDPDirectory: media.saveSDP,
+                                          hold: hold, ringTimeout: ringTimeout > .zero ? ringTimeout : nil, dtmf: fleet.dtmf, presenter: presenter, bot: bot,
+                                          logger: logger)
+        configured.agent = try? agentFlags.endpoint(tls: connection)
+        let template = configured
         let results = await run.run { index in
             let result = await template.call(index).run(on: client, run: run)
             if presenter.json { JSONEvents.emit("ended", LoadEndedPayload(result)) }
@@ -211,6 +216,7 @@ struct LoadCallTemplate: Sendable {
     let presenter: CallPresenter
     let bot: BotRunner?
     let logger: Logger
+    var agent: AgentEndpoint? = nil
 
     func call(_ index: Int) -> LoadCall {
         var options = DialOptions()
@@ -222,7 +228,9 @@ struct LoadCallTemplate: Sendable {
             media.sdpObserver = try? SDPRecorder(directory: saveSDPDirectory, dialect: .verto, peer: destination, call: "load-\(index)").observer
         }
         options.media = media
-        return LoadCall(index: index, destination: destination, options: options, hold: hold, dtmf: dtmf,
-                        presenter: presenter, bot: bot, logger: logger)
+        var call = LoadCall(index: index, destination: destination, options: options, hold: hold, dtmf: dtmf,
+                            presenter: presenter, bot: bot, logger: logger)
+        call.agent = agent
+        return call
     }
 }

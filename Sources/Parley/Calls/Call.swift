@@ -234,9 +234,9 @@ public actor Call {
         return try await leg.answer(offer, peerTrickles: trickle)
     }
 
-    func reject() async throws(ParleyError) {
+    func reject(cause: HangupCause = .userBusy) async throws(ParleyError) {
         try begin(.reject)
-        await signalling.hangup(callID: id, cause: .userBusy)
+        await signalling.hangup(callID: id, cause: cause)
         await finish()
     }
 

@@ -22,6 +22,8 @@ public struct TerminationReason: Sendable, Equatable, CustomStringConvertible {
         case reconnectTimeout = "reconnect-timeout"
         /// Our outgoing call rang for its whole ring timeout and we gave up (NO_ANSWER, 19).
         case noAnswer = "no-answer"
+        /// The call's agent program disconnected while the call was up (docs/agents.md).
+        case agentLost = "agent-lost"
     }
 
     /// Why the call ended as the client reports it: its own status, or `notProvided` when the

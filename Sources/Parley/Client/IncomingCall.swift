@@ -29,8 +29,9 @@ public struct IncomingCall: Sendable {
         try await call.sendEarlyMedia(offer: offer, media: media, peerTrickles: callerTrickles)
     }
 
-    public func reject() async throws(ParleyError) {
-        try await call.reject()
+    /// Refuses the call, as busy unless `cause` says otherwise.
+    public func reject(cause: HangupCause = .userBusy) async throws(ParleyError) {
+        try await call.reject(cause: cause)
     }
 
     public func ignore() async throws(ParleyError) {
