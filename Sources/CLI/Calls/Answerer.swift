@@ -202,7 +202,7 @@ actor Answerer {
         var admitted: AgentSession?
         if let agent {
             admitted = await AgentCalls.admit(incoming, endpoint: agent, presenter: presenter)
-            guard admitted != nil else { return await served(failed: true) }
+            guard admitted != nil else { return await served(failed: true, lostToNetwork: false) }
         }
         let session = admitted
         var media = baseMedia
