@@ -8,7 +8,7 @@ import Testing
 /// The soak (docs/performance.md, "Soak") takes every call through an ICE restart every minute or
 /// so for an hour: each restart's new session must retire the old one once its pair is selected,
 /// and closing the agent must release them all, or memory grows with every network change.
-@Suite(.serialized) struct RestartReleaseTests {
+@Suite(.serialized, .tags(.slow), .notInQuickCheck) struct RestartReleaseTests {
     @Test func restartsReleaseThePreviousSessionAndCloseReleasesTheRest() async throws {
         let loop = NetworkLoop(name: "parley-test-restart-release")
         let a = try ICEAgent(configuration: ICEAgentConfiguration(role: .controlling, allowedInterfaces: ["lo"], ipv6: false), loop: loop)

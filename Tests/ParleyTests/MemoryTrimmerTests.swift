@@ -4,7 +4,7 @@ import Locking
 import Testing
 import TestSupport
 
-@Suite struct MemoryTrimmerTests {
+@Suite(.tags(.slow), .notInQuickCheck) struct MemoryTrimmerTests {
     @Test func trimsEveryPeriodUntilStopped() async throws {
         let trims = Counter()
         let trimmer = MemoryTrimmer(trim: { trims.add() })

@@ -5,7 +5,7 @@ import Testing
 
 /// A server that accepts TCP and never answers the upgrade: each connection ends, timed out,
 /// within its connect timeout, never hangs and never touches a freed libwebsockets handle.
-@Suite struct ConnectTimeoutTests {
+@Suite(.tags(.slow), .notInQuickCheck) struct ConnectTimeoutTests {
     private func closure(of connection: WebSocketConnection, within seconds: Double) async throws -> WebSocketClosure {
         let events = EventRecorder(connection.events)
         let event = try await events.next("the close", within: seconds) { if case .closed = $0 { true } else { false } }

@@ -10,7 +10,7 @@ import Testing
 /// Bots on a real call through the embedded switch (ICE, DTLS-SRTP, Opus on loopback), judged
 /// from the caller's own stereo recording: how long a welcome goes on after the caller speaks
 /// or presses a key (barge-in), and whether a spoken welcome arrives whole.
-@Suite struct BotRealCallTests {
+@Suite(.tags(.slow), .notInQuickCheck) struct BotRealCallTests {
     static let welcomeHertz = 1000.0
     /// When the caller starts to speak, in its own audio (the bot's welcome has begun by then).
     static let speechStart = 3.0

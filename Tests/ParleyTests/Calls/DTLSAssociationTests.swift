@@ -42,7 +42,7 @@ import Testing
 /// re-attaching after its socket dropped: its answer to our last description reaches us as a
 /// re-offer. Our session makes a new DTLS association and media flows again both ways, its
 /// statistics going on.
-@Suite(.serialized) struct DTLSReassociationLegTests {
+@Suite(.serialized, .tags(.slow), .notInQuickCheck) struct DTLSReassociationLegTests {
     @Test func aFarEndWithANewCertificateGetsANewAssociationAndMediaBothWays() async throws {
         let options = InteropMedia.options(interface: "lo", codec: "opus", tone: 440, record: nil, vanilla: true)
         let ours = try MediaLeg(role: .controlling, options: options, logger: InteropMedia.logger)

@@ -8,7 +8,7 @@ import Testing
 /// told to (not even the ringing acknowledgements), floods invites, sends answers for calls that
 /// do not exist and a bye before any answer. The client must refuse what it cannot hold, end
 /// the calls it is told to end, and keep handling events without waiting on the server.
-@Suite(.serialized) struct HostileServerCallTests {
+@Suite(.serialized, .tags(.slow), .notInQuickCheck) struct HostileServerCallTests {
     let server: WebSocketServer
     let events: EventRecorder<WebSocketServerEvent>
 

@@ -10,7 +10,7 @@ import Testing
 /// Calls that outlive a broken path or a dropped socket, between two real clients through the
 /// embedded switch on loopback (real ICE, DTLS-SRTP, Opus). The network-change cases run in
 /// network namespaces in scripts/test-reconnect.
-@Suite(.serialized) struct ReconnectionTests {
+@Suite(.serialized, .tags(.slow), .notInQuickCheck) struct ReconnectionTests {
     static func client(_ login: String, at url: WebSocketURL, play: String, reconnectTimeout: Duration = .seconds(20),
                        reconnectDelay: Duration = .milliseconds(200), sdpObserver: (@Sendable (SDPExchange) -> Void)? = nil) throws -> VoiceClient {
         var configuration = try CallThroughSwitchTests.configuration(login, at: url, play: play)
