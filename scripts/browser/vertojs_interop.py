@@ -13,8 +13,10 @@ The switch pings every 2 s of silence, so the page is pinged many times and must
 
 Usage: vertojs_interop.py PARLEY ID WORKDIR
 """
+import array
 import json
 import os
+import wave
 import time
 
 import softphone_interop as bed
@@ -150,6 +152,24 @@ def received_methods(log):
     return [method for direction, method in logged_methods(log) if direction == "received"]
 
 
+def inner_silence_seconds(path, frame_ms=20, threshold=200):
+    """The longest run of silent 20 ms frames with sound on both sides (a hold in mid-call)."""
+    with wave.open(path, "rb") as recording:
+        rate, channels = recording.getframerate(), recording.getnchannels()
+        samples = array.array("h", recording.readframes(recording.getnframes()))
+    step = rate * frame_ms // 1000 * channels
+    loud = [max((abs(value) for value in samples[start:start + step]), default=0) > threshold
+            for start in range(0, len(samples) - step + 1, step)]
+    if True not in loud:
+        return 0.0
+    first, last = loud.index(True), len(loud) - 1 - loud[::-1].index(True)
+    longest = run = 0
+    for is_loud in loud[first:last + 1]:
+        run = 0 if is_loud else run + 1
+        longest = max(longest, run)
+    return longest * frame_ms / 1000
+
+
 def parley_calls(page, work):
     """`parley call --method-prefix verto` calls the page."""
     label = "parley call (verto) -> verto.js page"
@@ -177,6 +197,10 @@ def parley_calls(page, work):
     page.page.evaluate("vjs.modify('hold')")
     held = page.wait_state("held", 5) and wait_until(lambda: bed.parley_state(output) == "remotely-held", 5)
     check(f"{label}: the page holds; Parley reports remotely-held", held, f"page {page.state()}, Parley {bed.parley_state(output)}")
+    # A hold by signalling only: verto.js leaves its media running, so the page's audio still
+    # arrives, and Parley, held, must play none of it (docs/calls.md, "Hold").
+    arriving = bed.parley_received_over(output, 1.5)
+    check(f"{label}: held by signalling only, Parley still receives the page's audio", arriving >= 25, f"{arriving} packets in 1.5 s")
     page.page.evaluate("vjs.modify('unhold')")
     back = page.wait_state("active", 5) and wait_until(lambda: bed.parley_state(output) == "active", 5)
     check(f"{label}: the page unholds; both active, audio both ways again",
@@ -190,6 +214,8 @@ def parley_calls(page, work):
           f"state {dialog.get('state')}, cause {dialog.get('cause')}")
     seconds = bed.wav_tone_seconds(recording, bed.BROWSER_TONE, [bed.PARLEY_TONE, bed.BROWSER_TONE, 440])
     check(f"{label}: Parley's recording holds the page's {bed.BROWSER_TONE} Hz", seconds >= 1.0, f"{seconds:.1f} s")
+    silent = inner_silence_seconds(recording)
+    check(f"{label}: held, Parley played silence, not the page's {bed.BROWSER_TONE} Hz", silent >= 1.0, f"longest silence between sounds {silent:.2f} s")
     figure(f"{label}: Parley's recording holds {seconds:.1f} s of the page's {bed.BROWSER_TONE} Hz")
     # Before its first prefixed request the switch cannot tell it from a Telnyx SDK: clientReady
     # (and a ping, were it idle that long) come as telnyx_rtc (docs/verto-protocol.md §14).
