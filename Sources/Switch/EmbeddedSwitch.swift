@@ -106,6 +106,8 @@ package actor EmbeddedSwitch {
     }
 
     private func perform() {
+        // Before the replies go out: a client that saw its login answered finds itself listed.
+        directory?.update(core.onlineLogins)
         for action in core.takeActions() {
             switch action {
             case .send(let id, let text):
@@ -118,6 +120,5 @@ package actor EmbeddedSwitch {
                 activitySink.yield(activity)
             }
         }
-        directory?.update(core.onlineLogins)
     }
 }

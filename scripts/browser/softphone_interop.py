@@ -223,8 +223,9 @@ def bot_scenario(context, caller, bot, parley_ice, browser_trickle, full):
     wait_until(lambda: any(e.get("kind") == "login" and e.get("login") == bot for e in events(os.path.join(WORK, "switch.json"), "switch")), 10)
     caller.set_trickle(browser_trickle)
     if full:
-        online = wait_until(lambda: bot in caller.value("window.softphone.refreshOnline()") and bot in caller.page.inner_text("#online"), 5)
-        check(f"{label}: the page's Online list (/online.json) names the logged-in bot", online, caller.page.inner_text("#online").replace("\n", " "))
+        listed = lambda: caller.value("window.softphone.refreshOnline ? window.softphone.refreshOnline() : []") and caller.value("(document.getElementById('online') || {}).innerText || ''")
+        online = wait_until(lambda: bot in (listed() or ""), 5)
+        check(f"{label}: the page's Online list (/online.json) names the logged-in bot", online, repr(listed()))
         check(f"{label}: the keypad is disabled before a call", caller.value("[...document.querySelectorAll('#keypad button')].every((b) => b.disabled)"))
     started = time.monotonic()
     caller.page.fill("#destination", bot)
@@ -233,7 +234,7 @@ def bot_scenario(context, caller, bot, parley_ice, browser_trickle, full):
     first_duration = caller.value("window.softphone.durationSeconds")
     if full:
         # Before RTCP has measured a round trip the page shows the ICE pair's or "—", never a bare 0.
-        shown = wait_until(lambda: caller.value("(document.querySelector('#stats tr[data-stat=rttMs] td') || {}).textContent"), 3)
+        shown = wait_until(lambda: caller.value("([...document.querySelectorAll('#stats tr')].find((r) => r.title === 'rttMs' || r.cells[0].textContent === 'rttMs') || { cells: [] }).cells[1]?.textContent"), 3)
         check(f"{label}: early in the call the round-trip time is a measure in ms or unknown", shown is not None and re.fullmatch(r"(< )?[\d.,]+ ms|—", shown) is not None, f"shown {shown!r}")
     welcome = caller.hears(440)
     check(f"{label}: the browser hears the bot's 440 Hz welcome", welcome is not None, f"{welcome and round(welcome, 1)} Hz")
@@ -286,7 +287,7 @@ def call_page_checks(caller, label, first_duration):
     """What a person reads on the page during a call: a running duration, the round-trip time,
     an Input meter that follows the microphone, the statistics named in words."""
     duration = caller.value("window.softphone.durationSeconds")
-    shown = caller.page.inner_text("#call-duration")
+    shown = caller.value("(document.getElementById('call-duration') || {}).textContent") or ""
     check(f"{label}: the call duration advances", first_duration is not None and duration is not None and duration >= first_duration + 3
           and re.fullmatch(r"\d+:\d\d", shown) is not None, f"{first_duration} s then {duration} s, shown {shown!r}")
     rtt = wait_until(lambda: caller.stats().get("rttMs"), 6)
@@ -307,8 +308,8 @@ def call_page_checks(caller, label, first_duration):
     back = wait_until(lambda: meter() > 0.5, 3)
     check(f"{label}: the Input meter falls on mute and rises on unmute", muted and back, f"meter {meter():.2f}")
     figure(f"{label}: rttMs {rtt}, Input meter {readings[0][0]:.2f} at localAudioLevel {readings[0][1]}, duration {duration} s")
-    caller.page.wait_for_selector("#stats th[title=rttMs]", timeout=3000)
-    rows = caller.value("Object.fromEntries([...document.querySelectorAll('#stats tr')].map((r) => [r.querySelector('th').title, [r.querySelector('th').textContent, r.querySelector('td').textContent]]))")
+    wait_until(lambda: caller.value("!!document.querySelector('#stats th[title=rttMs]')"), 3)
+    rows = caller.value("Object.fromEntries([...document.querySelectorAll('#stats tr')].map((r) => r.querySelector('th') ? [r.querySelector('th').title, [r.querySelector('th').textContent, r.querySelector('td').textContent]] : ['', ['', '']]))")
     labelled = rows.get("rttMs", [""])[0] == "Round-trip time" and rows["rttMs"][1].endswith(" ms") and rows.get("packetsLost", [""])[0] == "Packets lost" \
         and rows.get("jitterMs", ["", ""])[1].endswith(" ms") and not any(name == text for name, (text, _) in rows.items())
     check(f"{label}: statistics carry a person's labels and units, the getStats name as the title", labelled, f"{rows.get('rttMs')}, {rows.get('jitterMs')}")
