@@ -22,6 +22,7 @@ let package = Package(
         .executableTarget(name: "STUNFuzz", dependencies: ["FuzzSupport", .product(name: "ICE", package: parley)]),
         .executableTarget(name: "WAVFuzz", dependencies: ["FuzzSupport", .product(name: "Media", package: parley)]),
         .executableTarget(name: "BotScriptFuzz", dependencies: ["FuzzSupport", .product(name: "Parley", package: parley)]),
+        .executableTarget(name: "AgentFuzz", dependencies: ["FuzzSupport", .product(name: "Parley", package: parley)]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -39,6 +39,9 @@ struct SwitchCommand: LongRunningCommand {
     @Option(help: "Seconds a dropped client's calls wait for it to log in again.")
     var detachTimeout: Duration = .seconds(30)
 
+    @Option(help: "Seconds a call the switch routes may ring unanswered before it ends it NO_ANSWER (19) on both sides; 0: no limit.")
+    var noAnswerTimeout: Duration = .seconds(60)
+
     @Option(help: "Idle seconds before the switch pings a client.")
     var pingInterval: Duration = .seconds(30)
 
@@ -58,6 +61,7 @@ struct SwitchCommand: LongRunningCommand {
             throw ValidationError("give at least one --user LOGIN:PASSWORD, --users FILE or --token TOKEN=LOGIN")
         }
         guard detachTimeout > .zero else { throw ValidationError("--detach-timeout must be positive") }
+        guard noAnswerTimeout >= .zero else { throw ValidationError("--no-answer-timeout must not be negative") }
         guard pingInterval > .zero, pingTimeout > .zero else { throw ValidationError("--ping-interval and --ping-timeout must be positive") }
         let url: WebSocketURL
         do { url = try WebSocketURL(parsing: listen) } catch { throw ValidationError(error.description) }
@@ -100,6 +104,7 @@ struct SwitchCommand: LongRunningCommand {
         configuration.detachTimeout = detachTimeout
         configuration.pingInterval = pingInterval
         configuration.pingTimeout = pingTimeout
+        configuration.noAnswerTimeout = noAnswerTimeout
         configuration.servesSoftphone = web
         let embedded: EmbeddedSwitch
         do {
@@ -117,6 +122,16 @@ struct SwitchCommand: LongRunningCommand {
         if web { Diagnostics.say("parley switch: softphone at http\(embedded.url.description.dropFirst(2))") }
         let metrics = try await metricsFlags.start(json: json)
         metrics?.ready(true)
+        // SIGINT or SIGTERM: every client is told (a bye per call, a 1001 close frame), then the
+        // activity stream ends and so does the command, with status 0.
+        let interruption = Interruption()
+        let shutdown = Task {
+            for await _ in interruption.signals {
+                await embedded.shutDown()
+                return
+            }
+        }
+        defer { shutdown.cancel() }
         for await activity in embedded.activity {
             SwitchMetrics.record(activity)
             if json {

@@ -40,6 +40,9 @@ public struct ParleyError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The process is at its limit of open files (`ulimit -n`): the call could not get a
         /// socket or a file (docs/cli.md, "File descriptors").
         case outOfFileDescriptors = "out-of-file-descriptors"
+        /// The call's agent program (`--agent`, `--agent-exec`) could not be reached, refused
+        /// the protocol, or went away (docs/agents.md).
+        case agent
     }
 
     public let kind: Kind

@@ -52,6 +52,29 @@ package actor EmbeddedSwitch {
         activitySink.finish()
     }
 
+    /// Tells each client its calls are over (a bye for each, SYSTEM_SHUTDOWN) and closes every
+    /// socket with a close frame (1001, going away), then stops. The close frames wait until
+    /// the clients have answered the byes, for at most `drain` (a close frame other than a
+    /// normal one does not wait for what is queued before it: WebSocketService.write).
+    package func shutDown(drain: Duration = .seconds(1)) async {
+        timerTask?.cancel()
+        core.shutDown()
+        let actions = core.takeActions()
+        perform(actions.filter { if case .close = $0 { false } else { true } })
+        let deadline = ContinuousClock.now + drain
+        for _ in 0..<1000 where ContinuousClock.now < deadline {
+            guard !core.shutdownByesAnswered || peers.values.contains(where: { server.unsentBytes(to: $0) > 0 }) else { break }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        perform(actions.filter { if case .close = $0 { true } else { false } })
+        // The close frames leave on the service thread; the listener stops once they are out.
+        let closing = ContinuousClock.now + drain
+        for _ in 0..<1000 where ContinuousClock.now < closing && !peers.isEmpty {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        stop()
+    }
+
     /// Closes every socket `login` has open, as a proxy cutting it would; its calls detach.
     package func dropConnections(of login: String) {
         for (id, link) in core.links where link.login == login {
@@ -108,7 +131,11 @@ package actor EmbeddedSwitch {
     private func perform() {
         // Before the replies go out: a client that saw its login answered finds itself listed.
         directory?.update(core.onlineLogins)
-        for action in core.takeActions() {
+        perform(core.takeActions())
+    }
+
+    private func perform(_ actions: [SwitchAction]) {
+        for action in actions {
             switch action {
             case .send(let id, let text):
                 guard let peer = peers[id] else { continue }

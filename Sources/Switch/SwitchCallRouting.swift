@@ -36,7 +36,7 @@ extension SwitchCore {
         }
         let headers = dialog["custom_headers"] ?? .array([])
         calls[callID] = SwitchCall(callID: callID, caller: party, callee: callee, callerSDP: sdp, calleeSDP: nil,
-                                   callerName: callerName, callerNumber: callerNumber, destination: destination)
+                                   callerName: callerName, callerNumber: callerNumber, destination: destination, invitedAt: now)
         sendResult(id: id, ["callID": .string(callID), "message": "CALL CREATED", "sessid": .string(callerSessid)], to: peer)
         actions.append(.activity(.callRouted(callID: callID, from: callerLogin, to: destination)))
 
@@ -60,13 +60,34 @@ extension SwitchCore {
         guard call.callee == party, call.phase != .active else {
             return sendError(id: id, code: -32002, message: "CALL DOES NOT EXIST", extra: ["callID": .string(call.callID)], to: peer)
         }
-        guard let sdp = params["sdp"]?.stringValue, !sdp.isEmpty else { return sendError(id: id, code: -32002, message: "SDP missing", to: peer) }
+        // After early media the caller has the callee's SDP already; the answer may leave it out.
+        guard let sdp = params["sdp"]?.stringValue.flatMap({ $0.isEmpty ? nil : $0 }) ?? call.earlySDP else {
+            return sendError(id: id, code: -32002, message: "SDP missing", to: peer)
+        }
         calls[call.callID]?.calleeSDP = sdp
         calls[call.callID]?.phase = .active
         calls[call.callID]?.trickle.calleeTrickles = params["trickle"]?.boolValue == true
         sendResult(id: id, ["callID": .string(call.callID), "message": "CALL ANSWERED"], to: peer)
         actions.append(.activity(.callAnswered(callID: call.callID)))
         answerToCaller(call.callID, params: ["callID": .string(call.callID)], now: now)
+    }
+
+    /// The callee's media before its answer (early media, docs/verto-protocol.md §5.4): its
+    /// answer SDP goes to the caller as `media`, once; the call still rings.
+    mutating func earlyMedia(id: JSONRPCID, params: JSONValue, from party: SwitchParty, peer: Int) {
+        guard let call = call(for: id, params: params, party: party, peer: peer) else { return }
+        guard call.callee == party, call.phase == .ringing, call.earlySDP == nil else {
+            return sendError(id: id, code: -32002, message: "early media is for a call ringing at its callee, once",
+                             extra: ["callID": .string(call.callID)], to: peer)
+        }
+        guard let sdp = params["sdp"]?.stringValue, !sdp.isEmpty else { return sendError(id: id, code: -32002, message: "SDP missing", to: peer) }
+        calls[call.callID]?.earlySDP = sdp
+        calls[call.callID]?.calleeSDP = sdp
+        sendResult(id: id, ["callID": .string(call.callID), "message": "EARLY MEDIA"], to: peer)
+        var media = partyFields(call)
+        media["callID"] = .string(call.callID)
+        media["sdp"] = .string(sdp)
+        relay("media", media, of: call, from: party)
     }
 
     /// A client's answer to our attach re-offer: its new SDP goes to the other side as a media
@@ -186,11 +207,15 @@ extension SwitchCore {
         guard let call = calls.removeValue(forKey: callID) else { return }
         actions.append(.activity(.callEnded(callID: callID, cause: cause.cause)))
         guard let other = call.other(than: party), let otherPeer = peer(of: other) else { return }
+        sendRequest("bye", params: byeParams(callID, cause), to: otherPeer)
+    }
+
+    func byeParams(_ callID: String, _ cause: HangupCause) -> JSONValue {
         var params: [String: JSONValue] = ["callID": .string(callID), "cause": .string(cause.cause)]
         if let code = cause.causeCode { params["causeCode"] = .integer(code) }
         if let code = cause.sipCode { params["sipCode"] = .integer(code) }
         if let reason = cause.sipReason { params["sipReason"] = .string(reason) }
-        sendRequest("bye", params: .object(params), to: otherPeer)
+        return .object(params)
     }
 
     mutating func updateSDP(of callID: String, from peer: Int, sdp: String) {

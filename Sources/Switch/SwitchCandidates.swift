@@ -153,6 +153,9 @@ extension SwitchCore {
             calls[callID]?.trickle.calleeDelivered = call.calleeCandidates.count
             calls[callID]?.trickle.calleeEndDelivered = call.trickle.calleeEnded
         }
+        // After early media the caller has the callee's SDP: a second one would be a second
+        // answer to one offer, which a browser refuses (docs/verto-protocol.md §5.5).
+        if call.earlySDP != nil { params["sdp"] = nil }
         calls[callID]?.trickle.answerSent = true
         if let callerPeer = peer(of: call.caller) { sendRequest("answer", params: .object(params), to: callerPeer) }
         // Each side's candidates the other could not take before it was known to trickle.

@@ -44,6 +44,9 @@ package struct SwitchConfiguration: Sendable {
     /// How long a pinged client may stay silent before its socket counts as dead and its calls
     /// are detached (TCP alone may not notice a vanished peer for minutes).
     package var pingTimeout: Duration = .seconds(10)
+    /// How long a call the switch routes may go unanswered before it ends it NO_ANSWER (19) on
+    /// both sides; zero lets it ring until one side gives up.
+    package var noAnswerTimeout: Duration = .seconds(60)
     /// How long the switch waits for a client to answer a request it relays (e.g. updateMedia).
     package var relayTimeout: Duration = .seconds(10)
     /// How long a description from a side that trickles is held for a side that may not, waiting

@@ -12,6 +12,8 @@ package struct SwitchCore: Sendable {
     var calls: [String: SwitchCall] = [:]
     var relayed = PendingRequests<RelayedRequest>()
     var nextRequestID = 1
+    /// The byes of a shutdown that their clients have not answered yet (SwitchCore+Ending.swift).
+    var unansweredShutdownByes: Set<JSONRPCID> = []
     var actions: [SwitchAction] = []
 
     package init(configuration: SwitchConfiguration) {
@@ -92,6 +94,7 @@ package struct SwitchCore: Sendable {
             sessions[session.sessid] = nil
         }
         releaseExpiredDescriptions(now: now)
+        endUnansweredCalls(now: now)
         for (_, entry) in relayed.expire(now: now) {
             let request = entry.context
             if request.method == "reattach" {
@@ -105,7 +108,7 @@ package struct SwitchCore: Sendable {
     package var nextDeadline: Double? {
         let pings = links.values.map { link in link.pingSentAt.map { $0 + configuration.pingTimeout.inSeconds } ?? link.idleSince + configuration.pingInterval.inSeconds }
         let detaches = sessions.values.compactMap { $0.detachedAt.map { $0 + configuration.detachTimeout.inSeconds } }
-        return (pings + detaches + [relayed.nextDeadline, nextCandidateDeadline].compactMap { $0 }).min()
+        return (pings + detaches + [relayed.nextDeadline, nextCandidateDeadline, noAnswerDeadline].compactMap { $0 }).min()
     }
 
     // MARK: Requests from clients
@@ -132,6 +135,7 @@ package struct SwitchCore: Sendable {
         case "gatewayState": gatewayState(id: id, link: link, to: peer)
         case "invite": invite(id: id, params: params, from: party, peer: peer, now: now)
         case "answer": answer(id: id, params: params, from: party, peer: peer, now: now)
+        case "media": earlyMedia(id: id, params: params, from: party, peer: peer)
         case "attach": reattached(id: id, params: params, from: party, peer: peer, now: now)
         case "bye": bye(id: id, params: params, from: party, peer: peer)
         case "modify": modify(id: id, params: params, from: party, peer: peer, now: now)
@@ -212,6 +216,7 @@ package struct SwitchCore: Sendable {
     // MARK: Responses from clients
 
     private mutating func handleResponse(id: JSONRPCID, outcome: Result<JSONValue, JSONRPCErrorObject>, from peer: Int) {
+        unansweredShutdownByes.remove(id)
         guard let request = relayed.complete(id)?.context else { return }  // acks of invite, ringing, ping…
         if request.method == "reattach" {
             let answer = (try? outcome.get())?["sdp"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }

@@ -40,9 +40,13 @@ struct SwitchCall {
     var phase: Phase = .routing
     var callerSDP: String
     var calleeSDP: String?
+    /// The callee's SDP sent as early media before it answered.
+    var earlySDP: String? = nil
     var callerName: String
     var callerNumber: String
     var destination: String
+    /// When the invite came, on the core's clock: the no-answer timeout counts from there.
+    var invitedAt: Double = 0
     var held: Set<SwitchParty> = []
     /// Candidates each side trickled since its last SDP: a re-offer carries them, as a server's
     /// own re-offer would carry its candidates.

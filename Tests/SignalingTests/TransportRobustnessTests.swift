@@ -49,6 +49,25 @@ import Testing
         socket.close()
     }
 
+    /// The switch shutting down closes every socket with a close frame 1001 (going away), a
+    /// logged-in one and one that never logged in.
+    @Test func aSwitchShuttingDownClosesEverySocketWith1001() async throws {
+        let harness = try await SwitchHarness.start()
+        let (socket, events) = rawSocket(harness)
+        let (idle, idleEvents) = rawSocket(harness)
+        _ = try await events.next("open") { if case .opened = $0 { true } else { false } }
+        _ = try await idleEvents.next("open") { if case .opened = $0 { true } else { false } }
+        try socket.send(#"{"jsonrpc":"2.0","id":"1","method":"login","params":{"login":"alice","passwd":"alice-secret"}}"#)
+        #expect(try await nextText(events)["result"]?["message"] == "logged in")
+        await harness.embedded.shutDown()
+        for recorder in [events, idleEvents] {
+            let closed = try await recorder.next("close") { if case .closed = $0 { true } else { false } }
+            let closure = try #require(matching(closed) { if case .closed(let closure) = $0 { closure } else { nil } })
+            #expect(closure.code == WebSocketCloseCode.goingAway, "\(closure)")
+        }
+        _ = idle
+    }
+
     @Test func anOversizeMessageIsRefusedWith1009AndTheServerGoesOn() async throws {
         let harness = try await SwitchHarness.start()
         defer { Task { await harness.embedded.stop() } }

@@ -29,6 +29,7 @@ struct AnswerCommand: LongRunningCommand {
     @OptionGroup var logging: LoggingFlags
     @OptionGroup var metricsFlags: MetricsFlags
     @OptionGroup var fleet: CallFleetFlags
+    @OptionGroup var agentFlags: AgentFlags
 
     @Option(help: "On SIGTERM or Ctrl-C, refuse new calls and wait this many seconds for the calls up to end before hanging them up (a second signal hangs up at once).")
     var drainTimeout: Duration = .zero
@@ -38,6 +39,9 @@ struct AnswerCommand: LongRunningCommand {
 
     @Option(help: "Exit after this many calls have ended.")
     var calls: Int?
+
+    @Option(help: "Before answering, play --play to the caller as early media for this many seconds (the caller sees early-media); 0: answer at once.")
+    var earlyMedia: Duration = .zero
 
     @Option(help: "Hang up each call this many seconds after answering.")
     var duration: Duration?
@@ -64,12 +68,15 @@ struct AnswerCommand: LongRunningCommand {
         if let calls, calls < 1 { throw ValidationError("--calls must be at least 1") }
         if let rejectEvery, rejectEvery < 1 { throw ValidationError("--reject-every must be at least 1") }
         if let duration, duration <= .zero { throw ValidationError("--duration must be positive") }
+        guard (.zero ... .seconds(3600)).contains(earlyMedia) else { throw ValidationError("--early-media must be 0-3600 seconds") }
+        if earlyMedia > .zero, reject || forward != nil { throw ValidationError("--early-media cannot be combined with --reject or --forward") }
         if let forward {
             guard (try? Call.checkedDestination(forward)) != nil else { throw ValidationError("--forward needs one destination word without spaces") }
             if reject || rejectEvery != nil || fleet.bot != nil { throw ValidationError("--forward cannot be combined with --reject, --reject-every or --bot") }
         }
         guard (.zero ... .seconds(3600)).contains(drainTimeout) else { throw ValidationError("--drain-timeout must be 0-3600 seconds") }
         try media.checkOutput(json: logging.json)
+        if agentFlags.isSet, fleet.bot != nil || forward != nil { throw ValidationError("--agent and --agent-exec cannot go with --bot or --forward") }
     }
 
     /// The client's own cap: --max-calls plus headroom for calls that are ending (the Answerer
@@ -85,7 +92,9 @@ struct AnswerCommand: LongRunningCommand {
         let logger: Logger
         var configuration: VoiceClientConfiguration
         let botScript: BotScript?
+        let agent: AgentEndpoint?
         do {
+            agent = try agentFlags.endpoint(tls: connection)
             logger = try logging.bootstrap()
             presenter.logger = logger
             configuration = try connection.clientConfiguration(media: try media.mediaOptions(profile: profile))
@@ -112,7 +121,7 @@ struct AnswerCommand: LongRunningCommand {
             client: client, presenter: presenter, logger: logger, baseMedia: configuration.media, bot: botScript, maxCalls: maxCalls,
             callLimit: calls, recordDirectory: fleet.recordDir, duration: duration, dtmf: fleet.dtmf, reject: reject, rejectEvery: rejectEvery, forward: forward, statsInterval: statsInterval,
             clockInterval: logging.json ? fleet.clockInterval : .zero, reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP,
-            login: configuration.credentials.login, drainTimeout: drainTimeout, metrics: metrics)
+            login: configuration.credentials.login, drainTimeout: drainTimeout, metrics: metrics, earlyMedia: earlyMedia, agent: agent)
         let status = await answerer.run()
         await client.disconnect()
         await metricsFlags.linger(metrics)

@@ -42,11 +42,17 @@ actor Answerer {
     private var draining = false
     private let drainTimeout: Duration
     private let metrics: MetricsEndpoint?
+    /// Early media before each answer (`--early-media`).
+    private let earlyMedia: Duration
+    /// Each call's program (`--agent`, `--agent-exec`; AgentCalls.swift).
+    private let agent: AgentEndpoint?
 
     init(client: VoiceClient, presenter: CallPresenter, logger: Logger, baseMedia: MediaOptions, bot: BotScript?, maxCalls: Int,
          callLimit: Int?, recordDirectory: String?, duration: Duration?, dtmf: String?, reject: Bool, rejectEvery: Int? = nil, forward: String? = nil, statsInterval: Duration,
          clockInterval: Duration = .zero, reportFirstAudio: Bool = false, saveSDPDirectory: String? = nil, login: String? = nil,
-         drainTimeout: Duration = .zero, metrics: MetricsEndpoint? = nil) {
+         drainTimeout: Duration = .zero, metrics: MetricsEndpoint? = nil, earlyMedia: Duration = .zero, agent: AgentEndpoint? = nil) {
+        self.earlyMedia = earlyMedia
+        self.agent = agent
         self.client = client
         self.login = login
         self.presenter = presenter
@@ -193,6 +199,12 @@ actor Answerer {
     /// of calls up comes back here, when the call ends.
     private nonisolated func serve(_ incoming: IncomingCall) async {
         let call = incoming.call
+        var admitted: AgentSession?
+        if let agent {
+            admitted = await AgentCalls.admit(incoming, endpoint: agent, presenter: presenter)
+            guard admitted != nil else { return await served(failed: true, lostToNetwork: false) }
+        }
+        let session = admitted
         var media = baseMedia
         media.watchesFirstAudible = reportFirstAudio
         if let recordDirectory { media.sink = .wav(path: "\(recordDirectory)/\(incoming.id).wav", stereo: false) }
@@ -207,6 +219,7 @@ actor Answerer {
         let quality = CallQualityWatch(call: call, presenter: presenter, watchesInputLevel: !media.source.isGenerated)
         let watcher = Task { [presenter] in
             for await event in call.events {
+                session?.note(event)
                 quality.note(event)
                 presenter.event(call.id, event)
             }
@@ -225,10 +238,23 @@ actor Answerer {
         defer { firstPacket.cancel() }
         defer { firstAudio.cancel() }
         do {
-            try await incoming.answer(media: media)
-            presenter.negotiated(call.id, await call.statistics())
-            await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter)
-            if let bot {
+            if earlyMedia > .zero { try await incoming.sendEarlyMedia(media: media) }
+            // The caller may give up (or ring out) while the early media plays: not our failure.
+            var answered = false
+            if earlyMedia == .zero {
+                try await incoming.answer(media: media)
+                answered = true
+            } else if await Self.stillRinging(call, for: earlyMedia) {
+                try await incoming.answer()
+                answered = true
+            }
+            if answered {
+                presenter.negotiated(call.id, await call.statistics())
+                await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter)
+            }
+            if let session, answered {
+                await AgentCalls.stream(session, call: call, from: incoming.callerNumber ?? incoming.callerName ?? "", to: incoming.calleeNumber ?? "", headers: incoming.headers)
+            } else if let bot, answered {
                 let outcome = await call.runBot(BotRunner(script: bot, recordDirectory: recordDirectory ?? "."), logger: logger)
                 let verdict = outcome.verdict(callingSide: false)
                 // Counted first: a scrape after the bot event sees it.
@@ -248,6 +274,16 @@ actor Answerer {
         // A call lost with the network ends the run as it ends `parley call`: status 5.
         let lost = ExitStatus.forEnd(reason, failure: await call.failure) == ExitStatus.networkLost
         await served(failed: failed || mediaFailed, lostToNetwork: lost)
+    }
+
+    /// Waits out `span`; false as soon as the call has ended.
+    private static func stillRinging(_ call: Call, for span: Duration) async -> Bool {
+        let end = ContinuousClock.now + span
+        for _ in 0..<36_001 where ContinuousClock.now < end {
+            if await call.state.isDone { return false }
+            try? await Task.sleep(for: min(.milliseconds(100), end - ContinuousClock.now))
+        }
+        return !(await call.state.isDone)
     }
 
     private func served(failed: Bool, lostToNetwork lost: Bool) {

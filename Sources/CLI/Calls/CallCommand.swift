@@ -30,6 +30,7 @@ struct CallCommand: LongRunningCommand {
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var media: MediaFlags
     @OptionGroup var logging: LoggingFlags
+    @OptionGroup var agentFlags: AgentFlags
 
     @Option(name: .customLong("header"), help: "A custom SIP header NAME=VALUE (repeatable), e.g. X-Account=42.")
     var headers: [String] = []
@@ -51,16 +52,21 @@ struct CallCommand: LongRunningCommand {
     @Option(help: "Caller id number.")
     var callerNumber = ""
 
+    @Option(help: "Seconds the call may ring unanswered before it ends no-answer (NO_ANSWER, exit status 7); 0: ring until the far end or the server ends it.")
+    var ringTimeout: Duration = .seconds(60)
+
     @Option(help: "Seconds between --json stats events (0: only at the end).")
     var statsInterval: Duration = .seconds(5)
 
     func validate() throws {
         if let duration, duration <= .zero { throw ValidationError("--duration must be positive") }
+        guard ringTimeout >= .zero else { throw ValidationError("--ring-timeout must not be negative") }
         guard statsInterval >= .zero else { throw ValidationError("--stats-interval must not be negative") }
         _ = try parsedHeaders()
         try MediaFlags.checkDTMF(dtmf)
         try media.checkOutput(json: logging.json)
         if bot != nil, dtmf != nil { throw ValidationError("--dtmf and --bot cannot go together: send digits with a send step") }
+        if agentFlags.isSet, bot != nil || connection.dialect == .janus { throw ValidationError("--agent and --agent-exec go with Verto calls and without --bot") }
     }
 
     private func parsedHeaders() throws -> [CustomHeader] {
@@ -113,6 +119,7 @@ struct CallCommand: LongRunningCommand {
         options.headers = try parsedHeaders()
         options.callerName = callerName
         options.callerNumber = callerNumber
+        options.ringTimeout = ringTimeout > .zero ? ringTimeout : nil
 
         let client = VoiceClient(configuration: configuration, logger: logger)
         presenter.note("connecting to \(configuration.server)")
@@ -130,11 +137,20 @@ struct CallCommand: LongRunningCommand {
         }
         defer { clientNews.cancel() }
         presenter.note("logged in; calling \(destination)")
+        // The program first: a call is not placed for a program that is not there.
+        var agentSession: AgentSession?
+        do throws(ParleyError) {
+            if let endpoint = try agentFlags.endpoint(tls: connection) { agentSession = try await AgentSession.connect(endpoint) }
+        } catch {
+            await client.disconnect()
+            fail(error, presenter: presenter)
+        }
         let call: Call
         do {
             call = try await client.dial(destination, options: options)
         } catch {
             recorder?.name("failed-call")
+            await agentSession?.abandon(cause: "NOT_PLACED")
             await client.disconnect()
             reports.write([.setupFailed(error)], suite: "parley call \(destination)", presenter: presenter)
             fail(error, presenter: presenter)
@@ -143,6 +159,7 @@ struct CallCommand: LongRunningCommand {
         var session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval, interactive: !logging.json,
                                   commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-",
                                   watchesInputLevel: !mediaOptions.source.isGenerated, bot: botRunner, logger: logger)
+        if let agentSession { session.agent = (agentSession, callerNumber.isEmpty ? configuration.credentials.login ?? "" : callerNumber, destination, options.headers) }
         session.reports = (reports, "parley call \(destination)")
         // The second call of a three-way call plays and records nothing apart: while merged, the
         // first call's output carries both far ends.

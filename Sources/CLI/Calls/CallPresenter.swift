@@ -68,9 +68,9 @@ final class CallPresenter: @unchecked Sendable {
 
     func state(_ call: String, _ state: CallState) {
         if json {
-            JSONEvents.emit("state", StatePayload(call: call, state: state.name))
+            JSONEvents.emit("state", StatePayload(call: call, state: state.name, heldBy: state.holder))
         } else if !state.isDone {
-            line("call \(short(call)): \(state.name)")
+            line("call \(short(call)): \(state.name)" + (state.holder.map { " (on hold: \($0))" } ?? ""))
         }
     }
 
@@ -330,7 +330,12 @@ final class CallPresenter: @unchecked Sendable {
     static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
 }
 
-struct StatePayload: Encodable { let call: String; let state: String }
+struct StatePayload: Encodable {
+    let call: String
+    let state: String
+    /// Who holds the call (`local`, `remote`, `both`), in a held state only.
+    var heldBy: String? = nil
+}
 struct ReadyPayload: Encodable { let login: String? }
 struct HeaderPayload: Encodable { let name: String; let value: String }
 struct IncomingPayload: Encodable {

@@ -26,6 +26,8 @@ struct CallRecordPayload: Encodable {
     let mosMin: Double?
     let warnings: [String]
     let recoveries: Int
+    /// Who held the call at some time (`local`, `remote`, `both`); absent when nobody did.
+    let heldBy: String?
     let termination: ReasonPayload
 
     init(_ record: CallRecord) {
@@ -51,6 +53,7 @@ struct CallRecordPayload: Encodable {
         mosMin = record.mosMin.map(CallPresenter.rounded)
         warnings = record.warningsRaised.map(\.rawValue)
         recoveries = record.recoveries
+        heldBy = record.timeline.heldBy
         termination = ReasonPayload(record.termination)
     }
 }

@@ -25,6 +25,8 @@ struct CallSession {
     let stop = LocalStop()
     /// `--junit` and `--csv`, and the suite name they carry.
     var reports: (files: ReportFileFlags, suite: String)? = nil
+    /// The program the call streams to once active (`--agent`, docs/agents.md), and what it is told of the call.
+    var agent: (session: AgentSession, from: String, to: String, headers: [CustomHeader])? = nil
 
     func run() async -> Int32 {
         let started = ContinuousClock.now
@@ -42,14 +44,21 @@ struct CallSession {
         let bot = bot
         let logger = logger
         let stop = stop
+        let agent = agent
         let watcher = Task { () -> Task<BotVerdict, Never>? in
             var activated = false
             var botRun: Task<BotVerdict, Never>?
+            var agentRun: Task<Void, Never>?
+            defer { if agentRun == nil, let agent { Task { await agent.session.abandon(cause: "NOT_ANSWERED") } } }
             for await event in call.events {
+                agent?.session.note(event)
                 quality.note(event)
                 presenter.event(call.id, event)
                 guard case .state(.active) = event, !activated else { continue }
                 activated = true
+                if let agent {
+                    agentRun = Task { await AgentCalls.stream(agent.session, call: call, from: agent.from, to: agent.to, headers: agent.headers) }
+                }
                 if let bot {
                     botRun = Task {
                         let outcome = await call.runBot(bot, logger: logger)
@@ -62,6 +71,7 @@ struct CallSession {
                 presenter.negotiated(call.id, await call.statistics())
                 await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter, stop: stop)
             }
+            await agentRun?.value
             return botRun
         }
         let keys = Task {

@@ -20,6 +20,9 @@ enum ExitStatus {
     /// before the bot's script did: the test did not finish, so it neither passed nor failed.
     static let botAborted: Int32 = 7
 
+    /// Nobody answered the call within its ring timeout (`--ring-timeout`): it ended no-answer.
+    static let noAnswer: Int32 = 8
+
     /// What `call --help` says of each status (docs/cli.md says the same at more length).
     static let callMeanings: [(status: Int32, meaning: String)] = [
         (normal, "normal end"),
@@ -28,6 +31,7 @@ enum ExitStatus {
         (mediaFailed, "media failed (ICE, DTLS, codecs)"),
         (networkLost, "the network or the server went away and the call could not be recovered (reconnect timeout, reconnecting gave up)"),
         (botFailed, "with --bot, the call worked but the bot's verdict is failed"),
+        (noAnswer, "nobody answered within --ring-timeout (no-answer, NO_ANSWER 19)"),
         (usage, "bad usage"),
         (LocalInputError.unreadableInput, "a file to read is missing or unreadable"),
     ]
@@ -43,6 +47,7 @@ enum ExitStatus {
         }
         // A call answered without media ended `no-media`, whoever cleared it.
         if reason.localStatus == .noMedia { return mediaFailed }
+        if reason.localStatus == .noAnswer { return noAnswer }
         return reason.isNormal ? normal : callFailed
     }
 

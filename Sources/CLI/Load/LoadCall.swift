@@ -75,13 +75,26 @@ struct LoadCall {
     /// Runs on the call once it is active, instead of the hold and the digits.
     let bot: BotRunner?
     let logger: Logger
+    /// The program each call streams to during its hold (docs/agents.md).
+    var agent: AgentEndpoint? = nil
 
     func run(on client: VoiceClient, run: LoadRun) async -> LoadCallResult {
+        var session: AgentSession?
+        if let agent {
+            do {
+                session = try await AgentSession.connect(agent)
+            } catch {
+                presenter.error(error)
+                return LoadCallResult(index: index, callID: nil, answered: false, held: false, failure: error.code, setupMs: nil, firstAudioMs: nil,
+                                      reason: nil, audio: nil)
+            }
+        }
         let dialed = ContinuousClock.now
         let call: Call
         do {
             call = try await client.dial(destination, options: options)
         } catch {
+            await session?.abandon(cause: "NOT_PLACED")
             presenter.error(error)
             CallMetrics.dialFailed(error.code)
             return LoadCallResult(index: index, callID: nil, answered: false, held: false, failure: error.code, setupMs: nil, firstAudioMs: nil,
@@ -101,7 +114,9 @@ struct LoadCall {
         var setupMs: Int?
         var holding: Task<Bool, Never>?
         var botRun: Task<BotOutcome, Never>?
+        var agentRun: Task<Void, Never>?
         for await event in call.events {
+            session?.note(event)
             phases.note(event, at: Self.milliseconds(ContinuousClock.now - dialed))
             guard case .state(let state) = event else {
                 switch event {
@@ -120,6 +135,11 @@ struct LoadCall {
                 setupMs = setup
                 CallMetrics.setup(.outgoing, .milliseconds(setup))
                 await run.answered(setupMs: setup)
+                if let session {
+                    agentRun = Task { [destination, options] in
+                        await AgentCalls.stream(session, call: call, from: options.callerNumber, to: destination, headers: options.headers)
+                    }
+                }
                 if let bot {
                     botRun = Task { [logger] in await call.runBot(bot, logger: logger) }
                     continue
@@ -136,9 +156,14 @@ struct LoadCall {
             if state.isDone { break }
         }
         let reason = await call.waitUntilDone()
+        if agentRun == nil { await session?.abandon(cause: reason.cause ?? "NOT_ANSWERED") }
+        await agentRun?.value
+        // The program may end its call before the hold does: our own clean hang-up is a held call.
+        let callFailure = await call.failure
+        let agentEnded = session != nil && reason.localStatus == .endedByLocalUser && callFailure == nil
         holding?.cancel()
         firstAudio.cancel()
-        let held = await holding?.value ?? false
+        let held = await holding?.value ?? false || agentEnded
         // Ctrl-C hung the call up under its bot: the test was cut short, not failed by the far end.
         // Any call still up when the run stopped ended because of the stop, whichever side's bye
         // the call saw first (the far end may answer our hangup with its own).
@@ -168,7 +193,9 @@ struct LoadCall {
             if let error = await call.failure {
                 failure = error.code
             } else if setupMs == nil {
-                failure = reason.cause ?? reason.localStatus?.rawValue ?? "NOT_ANSWERED"
+                // Hung up by Ctrl-C while ringing: our own hangup, not the far end's clearing.
+                let stopped = await run.isStopping && reason.localStatus == .endedByLocalUser
+                failure = stopped ? "interrupted" : reason.cause ?? reason.localStatus?.rawValue ?? "NOT_ANSWERED"
             } else {
                 failure = await run.isStopping ? "interrupted" : "ended-early"
             }

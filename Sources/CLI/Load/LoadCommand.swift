@@ -34,6 +34,7 @@ struct LoadCommand: LongRunningCommand {
     @OptionGroup var logging: LoggingFlags
     @OptionGroup var metricsFlags: MetricsFlags
     @OptionGroup var fleet: CallFleetFlags
+    @OptionGroup var agentFlags: AgentFlags
 
     @Option(help: "Calls to place in all.")
     var calls = 1
@@ -46,6 +47,9 @@ struct LoadCommand: LongRunningCommand {
 
     @Option(help: "Seconds to hold each call after it is answered.")
     var hold: Duration = .seconds(30)
+
+    @Option(help: "Seconds each call may ring unanswered before it ends no-answer (NO_ANSWER 19, a failed call); 0: no limit.")
+    var ringTimeout: Duration = .seconds(60)
 
     @Option(help: "Failed calls the run may have and still pass.")
     var maxFailures = 0
@@ -70,6 +74,7 @@ struct LoadCommand: LongRunningCommand {
         guard rate.isFinite, rate >= 0.01, rate <= 1000 else { throw ValidationError("--rate must be between 0.01 and 1000 calls a second") }
         guard hold >= .zero, hold <= .seconds(86_400) else { throw ValidationError("--hold must be between 0 and 86400 seconds") }
         if fleet.bot != nil, fleet.dtmf != nil { throw ValidationError("--dtmf and --bot cannot go together: send digits with a send step") }
+        guard ringTimeout >= .zero else { throw ValidationError("--ring-timeout must not be negative") }
         guard maxFailures >= 0 else { throw ValidationError("--max-failures must not be negative") }
         if let maxSetupMs, maxSetupMs < 1 { throw ValidationError("--max-setup-ms must be at least 1") }
         if let minMOS, !(1...5).contains(minMOS) { throw ValidationError("--min-mos must be between 1 and 5") }
@@ -79,6 +84,7 @@ struct LoadCommand: LongRunningCommand {
         guard media.recordSpec == "null" else { throw ValidationError("--record would be shared by every call: use --record-dir DIR") }
         guard media.play != "stdin", media.play != "-" else { throw ValidationError("--play stdin cannot feed many calls: use tone:HZ, silence or a WAV file") }
         if case .microphone = try? AudioSourceSpec(media.playSpec) { throw ValidationError("--play mic cannot feed many calls: use tone:HZ, silence or a WAV file") }
+        if agentFlags.isSet, fleet.bot != nil || fleet.dtmf != nil { throw ValidationError("--agent and --agent-exec cannot go with --bot or --dtmf: the program sends digits") }
     }
 
     func runLongRunning() async throws {
@@ -96,6 +102,7 @@ struct LoadCommand: LongRunningCommand {
             configuration = try connection.clientConfiguration(media: callMedia)
             // Loads the WAV file now: a bad one is a usage error before anything connects.
             _ = try callMedia.source.makeSharedLoopSource(sampleRate: 48000)
+            _ = try agentFlags.endpoint(tls: connection)
             // Makes the --save-sdp folder now: one that cannot be made stops the run before it starts.
             if let directory = media.saveSDP { _ = try SDPRecorder(directory: directory, dialect: .verto, peer: destination) }
             try reports.check()
@@ -108,7 +115,7 @@ struct LoadCommand: LongRunningCommand {
         }
         callMedia.sharesLoopedSource = true
         // A bot listens to what each call receives.
-        callMedia.decodesReceivedAudio = fleet.recordDir != nil || botScript != nil
+        callMedia.decodesReceivedAudio = fleet.recordDir != nil || botScript != nil || agentFlags.isSet
 
         let metrics = try await metricsFlags.start(json: logging.json)
         let client = VoiceClient(configuration: configuration, logger: logger)
@@ -164,8 +171,11 @@ struct LoadCommand: LongRunningCommand {
             }
         }
         let started = ContinuousClock.now
-        let template = LoadCallTemplate(destination: destination, media: callMedia, recordDirectory: fleet.recordDir, saveSDPDirectory: media.saveSDP,
-                                        hold: hold, dtmf: fleet.dtmf, presenter: presenter, bot: bot, logger: logger)
+        var configured = LoadCallTemplate(destination: destination, media: callMedia, recordDirectory: fleet.recordDir, saveSDPDirectory: media.saveSDP,
+                                          hold: hold, ringTimeout: ringTimeout > .zero ? ringTimeout : nil, dtmf: fleet.dtmf, presenter: presenter, bot: bot,
+                                          logger: logger)
+        configured.agent = try? agentFlags.endpoint(tls: connection)
+        let template = configured
         let results = await run.run { index in
             let result = await template.call(index).run(on: client, run: run)
             if presenter.json { JSONEvents.emit("ended", LoadEndedPayload(result)) }
@@ -201,13 +211,16 @@ struct LoadCallTemplate: Sendable {
     let recordDirectory: String?
     let saveSDPDirectory: String?
     let hold: Duration
+    let ringTimeout: Duration?
     let dtmf: String?
     let presenter: CallPresenter
     let bot: BotRunner?
     let logger: Logger
+    var agent: AgentEndpoint? = nil
 
     func call(_ index: Int) -> LoadCall {
         var options = DialOptions()
+        options.ringTimeout = ringTimeout
         var media = media
         if let recordDirectory { media.sink = .wav(path: "\(recordDirectory)/load-\(index).wav", stereo: false) }
         // Named by the call's number, like its recording; the folder was made before the run.
@@ -215,7 +228,9 @@ struct LoadCallTemplate: Sendable {
             media.sdpObserver = try? SDPRecorder(directory: saveSDPDirectory, dialect: .verto, peer: destination, call: "load-\(index)").observer
         }
         options.media = media
-        return LoadCall(index: index, destination: destination, options: options, hold: hold, dtmf: dtmf,
-                        presenter: presenter, bot: bot, logger: logger)
+        var call = LoadCall(index: index, destination: destination, options: options, hold: hold, dtmf: dtmf,
+                            presenter: presenter, bot: bot, logger: logger)
+        call.agent = agent
+        return call
     }
 }

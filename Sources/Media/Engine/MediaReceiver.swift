@@ -34,6 +34,8 @@ final class MediaReceiver {
     private var securedAt: ContinuousClock.Instant?
     private var lastRTPArrival: ContinuousClock.Instant?
     private var disrupted = false
+    /// The last tick of a hold: the wait for RTP starts again from there once the hold ends.
+    private var heldUntil: ContinuousClock.Instant?
     private var lastSenderReport: (compact: UInt32, arrival: ContinuousClock.Instant)?
     /// Set by the session when it stops: what arrives later is dropped.
     var stopped = false
@@ -206,9 +208,15 @@ final class MediaReceiver {
     }
 
     /// Raises `disrupted` once no RTP has come for the configured time since the last packet
-    /// (or since the channel was secured).
-    func checkDisruption(now: ContinuousClock.Instant) {
-        guard !disrupted, let since = lastRTPArrival ?? securedAt, now - since > configuration.disruptionTimeout else { return }
+    /// (or since the channel was secured, or a hold ended). A held call expects no media.
+    func checkDisruption(now: ContinuousClock.Instant, expectingMedia: Bool) {
+        guard expectingMedia else {
+            heldUntil = now
+            return
+        }
+        guard !disrupted, let last = lastRTPArrival ?? securedAt else { return }
+        let since = heldUntil.map { max($0, last) } ?? last
+        guard now - since > configuration.disruptionTimeout else { return }
         disrupted = true
         continuation.yield(.disrupted)
     }

@@ -67,6 +67,7 @@ package final class MediaSession: @unchecked Sendable {
     private var stopped = false
     private var muted = false
     private var sendingPaused = false
+    private var onHold = false
     private var sentFirstPacket = false
     private var previousWasDTX = false
     private var everPlayed = false
@@ -244,6 +245,14 @@ package final class MediaSession: @unchecked Sendable {
         set { clockLock.withLock { _ in sendingPaused = newValue } }
     }
 
+    /// A held call (either side holds) plays silence whatever still arrives: a far end that
+    /// holds with signalling only (Verto's `modify` `hold`, as the Telnyx SDKs do) keeps sending
+    /// its audio, and the held party must not hear it. No RTP while held is no disruption.
+    package var isOnHold: Bool {
+        get { clockLock.withLock { _ in onHold } }
+        set { clockLock.withLock { _ in onHold = newValue } }
+    }
+
     var isSecure: Bool { withReceiver { $0.channel.isSecure } }
 
     // MARK: Receive path (network thread)
@@ -269,7 +278,7 @@ package final class MediaSession: @unchecked Sendable {
                 sender = taken
                 nextRTCP = now + .milliseconds(500)
             }
-            receiver.checkDisruption(now: now)
+            receiver.checkDisruption(now: now, expectingMedia: !onHold)
             if receiver.telephoneEventsArrived { inBandDetector = nil }
         }
         // Send first: the frame leaves as close to the tick as it can; playout has the jitter
@@ -339,6 +348,7 @@ package final class MediaSession: @unchecked Sendable {
                 playoutCount += count
             }
         }
+        if onHold { playout.baseAddress!.update(repeating: 0, count: tickSamples) }
         let remote = UnsafeBufferPointer(rebasing: playout[0..<tickSamples])
         sink.write(remote: remote, local: UnsafeBufferPointer(localFrame))
         totalSamplesPlayed += tickSamples

@@ -72,7 +72,7 @@ package struct MediaSessionConfiguration: Sendable {
         codec: MediaCodec, ptimeMilliseconds: Int = 20, telephoneEventPayloadType: UInt8? = nil, receivedTelephoneEventPayloadTypes: [UInt8]? = nil,
         localSSRC: UInt32 = UInt32.random(in: 1...UInt32.max),
         remoteSSRC: UInt32? = nil, cname: String = "parley", jitterBuffer: JitterBuffer.Configuration = .init(),
-        disruptionTimeout: Duration = .seconds(2), rtcpInterval: Duration = .seconds(5), dtmfDurationMilliseconds: Int = 100,
+        disruptionTimeout: Duration = .seconds(5), rtcpInterval: Duration = .seconds(5), dtmfDurationMilliseconds: Int = 100,
         dtmfVolume: UInt8 = 10, detectInBandDTMF: Bool = true
     ) {
         self.codec = codec

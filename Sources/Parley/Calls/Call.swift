@@ -39,6 +39,11 @@ public actor Call {
     var mediaTimer: Task<Void, Never>?
     /// The call was answered at some point: from then on it should have media.
     var answered = false
+    /// Our answer SDP, sent early (Verto's `media`) while the call still rings here; the answer
+    /// repeats it (Call+EarlyMedia.swift).
+    var earlyAnswer: String?
+    /// Started with our invite; ends the call `no-answer` if nobody answered by then.
+    var ringTimer: Task<Void, Never>?
     /// A recovery whose signalling is done, reported once media is back (Call+Recovery.swift).
     var pendingRecovery: RecoveryPath?
     /// Watches the host's network for a call that has no client to do it (Call+Recovery.swift).
@@ -178,6 +183,7 @@ public actor Call {
     /// (active at once when the dialect answers in its reply and media is secured).
     func dial(destination: String, options: DialOptions) async throws(ParleyError) {
         try begin(.dial)
+        startRingTimer(options.ringTimeout)
         let leg = try await prepare(role: .controlling)
         do {
             let offer = try await leg.makeOffer()
@@ -195,18 +201,14 @@ public actor Call {
         await signalledCall()
     }
 
-    /// Incoming: answers `offer` with our media and tells the server. A caller that did not opt
-    /// in to trickle (`peerTrickles` false) gets an answer that carries our candidates.
+    /// Incoming: answers `offer` with our media (the media already running when we sent it
+    /// early) and tells the server. A caller that did not opt in to trickle (`peerTrickles`
+    /// false) gets an answer that carries our candidates.
     func answer(offer: String, media: MediaOptions?, peerTrickles: Bool = true) async throws(ParleyError) {
         try begin(.answer)
-        if let media { mediaOptions = media }
-        self.peerTrickles = peerTrickles
-        let leg = try await prepare(role: .controlled)
         do {
-            for line in remoteCandidates { await leg.addRemoteCandidate(line) }
-            if remoteCandidatesEnded { await leg.remoteEndOfCandidates() }
-            remoteCandidates = []
-            let answer = try await leg.answer(offer, peerTrickles: trickle)
+            let answer: String
+            if let earlyAnswer { answer = earlyAnswer } else { answer = try await localAnswer(to: offer, media: media, peerTrickles: peerTrickles) }
             try ensureLive(sending: "answer")
             try await signalling.answer(callID: id, sdp: answer, trickle: trickle)
         } catch {
@@ -221,9 +223,20 @@ public actor Call {
         await signalledCall()
     }
 
-    func reject() async throws(ParleyError) {
+    /// Our media for `offer`, started: a new media leg and its answer SDP.
+    func localAnswer(to offer: String, media: MediaOptions?, peerTrickles: Bool) async throws(ParleyError) -> String {
+        if let media { mediaOptions = media }
+        self.peerTrickles = peerTrickles
+        let leg = try await prepare(role: .controlled)
+        for line in remoteCandidates { await leg.addRemoteCandidate(line) }
+        if remoteCandidatesEnded { await leg.remoteEndOfCandidates() }
+        remoteCandidates = []
+        return try await leg.answer(offer, peerTrickles: trickle)
+    }
+
+    func reject(cause: HangupCause = .userBusy) async throws(ParleyError) {
         try begin(.reject)
-        await signalling.hangup(callID: id, cause: .userBusy)
+        await signalling.hangup(callID: id, cause: cause)
         await finish()
     }
 
@@ -357,7 +370,7 @@ public actor Call {
         await leg?.stopTrickling()
     }
 
-    private func signalledCall() async {
+    func signalledCall() async {
         await send(trickleGate.open())
     }
 
@@ -412,6 +425,7 @@ public actor Call {
         guard machine.handle(signal) else { return }
         if signal == .answered {
             answered = true
+            ringTimer?.cancel()
             startMediaTimer()
         }
         publishState()
@@ -452,6 +466,7 @@ public actor Call {
         await leaveMerge()
         await amendEndingWithoutMedia()
         mediaTimer?.cancel()
+        ringTimer?.cancel()
         await networkWatch?.close()
         networkWatch = nil
         await leg?.stop()

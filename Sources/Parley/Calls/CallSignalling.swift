@@ -11,6 +11,8 @@ protocol CallSignalling: Sendable {
     /// (Janus); nil when it follows as `CallSignallingEvent.answered` (Verto).
     func invite(callID: String, destination: String, options: DialOptions, sdp: String, trickle: Bool) async throws(ParleyError) -> String?
     func answer(callID: String, sdp: String, trickle: Bool) async throws(ParleyError)
+    /// Our answer SDP before the answer itself (early media); the answer follows.
+    func earlyMedia(callID: String, sdp: String, trickle: Bool) async throws(ParleyError)
     func ringing(callID: String) async
     func hangup(callID: String, cause: HangupCause) async
     func hold(callID: String, _ held: Bool) async throws(ParleyError)
@@ -55,6 +57,13 @@ enum CallSignallingEvent: Sendable {
     case sessionLost(ParleyError)
     /// A failure worth reporting that does not end the call.
     case error(ParleyError)
+}
+
+extension CallSignalling {
+    /// A dialect without early media for our incoming calls (Janus offers us none).
+    func earlyMedia(callID: String, sdp: String, trickle: Bool) async throws(ParleyError) {
+        throw ParleyError(kind: .callState, message: "this dialect has no early media for incoming calls")
+    }
 }
 
 /// Completes the far end's renegotiation request, whatever the dialect's reply looks like.

@@ -20,6 +20,10 @@ public struct TerminationReason: Sendable, Equatable, CustomStringConvertible {
         case networkLost = "network-lost"
         case noMedia = "no-media"
         case reconnectTimeout = "reconnect-timeout"
+        /// Our outgoing call rang for its whole ring timeout and we gave up (NO_ANSWER, 19).
+        case noAnswer = "no-answer"
+        /// The call's agent program disconnected while the call was up (docs/agents.md).
+        case agentLost = "agent-lost"
     }
 
     /// Why the call ended as the client reports it: its own status, or `notProvided` when the
@@ -85,6 +89,17 @@ public enum CallState: Sendable, Equatable, CustomStringConvertible {
 
     /// Held by either side: no RTP flows by design.
     public var isHeld: Bool { self == .held || self == .remotelyHeld || self == .doubleHeld }
+
+    /// Who holds the call in this state: `local` (we do), `remote` (the far end does) or `both`;
+    /// nil when nobody does.
+    public var holder: String? {
+        switch self {
+        case .held: "local"
+        case .remotelyHeld: "remote"
+        case .doubleHeld: "both"
+        default: nil
+        }
+    }
 
     public var name: String {
         switch self {

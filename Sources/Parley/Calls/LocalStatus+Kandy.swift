@@ -9,7 +9,7 @@ extension TerminationReason.LocalStatus {
         case .ignored: 9903
         case .answeredElsewhere: 9904
         case .sessionCompleted: 9905
-        case .endedByError, .networkLost, .noMedia, .reconnectTimeout: 9906
+        case .endedByError, .networkLost, .noMedia, .reconnectTimeout, .noAnswer, .agentLost: 9906
         case .endedByUnregister: 9907
         case .callForwarded: 9908
         }

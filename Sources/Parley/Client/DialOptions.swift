@@ -10,6 +10,9 @@ public struct DialOptions: Sendable {
     public var clientState: String?
     /// Overrides the client's media options for this call (e.g. its own `--play`/`--record`).
     public var media: MediaOptions?
+    /// How long the call may go unanswered (dialing, ringing or early media) before we end it
+    /// `no-answer` (NO_ANSWER, 19); nil rings until the far end or the server ends it.
+    public var ringTimeout: Duration? = .seconds(60)
 
     public init() {}
 }

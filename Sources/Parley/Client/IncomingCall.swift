@@ -22,8 +22,16 @@ public struct IncomingCall: Sendable {
         try await call.answer(offer: offer, media: media, peerTrickles: callerTrickles)
     }
 
-    public func reject() async throws(ParleyError) {
-        try await call.reject()
+    /// Starts our media before answering (early media): what the call plays reaches the caller,
+    /// which sees `early-media`, while the call still rings here; `answer()` follows (without
+    /// `media`: the call keeps the options given here). Verto only.
+    public func sendEarlyMedia(media: MediaOptions? = nil) async throws(ParleyError) {
+        try await call.sendEarlyMedia(offer: offer, media: media, peerTrickles: callerTrickles)
+    }
+
+    /// Refuses the call, as busy unless `cause` says otherwise.
+    public func reject(cause: HangupCause = .userBusy) async throws(ParleyError) {
+        try await call.reject(cause: cause)
     }
 
     public func ignore() async throws(ParleyError) {

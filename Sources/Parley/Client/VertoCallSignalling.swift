@@ -30,6 +30,14 @@ struct VertoCallSignalling: CallSignalling {
         }
     }
 
+    func earlyMedia(callID: String, sdp: String, trickle: Bool) async throws(ParleyError) {
+        do {
+            _ = try await client.perform { session, now throws(SignalingError) in try session.earlyMedia(callID: callID, sdp: sdp, trickle: trickle, now: now) }
+        } catch {
+            throw ParleyError(error)
+        }
+    }
+
     /// iOS's optional ringing_ack, only with `VoiceClientConfiguration.ringingFeedback`.
     func ringing(callID: String) async {
         _ = try? await client.perform { session, now throws(SignalingError) in try session.ringingAck(callID: callID, now: now) }

@@ -228,9 +228,11 @@ package actor MediaLeg {
         session?.isMuted = muted
     }
 
-    /// While held (either way) we send no RTP; RTCP and ICE consent keep the path alive.
+    /// While held (either way) we send no RTP, play silence and expect none; RTCP and ICE
+    /// consent keep the path alive.
     func setHeld(_ held: Bool) {
         self.held = held
+        session?.isOnHold = held
         applySending()
     }
 
@@ -346,6 +348,7 @@ package actor MediaLeg {
         }
         session.isMuted = muted
         session.isSendingPaused = held || !negotiatedDirection.sends
+        session.isOnHold = held
         self.session = session
         self.source = source
         self.sink = sink

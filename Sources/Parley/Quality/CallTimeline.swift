@@ -7,6 +7,8 @@ public struct CallTimeline: Sendable, Equatable {
     public private(set) var ringing: Date?
     public private(set) var answered: Date?
     public private(set) var ended: Date?
+    private var heldLocally = false
+    private var heldRemotely = false
 
     public init() {}
 
@@ -18,8 +20,21 @@ public struct CallTimeline: Sendable, Equatable {
             if direction == .incoming { dialed = dialed ?? time }
             ringing = ringing ?? time
         case .active: answered = answered ?? time
+        case .held: heldLocally = true
+        case .remotelyHeld: heldRemotely = true
+        case .doubleHeld: (heldLocally, heldRemotely) = (true, true)
         case .done: ended = ended ?? time
         default: break
+        }
+    }
+
+    /// Who held the call at some time: `local`, `remote` or `both`; nil when it was never held.
+    public var heldBy: String? {
+        switch (heldLocally, heldRemotely) {
+        case (true, true): "both"
+        case (true, false): "local"
+        case (false, true): "remote"
+        case (false, false): nil
         }
     }
 

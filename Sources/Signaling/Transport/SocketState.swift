@@ -42,6 +42,9 @@ final class SocketState {
     var discardingMessage = false
     var binaryMessage = false
     var closeRequest: (code: UInt16, reason: String)?
+    /// A streaming client's feed (WebSocketFeed.swift) and the buffer its messages are written from.
+    var feed: (any WebSocketFeed)?
+    private var feedStorage: UnsafeMutableRawBufferPointer?
     var peerClose: (code: UInt16?, reason: String)?
     var failure: WebSocketError?
     /// The host a client connects to, for messages.
@@ -65,6 +68,14 @@ final class SocketState {
     deinit {
         keptStrings.forEach { free($0) }
         retryPolicy.deallocate()
+        feedStorage?.deallocate()
+    }
+
+    func feedBuffer(capacity: Int) -> UnsafeMutableRawBufferPointer {
+        if let feedStorage { return feedStorage }
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 8)
+        feedStorage = storage
+        return storage
     }
 
     /// A C copy of `text` that lives as long as this socket.
@@ -131,6 +142,7 @@ struct ClientSocketRequest {
     let options: WebSocketOptions
     let limits: SocketLimits
     let budget: SendBudget
+    var feed: (any WebSocketFeed)? = nil
     let sink: @Sendable (WebSocketEvent) -> Void
 }
 

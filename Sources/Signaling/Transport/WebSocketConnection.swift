@@ -10,7 +10,9 @@ package final class WebSocketConnection: Sendable {
     private let maximumQueuedBytes: Int
 
     /// Starts connecting at once; the outcome is the first event: `.opened` or `.closed` with an error.
-    package init(url: WebSocketURL, options: WebSocketOptions = WebSocketOptions()) {
+    /// With a `feed`, received messages go to it on the service thread, not to `events`
+    /// (WebSocketFeed.swift); `events` still reports the open, refusals and the close.
+    package init(url: WebSocketURL, options: WebSocketOptions = WebSocketOptions(), feed: (any WebSocketFeed)? = nil) {
         let (stream, continuation) = AsyncStream.makeStream(of: WebSocketEvent.self)
         let service = WebSocketService.shared
         self.url = url
@@ -25,7 +27,7 @@ package final class WebSocketConnection: Sendable {
             return
         }
         let limits = SocketLimits(maximumMessageSize: options.maximumMessageSize, maximumQueuedBytes: options.maximumQueuedBytes)
-        service.submit(.connect(ClientSocketRequest(id: id, url: url, options: options, limits: limits, budget: budget) { event in
+        service.submit(.connect(ClientSocketRequest(id: id, url: url, options: options, limits: limits, budget: budget, feed: feed) { event in
             continuation.yield(event)
             if case .closed = event { continuation.finish() }
         }))

@@ -60,6 +60,9 @@ package final class WebSocketServer: Sendable {
         WebSocketService.shared.submit(.send(socket: peer.id, message: message))
     }
 
+    /// Bytes sent to `peer` that have not reached its socket yet.
+    package func unsentBytes(to peer: WebSocketPeer) -> Int { peer.budget.waiting }
+
     package func close(_ peer: WebSocketPeer, code: UInt16 = WebSocketCloseCode.normal, reason: String = "") {
         WebSocketService.shared.submit(.close(socket: peer.id, code: code, reason: reason))
     }

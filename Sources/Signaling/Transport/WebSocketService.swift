@@ -74,7 +74,18 @@ final class WebSocketService: @unchecked Sendable {
                 return queued
             }
             for command in batch { perform(command) }
+            if WebSocketFeeds.pending.exchange(false, ordering: .acquiringAndReleasing) { scheduleFeeds() }
             lws_service(context, 0)
+        }
+    }
+
+    func wakeForFeeds() { lws_cancel_service(context) }
+
+    /// Every open socket whose feed has something to send asks to be written.
+    private func scheduleFeeds() {
+        for socket in sockets.values where socket.opened {
+            guard let feed = socket.feed, let wsi = socket.wsi, feed.hasPending else { continue }
+            lws_callback_on_writable(wsi)
         }
     }
 
@@ -115,6 +126,7 @@ final class WebSocketService: @unchecked Sendable {
             vhost = clientVhost
         }
         let socket = SocketState(id: request.id, listener: nil, options: request.limits, sink: request.sink, budget: request.budget)
+        socket.feed = request.feed
         socket.host = request.url.host
         socket.retryPolicy.pointee.secs_since_valid_ping = request.options.pingAfterIdleSeconds
         socket.retryPolicy.pointee.secs_since_valid_hangup = request.options.dropAfterIdleSeconds
@@ -437,6 +449,10 @@ final class WebSocketService: @unchecked Sendable {
         guard lws_is_final_fragment(wsi) != 0, lws_remaining_packet_payload(wsi) == 0 else { return 0 }
         defer { socket.incoming.removeAll(keepingCapacity: socket.incoming.capacity <= 65_536) }
         if socket.discardingMessage { return 0 }
+        if let feed = socket.feed {
+            socket.incoming.withUnsafeBytes { feed.received($0, binary: socket.binaryMessage) }
+            return 0
+        }
         if socket.binaryMessage {
             socket.sink(.refused(.binary))
             return 0
@@ -450,12 +466,13 @@ final class WebSocketService: @unchecked Sendable {
     }
 
     private func write(_ socket: SocketState, wsi: OpaquePointer) -> Int32 {
-        if let request = socket.closeRequest, socket.outgoing.isEmpty || request.code != WebSocketCloseCode.normal {
+        let drained = socket.outgoing.isEmpty && !(socket.feed?.hasPending ?? false)
+        if let request = socket.closeRequest, drained || request.code != WebSocketCloseCode.normal {
             var reason = Array(request.reason.utf8.prefix(120))
             lws_close_reason(wsi, lws_close_status(UInt32(request.code)), &reason, reason.count)
             return -1
         }
-        guard !socket.outgoing.isEmpty else { return 0 }
+        guard !socket.outgoing.isEmpty else { return writeFeed(socket, wsi: wsi) }
         var message = socket.outgoing.removeFirst()
         let pre = Int(parley_lws_pre())
         let payload = message.count - pre
@@ -465,6 +482,21 @@ final class WebSocketService: @unchecked Sendable {
         socket.budget.release(payload)
         if written < 0 { return -1 }
         if !socket.outgoing.isEmpty || socket.closeRequest != nil { lws_callback_on_writable(wsi) }
+        return 0
+    }
+
+    /// One message from the socket's feed, written from the socket's own buffer (allocated once).
+    private func writeFeed(_ socket: SocketState, wsi: OpaquePointer) -> Int32 {
+        guard let feed = socket.feed else { return 0 }
+        let pre = Int(parley_lws_pre())
+        let buffer = socket.feedBuffer(capacity: pre + Self.feedMessageCapacity)
+        guard let next = feed.nextMessage(into: UnsafeMutableRawBufferPointer(rebasing: buffer[pre...])) else {
+            if socket.closeRequest != nil { lws_callback_on_writable(wsi) }
+            return 0
+        }
+        let written = lws_write(wsi, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + pre, next.length, next.binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT)
+        if written < 0 { return -1 }
+        if feed.hasPending || socket.closeRequest != nil { lws_callback_on_writable(wsi) }
         return 0
     }
 

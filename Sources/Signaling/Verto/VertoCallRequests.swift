@@ -16,6 +16,16 @@ extension VertoSession {
         return try request("invite", params: .object(params), now: now)
     }
 
+    /// Our media before we answer an incoming call (early media, docs/verto-protocol.md §5.4):
+    /// the answer SDP in a `media` request; the `answer` follows.
+    @discardableResult
+    package mutating func earlyMedia(callID: String, sdp: String, trickle: Bool = false, now: Double) throws(SignalingError) -> JSONRPCID {
+        var params = callParams(dialog: dialogParams(callID: callID, attach: false))
+        params["sdp"] = .string(sdp)
+        if trickle { params["trickle"] = true }
+        return try request("media", params: .object(params), now: now)
+    }
+
     /// Answers an incoming call (`attach: false`) or a server re-offer after reconnecting (`attach: true`).
     @discardableResult
     package mutating func answer(callID: String, sdp: String, attach: Bool = false, customHeaders: [CustomHeader] = [],

@@ -81,6 +81,7 @@ public struct HangupCause: Sendable, Equatable {
     public static let normalClearing = HangupCause(cause: "NORMAL_CLEARING", causeCode: 16)
     public static let userBusy = HangupCause(cause: "USER_BUSY", causeCode: 17)
     public static let callRejected = HangupCause(cause: "CALL_REJECTED", causeCode: 21)
+    public static let noAnswer = HangupCause(cause: "NO_ANSWER", causeCode: 19)
     public static let recoveryOnTimerExpire = HangupCause(cause: "RECOVERY_ON_TIMER_EXPIRE", causeCode: 102)
     public static let originatorCancel = HangupCause(cause: "ORIGINATOR_CANCEL", causeCode: 487)
     public static let unallocatedNumber = HangupCause(cause: "UNALLOCATED_NUMBER", causeCode: 1)

@@ -78,13 +78,11 @@ import Testing
         #expect(await call.state == .held)
         _ = try await bobEvents.next("remotely held") { $0 == .state(.remotelyHeld) }
         await #expect(throws: ParleyError.self) { try await bobCall.sendDTMF("1") }
-        // Held either way, neither side sends RTP: each notices the silence, then its end.
-        _ = try await bobEvents.next("media stopping while held") { $0 == .mediaDisrupted }
-        _ = try await aliceEvents.next("media stopping while held") { $0 == .mediaDisrupted }
+        // Held either way, neither side sends RTP, and neither calls that a disruption.
+        try await HoldThroughSwitchTests.expectNoDisruption(aliceEvents, bobEvents, for: .seconds(1))
         try await call.unhold()
         _ = try await bobEvents.next("active again") { $0 == .state(.active) }
-        _ = try await bobEvents.next("media back") { $0 == .mediaRestored }
-        _ = try await aliceEvents.next("media back") { $0 == .mediaRestored }
+        try await ReconnectionTests.expectAudioBothWays(call, bobCall, "after the unhold")
 
         await call.hangup()
         let ended = try await bobEvents.next("the hangup") { if case .state(.done) = $0 { true } else { false } }

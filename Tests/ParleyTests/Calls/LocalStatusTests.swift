@@ -11,7 +11,7 @@ import Testing
         let codes = Dictionary(grouping: TerminationReason.LocalStatus.allCases, by: \.kandyCode)
         #expect(codes.keys.sorted() == Array(9900...9908))
         for code in 9900...9908 where code != 9906 { #expect(codes[code]?.count == 1, "\(code) has \(codes[code] ?? [])") }
-        #expect(Set(codes[9906] ?? []) == [.endedByError, .networkLost, .noMedia, .reconnectTimeout])
+        #expect(Set(codes[9906] ?? []) == [.endedByError, .networkLost, .noMedia, .reconnectTimeout, .noAnswer, .agentLost])
     }
 
     @Test func anEndingTheClientDidNotDecideIsReportedNotProvided() {

@@ -1,0 +1,92 @@
+import Foundation
+import Locking
+
+/// The program as a process Parley starts per call (`--agent-exec COMMAND`, run by /bin/sh -c):
+/// the protocol as newline-delimited JSON on its standard input and output, audio as base64
+/// `media` events (docs/agents.md, "Over standard input and output"). Its pipes are served by the
+/// process's one `ExecAgentPump` thread, not a thread per call; its standard error is Parley's.
+final class ExecAgentLink: AgentLink, @unchecked Sendable {
+    let bridge: AgentBridge
+    let process: pid_t
+    /// Our ends of the program's standard input (we write) and output (we read); non-blocking.
+    let input: Int32
+    let output: Int32
+    private let state = Lock(State())
+    private let (closures, closureSink) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1))
+
+    struct State {
+        var closing = false
+        var finished = false
+    }
+
+    // Pump thread only.
+    var readBuffer: [UInt8] = []
+    var writeBuffer: [UInt8] = []
+    var discardingLine = false
+
+    init(command: String, bridge: AgentBridge) throws(ParleyError) {
+        self.bridge = bridge
+        var toProgram: [Int32] = [0, 0]
+        var fromProgram: [Int32] = [0, 0]
+        guard Self.closeOnExecPipe(&toProgram) else { throw ParleyError(kind: .agent, message: "cannot make a pipe for the agent: \(String(cString: strerror(errno)))") }
+        guard Self.closeOnExecPipe(&fromProgram) else {
+            Glibc.close(toProgram[0]); Glibc.close(toProgram[1])
+            throw ParleyError(kind: .agent, message: "cannot make a pipe for the agent: \(String(cString: strerror(errno)))")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toProgram[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromProgram[1], 1)
+        var pid: pid_t = 0
+        let arguments = ["/bin/sh", "-c", command]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let status = posix_spawn(&pid, "/bin/sh", &actions, nil, &argv, environ)
+        Glibc.close(toProgram[0])
+        Glibc.close(fromProgram[1])
+        guard status == 0 else {
+            Glibc.close(toProgram[1]); Glibc.close(fromProgram[0])
+            throw ParleyError(kind: .agent, message: "cannot start the agent command: \(String(cString: strerror(status)))")
+        }
+        process = pid
+        input = toProgram[1]
+        output = fromProgram[0]
+        _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)
+        ExecAgentPump.shared.add(self)
+    }
+
+    /// A pipe neither end of which a later program inherits (Glibc does not export pipe2).
+    static func closeOnExecPipe(_ ends: inout [Int32]) -> Bool {
+        guard pipe(&ends) == 0 else { return false }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return true
+    }
+
+    func closed() async -> String {
+        for await reason in closures { return reason }
+        return "closed"
+    }
+
+    func close(reason: String) {
+        state.withLock { $0.closing = true }
+        ExecAgentPump.shared.wake()
+    }
+
+    /// True once asked to close and nothing waits to be written: the pump closes the input then.
+    var drainedForClose: Bool {
+        state.withLock { $0.closing } && writeBuffer.isEmpty && !bridge.hasPending
+    }
+
+    /// The pump saw the program's output end (or gave up on it): reports it once.
+    func finish(_ reason: String) {
+        let first = state.withLock { state -> Bool in
+            defer { state.finished = true }
+            return !state.finished
+        }
+        guard first else { return }
+        closureSink.yield(reason)
+        closureSink.finish()
+    }
+}

@@ -1,0 +1,21 @@
+import Signaling
+
+/// An outgoing call nobody answers ends on our side after its ring timeout (`DialOptions.ringTimeout`,
+/// 60 s by default, as the browser SDKs do), with the cause a switch gives it: NO_ANSWER (19),
+/// sent to the server in our bye (docs/calls.md, "Ending").
+extension Call {
+    func startRingTimer(_ timeout: Duration?) {
+        guard let timeout, timeout > .zero, ringTimer == nil else { return }
+        ringTimer = Task { [weak self] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            await self?.ringTimerFired(after: timeout)
+        }
+    }
+
+    private func ringTimerFired(after timeout: Duration) async {
+        guard !answered, [CallState.new, .dialing, .ringing, .earlyMedia].contains(machine.state) else { return }
+        logger.warning("call \(id): not answered within \(timeout); ending it no-answer")
+        let cause = HangupCause.noAnswer
+        await end(TerminationReason(cause: cause.cause, causeCode: cause.causeCode, localStatus: .noAnswer), failure: nil, notifyServer: true, cause: cause)
+    }
+}
