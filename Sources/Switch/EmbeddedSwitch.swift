@@ -13,9 +13,11 @@ package actor EmbeddedSwitch {
     private var peers: [Int: WebSocketPeer] = [:]
     private var timerTask: Task<Void, Never>?
     private let clock = ElapsedClock()
+    private let directory: SoftphoneDirectory?
 
-    private init(server: WebSocketServer, url: WebSocketURL, configuration: SwitchConfiguration) {
+    private init(server: WebSocketServer, url: WebSocketURL, configuration: SwitchConfiguration, directory: SoftphoneDirectory?) {
         self.server = server
+        self.directory = directory
         self.port = server.port
         self.url = url
         core = SwitchCore(configuration: configuration)
@@ -33,12 +35,13 @@ package actor EmbeddedSwitch {
                                              privateKeyPath: listen.secure ? privateKeyPath : nil)
         options.pingAfterIdleSeconds = 60
         options.dropAfterIdleSeconds = 120
-        if configuration.servesSoftphone { options.httpResources = SoftphoneSite.resources }
+        let directory = configuration.servesSoftphone ? SoftphoneDirectory() : nil
+        if let directory { options.httpResources = SoftphoneSite.resources + [directory.resource] }
         let server = try await WebSocketServer.listen(options)
         var bound = listen
         bound.port = server.port
         bound.path = "/"
-        let embedded = EmbeddedSwitch(server: server, url: bound, configuration: configuration)
+        let embedded = EmbeddedSwitch(server: server, url: bound, configuration: configuration, directory: directory)
         await embedded.run()
         return embedded
     }
@@ -126,6 +129,8 @@ package actor EmbeddedSwitch {
     }
 
     private func perform() {
+        // Before the replies go out: a client that saw its login answered finds itself listed.
+        directory?.update(core.onlineLogins)
         perform(core.takeActions())
     }
 

@@ -40,10 +40,37 @@ import Testing
         await client.disconnect()
     }
 
+    @Test func onlineJSONListsTheLoggedInLoginsAndNothingElse() async throws {
+        let harness = try await SwitchHarness.start { $0.servesSoftphone = true }
+        defer { Task { await harness.embedded.stop() } }
+        let online = { () async throws -> [String: [String]] in
+            let reply = try await self.get("/online.json", from: harness.embedded)
+            #expect(reply.status == 200 && reply.headers["content-type"] == "application/json; charset=utf-8")
+            return try JSONDecoder().decode([String: [String]].self, from: reply.body)
+        }
+        #expect(try await online() == ["online": []])
+        let (alice, _) = try await harness.readyClient("alice", "alice-secret")
+        let (bob, _) = try await harness.readyClient("bob", "bob-secret")
+        let listed = try await online()
+        #expect(listed == ["online": ["alice", "bob"]])
+        let body = String(decoding: try await get("/online.json", from: harness.embedded).body, as: UTF8.self)
+        #expect(!body.contains("secret") && !body.contains("127.0.0.1"), "login names only: \(body)")
+        await alice.disconnect()
+        var left: [String] = []
+        for _ in 0..<50 {
+            left = try await online()["online"] ?? []
+            if left == ["bob"] { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(left == ["bob"], "alice is gone once her socket closed")
+        await bob.disconnect()
+    }
+
     @Test func withoutWebTheSwitchServesNoPage() async throws {
         let harness = try await SwitchHarness.start()
         defer { Task { await harness.embedded.stop() } }
         #expect(try await get("/", from: harness.embedded).status == 404)
+        #expect(try await get("/online.json", from: harness.embedded).status == 404)
         let (client, _) = try await harness.readyClient("alice", "alice-secret")
         await client.disconnect()
     }

@@ -222,10 +222,20 @@ def bot_scenario(context, caller, bot, parley_ice, browser_trickle, full):
                        env={**os.environ, "PARLEY_PASSWORD": PASSWORD[bot]}, stdout=out, stderr=err)
     wait_until(lambda: any(e.get("kind") == "login" and e.get("login") == bot for e in events(os.path.join(WORK, "switch.json"), "switch")), 10)
     caller.set_trickle(browser_trickle)
+    if full:
+        listed = lambda: caller.value("window.softphone.refreshOnline ? window.softphone.refreshOnline() : []") and caller.value("(document.getElementById('online') || {}).innerText || ''")
+        online = wait_until(lambda: bot in (listed() or ""), 5)
+        check(f"{label}: the page's Online list (/online.json) names the logged-in bot", online, repr(listed()))
+        check(f"{label}: the keypad is disabled before a call", caller.value("[...document.querySelectorAll('#keypad button')].every((b) => b.disabled)"))
     started = time.monotonic()
     caller.page.fill("#destination", bot)
     caller.page.click("#dial")
     check(f"{label}: the call is active", caller.wait_state("active", 15))
+    first_duration = caller.value("window.softphone.durationSeconds")
+    if full:
+        # Before RTCP has measured a round trip the page shows the ICE pair's or "—", never a bare 0.
+        shown = wait_until(lambda: caller.value("([...document.querySelectorAll('#stats tr')].find((r) => r.title === 'rttMs' || r.cells[0].textContent === 'rttMs') || { cells: [] }).cells[1]?.textContent"), 3)
+        check(f"{label}: early in the call the round-trip time is a measure in ms or unknown", shown is not None and re.fullmatch(r"(< )?[\d.,]+ ms|—", shown) is not None, f"shown {shown!r}")
     welcome = caller.hears(440)
     check(f"{label}: the browser hears the bot's 440 Hz welcome", welcome is not None, f"{welcome and round(welcome, 1)} Hz")
     if welcome:
@@ -248,8 +258,15 @@ def bot_scenario(context, caller, bot, parley_ice, browser_trickle, full):
     beep = caller.hears(1000, seconds=4, hold=0.1)
     check(f"{label}: the beep before recording (1000 Hz)", beep is not None)
     time.sleep(2.5)  # the bot records the browser's tone
+    if full:
+        call_page_checks(caller, label, first_duration)
     caller.page.click("#hangup")
     check(f"{label}: the browser's call ends", caller.wait_state("ended", 5))
+    if full:
+        keypad = caller.value("[...document.querySelectorAll('#keypad button')].map((b) => b.disabled)")
+        check(f"{label}: the keypad is disabled once the call ended", len(keypad) == 16 and all(keypad), f"{keypad.count(True)} of {len(keypad)} keys disabled")
+        meter = wait_until(lambda: caller.value("document.getElementById('input-level').value") == 0, 2)
+        check(f"{label}: the Input meter falls to 0 once the call ended", meter)
     status = exit_status(process, 15)
     check(f"{label}: the bot exits 0 after the browser hangs up", status == 0, f"exit {status}")
     ended = events(output, "ended")
@@ -264,6 +281,55 @@ def bot_scenario(context, caller, bot, parley_ice, browser_trickle, full):
     seconds = wav_tone_seconds(recordings[0], BROWSER_TONE, [440, 550, 660, 1000, BROWSER_TONE]) if recordings else 0
     check(f"{label}: the bot's recording holds the browser's {BROWSER_TONE} Hz tone", seconds >= 1.0, f"{seconds:.1f} s of {BROWSER_TONE} Hz")
     figure(f"{label}: bot recording {os.path.basename(recordings[0]) if recordings else None}: {seconds:.1f} s of the browser's {BROWSER_TONE} Hz")
+
+
+def call_page_checks(caller, label, first_duration):
+    """What a person reads on the page during a call: a running duration, the round-trip time,
+    an Input meter that follows the microphone, the statistics named in words."""
+    duration = caller.value("window.softphone.durationSeconds")
+    shown = caller.value("(document.getElementById('call-duration') || {}).textContent") or ""
+    check(f"{label}: the call duration advances", first_duration is not None and duration is not None and duration >= first_duration + 3
+          and re.fullmatch(r"\d+:\d\d", shown) is not None, f"{first_duration} s then {duration} s, shown {shown!r}")
+    rtt = wait_until(lambda: caller.stats().get("rttMs"), 6)
+    check(f"{label}: the round-trip time is measured (not 0)", isinstance(rtt, (int, float)) and rtt > 0, f"rttMs {rtt}")
+    # The Input meter reads the microphone on getStats' audioLevel scale, in decibels (-60 dBFS
+    # empty), and follows it down on mute and back up.
+    meter = lambda: caller.value("document.getElementById('input-level').value")
+    expected = lambda level: max(0.0, 1 + 20 * math.log10(level) / 60) if level > 0 else 0.0
+    readings = []
+    for _ in range(5):
+        readings.append((round(meter(), 3), caller.stats().get("localAudioLevel", 0)))
+        time.sleep(0.1)
+    check(f"{label}: the Input meter shows the microphone's level (getStats localAudioLevel, in dB)",
+          all(level > 0 and abs(shown - expected(level)) < 0.05 for shown, level in readings), f"meter, localAudioLevel: {readings}")
+    caller.page.click("#mute")
+    muted = wait_until(lambda: meter() < 0.05, 3)
+    caller.page.click("#mute")
+    back = wait_until(lambda: meter() > 0.5, 3)
+    check(f"{label}: the Input meter falls on mute and rises on unmute", muted and back, f"meter {meter():.2f}")
+    figure(f"{label}: rttMs {rtt}, Input meter {readings[0][0]:.2f} at localAudioLevel {readings[0][1]}, duration {duration} s")
+    wait_until(lambda: caller.value("!!document.querySelector('#stats th[title=rttMs]')"), 3)
+    rows = caller.value("Object.fromEntries([...document.querySelectorAll('#stats tr')].map((r) => r.querySelector('th') ? [r.querySelector('th').title, [r.querySelector('th').textContent, r.querySelector('td').textContent]] : ['', ['', '']]))")
+    labelled = rows.get("rttMs", [""])[0] == "Round-trip time" and rows["rttMs"][1].endswith(" ms") and rows.get("packetsLost", [""])[0] == "Packets lost" \
+        and rows.get("jitterMs", ["", ""])[1].endswith(" ms") and not any(name == text for name, (text, _) in rows.items())
+    check(f"{label}: statistics carry a person's labels and units, the getStats name as the title", labelled, f"{rows.get('rttMs')}, {rows.get('jitterMs')}")
+    shot = caller.screenshot("softphone-bot-call.png")
+    caller.page.set_viewport_size({"width": 390, "height": 844})
+    caller.screenshot("softphone-phone-width.png")
+    caller.page.set_viewport_size({"width": 1280, "height": 900})
+    figure(f"{label}: screenshots {shot} and softphone-phone-width.png")
+
+
+def wrong_password(context):
+    """A refused login says why: the switch's -32001 message, not only Disconnected."""
+    page = context.new_page()
+    page.goto(PAGE)
+    page.fill("#login", "alice")
+    page.fill("#password", "not-" + PASSWORD["alice"])
+    page.click("#login-button")
+    said = wait_until(lambda: "Login Incorrect" in page.inner_text("#status") and page.evaluate("window.softphone.socket") is None, 5)
+    check("a wrong password: the page shows the switch's reason", said, page.inner_text("#status"))
+    page.close()
 
 
 def call_scenario(context, callee, parley_ice, browser_trickle, full):
@@ -454,8 +520,9 @@ def main():
             "--ignore-certificate-errors", "--disable-features=WebRtcHideLocalIpsWithMdns",
         ])
         figure(f"browser: Chromium {browser.version}")
-        context = browser.new_context(ignore_https_errors=True, viewport={"width": 900, "height": 1000})
+        context = browser.new_context(ignore_https_errors=True, viewport={"width": 1280, "height": 900})
         try:
+            wrong_password(context)
             alice = Softphone(context, "alice")
             check("the page loads over HTTPS and logs in over WSS", alice.page.inner_text("#me") == "alice")
             bob = Softphone(context, "bob")

@@ -21,6 +21,7 @@ enum SoftphoneScript {
     audio: null, micStream: null, inputAnalyser: null, outputAnalyser: null,
     sentDigits: "", heardDigits: "", heardFrequency: null, inputLevel: 0, outputLevel: 0,
     stats: {}, history: [], restarts: 0, reoffers: 0, reattaches: 0, attachAnsweredAt: null, log: [],
+    loginError: null, online: [], durationSeconds: null,
   };
   window.softphone = phone;
 
@@ -62,18 +63,23 @@ enum SoftphoneScript {
     status("Connecting to " + url);
     const socket = new WebSocket(url);
     phone.socket = socket;
+    phone.loginError = null;
     socket.onopen = async () => {
       try {
         const result = await request("login", { login, passwd: password, loginParams: {}, userVariables: {} });
         if (result && result.sessid) phone.sessid = result.sessid;
         phone.me = login;
         $("me").textContent = login;
+        refreshOnline();
         $("login-panel").hidden = true;
         $("phone-panel").hidden = false;
         status("Logged in as " + login);
         note("logged in as " + login);
       } catch (error) {
+        // The switch closes the socket after a refused login: keep its reason for onclose.
+        phone.loginError = error.message;
         status("Login refused: " + error.message);
+        note("login refused: " + error.message);
         socket.close();
       }
     };
@@ -86,7 +92,7 @@ enum SoftphoneScript {
       if (phone.call) finish("connection lost");
       $("login-panel").hidden = false;
       $("phone-panel").hidden = true;
-      status("Disconnected");
+      status(phone.loginError ? "Login refused: " + phone.loginError : "Disconnected");
     };
   }
 
@@ -149,7 +155,7 @@ enum SoftphoneScript {
     if (phone.audio.state === "suspended") await phone.audio.resume();
     const stream = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false }, video: false });
     phone.micStream = stream;
-    phone.inputAnalyser = analyser(stream, 2048);
+    phone.inputAnalyser = analyser(stream, 8192);
     return stream;
   }
 
@@ -449,13 +455,20 @@ enum SoftphoneScript {
   // MARK: Display
 
   function setState(state, detail = "") {
+    if (state === "active" && phone.call && !phone.call.answeredAt) phone.call.answeredAt = Date.now();
     $("call-state").textContent = state;
+    $("call-state").dataset.state = state.replace(/ /g, "-");
     $("call-detail").textContent = detail;
+    if (!detail) renderDetail();
     const live = !!phone.call;
     for (const id of ["hangup", "mute", "hold"]) $(id).disabled = !live || !phone.call.pc;
     $("hangup").disabled = !live;
     $("hold").textContent = phone.call && phone.call.held ? "Unhold" : "Hold";
     $("mute").textContent = phone.call && phone.call.muted ? "Unmute" : "Mute";
+    // Digits go only into a call's media: none before it has a peer connection, none after it.
+    const keys = !!(phone.call && phone.call.pc);
+    for (const button of $("keypad").querySelectorAll("button")) button.disabled = !keys;
+    showOnline();
     render();
   }
 
@@ -469,16 +482,38 @@ enum SoftphoneScript {
     $("sent-digits").textContent = phone.sentDigits;
     $("heard-digits").textContent = phone.heardDigits;
     $("heard-frequency").textContent = phone.heardFrequency ? Math.round(phone.heardFrequency) + " Hz" : "–";
+    const answered = phone.call && phone.call.answeredAt;
+    phone.durationSeconds = answered ? Math.floor((Date.now() - answered) / 1000) : null;
+    $("call-duration").textContent = answered ? clock(phone.durationSeconds) : "";
   }
 
-  function level(node) {
-    if (!node) return 0;
+  function clock(seconds) {
+    const two = (value) => String(value).padStart(2, "0");
+    const hours = Math.floor(seconds / 3600), minutes = Math.floor(seconds / 60) % 60;
+    return (hours ? hours + ":" + two(minutes) : String(minutes)) + ":" + two(seconds % 60);
+  }
+
+  /// The meters once read the RMS of the last 43 ms every 100 ms on a linear scale (×4): a
+  /// voice's or a beep's short peaks fell between readings, and what remained sat near the
+  /// bottom, so the Input meter looked empty while getStats' `audioLevel` (a peak, 0-1) read 1.
+  /// Now each reading covers the whole interval and the meter shows its peak in decibels
+  /// (-60 dBFS empty, full scale full, the scale of `audioLevel`), falling back slowly.
+  const METER_FALL_PER_READING = 0.08;
+  function meterReading(peak, shown) {
+    const now = peak > 0 ? Math.max(0, Math.min(1, 1 + 20 * Math.log10(peak) / 60)) : 0;
+    return Math.max(now, shown - METER_FALL_PER_READING);
+  }
+
+  /// The RMS and the peak of the analyser's window (at least the 100 ms between readings).
+  function levels(node) {
+    if (!node) return { rms: 0, peak: 0 };
     const data = new Float32Array(node.fftSize);
     node.getFloatTimeDomainData(data);
-    let sum = 0;
-    for (const sample of data) sum += sample * sample;
-    return Math.sqrt(sum / data.length);
+    let sum = 0, peak = 0;
+    for (const sample of data) { sum += sample * sample; peak = Math.max(peak, Math.abs(sample)); }
+    return { rms: Math.sqrt(sum / data.length), peak };
   }
+  const level = (node) => levels(node).rms;
 
   /// The loudest frequency in what we hear, when there is something to hear.
   function dominantFrequency(node) {
@@ -524,10 +559,11 @@ enum SoftphoneScript {
   }
 
   setInterval(() => {
-    phone.inputLevel = level(phone.inputAnalyser);
-    phone.outputLevel = level(phone.outputAnalyser);
-    $("input-level").value = Math.min(1, phone.inputLevel * 4);
-    $("output-level").value = Math.min(1, phone.outputLevel * 4);
+    const input = levels(phone.inputAnalyser), output = levels(phone.outputAnalyser);
+    phone.inputLevel = input.rms;
+    phone.outputLevel = output.rms;
+    $("input-level").value = meterReading(input.peak, $("input-level").value);
+    $("output-level").value = meterReading(output.peak, $("output-level").value);
     phone.heardFrequency = dominantFrequency(phone.outputAnalyser);
     render();
   }, 100);
@@ -538,7 +574,7 @@ enum SoftphoneScript {
     if (!call || !call.pc) return phone.stats;
     const report = await call.pc.getStats();
     const stats = {};
-    let pairID = null, codecID = null;
+    let pairID = null, codecID = null, remoteRTT = null;
     report.forEach((entry) => {
       if (entry.type === "inbound-rtp" && entry.kind === "audio") {
         Object.assign(stats, {
@@ -552,7 +588,8 @@ enum SoftphoneScript {
         Object.assign(stats, { packetsSent: entry.packetsSent, bytesSent: entry.bytesSent });
         codecID = codecID || entry.codecId;
       } else if (entry.type === "remote-inbound-rtp") {
-        Object.assign(stats, { rttMs: round((entry.roundTripTime ?? 0) * 1000), remotePacketsLost: entry.packetsLost });
+        if (entry.roundTripTime !== undefined) remoteRTT = entry.roundTripTime;
+        stats.remotePacketsLost = entry.packetsLost;
       } else if (entry.type === "media-source" && entry.kind === "audio") {
         stats.localAudioLevel = round(entry.audioLevel ?? 0);
       } else if (entry.type === "transport") {
@@ -562,23 +599,91 @@ enum SoftphoneScript {
     });
     if (codecID && report.get(codecID)) stats.codec = report.get(codecID).mimeType.replace(/^audio\//, "");
     const pair = pairID && report.get(pairID);
+    // RTCP's round trip (remote-inbound-rtp) is precise but comes only with the far end's
+    // receiver reports, seconds into a call; until then the selected ICE pair's STUN round trip
+    // (whole milliseconds, known within a second); before either, unknown (null, shown "—"),
+    // never a made-up 0.
+    const rtt = remoteRTT ?? (pair && pair.currentRoundTripTime !== undefined ? pair.currentRoundTripTime : null);
+    stats.rttMs = rtt === null ? null : round(rtt * 1000);
     if (pair) {
       const local = report.get(pair.localCandidateId), remote = report.get(pair.remoteCandidateId);
       if (local && remote) stats.candidatePair = local.address + ":" + local.port + " " + local.candidateType + " → " + remote.address + ":" + remote.port + " " + remote.candidateType;
     }
     phone.stats = stats;
-    const body = $("stats").tBodies[0];
-    body.replaceChildren(...Object.entries(stats).map(([name, value]) => {
-      const row = document.createElement("tr");
-      for (const text of [name, String(value)]) { const cell = document.createElement("td"); cell.textContent = text; row.append(cell); }
-      return row;
-    }));
+    showStats(stats);
     return stats;
   }
+
+  /// Each figure as a person reads it, in the order one looks for them; the raw name (as
+  /// `parley --json` has it) stays in the row's title.
+  const LABELS = [
+    ["rttMs", "Round-trip time", " ms"], ["packetsLost", "Packets lost", ""], ["remotePacketsLost", "Packets lost by the far end", ""],
+    ["jitterMs", "Jitter", " ms"], ["jitterBufferDelayMs", "Jitter buffer delay", " ms"],
+    ["packetsReceived", "Packets received", ""], ["packetsSent", "Packets sent", ""], ["bytesSent", "Data sent", " bytes"],
+    ["concealedSamples", "Concealed samples", ""], ["totalSamplesPlayed", "Samples received", ""],
+    ["audioLevel", "Level heard (0–1)", ""], ["localAudioLevel", "Microphone level (0–1)", ""],
+    ["codec", "Codec", ""], ["srtpProfile", "SRTP cipher", ""], ["candidatePair", "Network path", ""],
+  ];
+  phone.statLabels = Object.fromEntries(LABELS.map(([name, label, unit]) => [name, { label, unit }]));
+
+  function showStats(stats) {
+    const rows = LABELS.filter(([name]) => name in stats).map(([name, label, unit]) => {
+      const row = document.createElement("tr");
+      row.title = name;
+      row.dataset.stat = name;
+      const head = document.createElement("th"), cell = document.createElement("td");
+      head.scope = "row";
+      head.textContent = label;
+      head.title = name;
+      const value = stats[name];
+      // The ICE pair's round trip has whole-millisecond steps: 0 there means under 1 ms.
+      if (name === "rttMs" && value === 0) cell.textContent = "< 1 ms"; else
+      cell.textContent = value === null || value === undefined || Number.isNaN(value) ? "—" : (typeof value === "number" ? value.toLocaleString("en", { maximumFractionDigits: value < 10 ? 2 : 1 }) : String(value)) + unit;
+      row.append(head, cell);
+      return row;
+    });
+    $("stats").tBodies[0].replaceChildren(...rows);
+    $("stats").hidden = rows.length === 0;
+  }
   phone.refreshStats = collectStats;
+
+  // MARK: Who is online: the switch's /online.json (docs/browser.md), login names only
+
+  async function refreshOnline() {
+    try {
+      const response = await fetch("/online.json", { cache: "no-store" });
+      if (!response.ok) throw new Error("HTTP " + response.status);
+      const body = await response.json();
+      phone.online = Array.isArray(body.online) ? body.online.filter((name) => typeof name === "string") : [];
+    } catch (error) {
+      phone.online = [];
+    }
+    showOnline();
+    return phone.online;
+  }
+  phone.refreshOnline = refreshOnline;
+
+  function showOnline() {
+    const others = phone.online.filter((name) => name !== phone.me);
+    const list = $("online");
+    list.replaceChildren(...others.map((name) => {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "person";
+      button.textContent = name;
+      button.title = "Call " + name;
+      button.disabled = !phone.me || !!phone.call;
+      button.addEventListener("click", () => { $("destination").value = name; dial(name); });
+      item.append(button);
+      return item;
+    }));
+    $("online-empty").hidden = others.length > 0;
+  }
   phone.reattach = reattach;
   function round(value) { return Math.round(value * 1000) / 1000; }
   setInterval(() => { collectStats().catch((error) => note("stats: " + error.message)); }, 1000);
+  setInterval(refreshOnline, 3000);
 
   // MARK: Wiring
 
@@ -601,6 +706,7 @@ enum SoftphoneScript {
       if (/^[0-9*#A-D]$/i.test(event.key)) sendDigit(event.key.toUpperCase());
     });
     setState("idle");
+    refreshOnline();
     if (!window.isSecureContext || !navigator.mediaDevices) {
       status("This page is not a secure context, so the browser will not give it a microphone: open it over https:// " +
         "(parley switch --listen wss://… --cert … --key … --web) or on localhost. See docs/browser.md.");
