@@ -226,6 +226,7 @@ actor Answerer {
         }
         quality.start(statsInterval: statsInterval)
         var failed = false
+        var streamed = false
         let offered = ContinuousClock.now
         let firstAudio = Task { [reportFirstAudio] in
             guard reportFirstAudio else { return }
@@ -253,6 +254,7 @@ actor Answerer {
                 await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter)
             }
             if let session, answered {
+                streamed = true
                 await AgentCalls.stream(session, call: call, from: incoming.callerNumber ?? incoming.callerName ?? "", to: incoming.calleeNumber ?? "", headers: incoming.headers)
             } else if let bot, answered {
                 let outcome = await call.runBot(BotRunner(script: bot, recordDirectory: recordDirectory ?? "."), logger: logger)
@@ -266,6 +268,9 @@ actor Answerer {
         } catch {
             failed = true
         }
+        // An admitted program whose call never reached it (the caller gave up during early
+        // media, or the answer failed) is told so, and its connection closed.
+        if let session, !streamed { await session.abandon(cause: "the call ended before it was answered") }
         let reason = await call.waitUntilDone()
         await watcher.value
         quality.stop()
