@@ -23,6 +23,18 @@ import Testing
         VoiceClient(configuration: try configuration(login, at: url, play: play, record: record))
     }
 
+    /// Logs both clients in, has `caller` dial `login` and waits (bounded) for the offer at
+    /// `callee`: the start that the two-client tests through the switch share.
+    static func dialAndOffer(from caller: VoiceClient, to callee: VoiceClient, login: String = "bob",
+                             options: DialOptions = DialOptions()) async throws -> (call: Call, incoming: IncomingCall) {
+        let calleeEvents = EventRecorder(callee.events)
+        try await caller.connect()
+        try await callee.connect()
+        let call = try await caller.dial(login, options: options)
+        let offered = try await calleeEvents.next("an incoming call") { if case .incomingCall = $0 { true } else { false } }
+        return (call, try #require(offered.incomingCall))
+    }
+
     static func startSwitch() async throws -> EmbeddedSwitch {
         try await EmbeddedSwitch.start(
             listen: WebSocketURL(parsing: "ws://127.0.0.1:0"),

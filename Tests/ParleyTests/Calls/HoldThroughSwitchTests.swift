@@ -86,15 +86,11 @@ import Testing
         let bobRecording = directory.appendingPathComponent("bob.wav").path
         let alice = try CallThroughSwitchTests.client("alice", at: embedded.url, play: "tone:440", record: "null")
         let bob = try CallThroughSwitchTests.client("bob", at: embedded.url, play: "tone:880", record: bobRecording)
-        let bobClientEvents = EventRecorder(bob.events)
-        try await alice.connect()
-        try await bob.connect()
-        let call = try await alice.dial("bob")
+        let (call, offered) = try await CallThroughSwitchTests.dialAndOffer(from: alice, to: bob)
         let aliceEvents = EventRecorder(call.events)
-        let offered = try await bobClientEvents.next("an incoming call") { if case .incomingCall = $0 { true } else { false } }
-        let bobCall = try #require(offered.incomingCall).call
+        let bobCall = offered.call
         let bobEvents = EventRecorder(bobCall.events)
-        try await #require(offered.incomingCall).answer()
+        try await offered.answer()
         _ = try await aliceEvents.next("active") { $0 == .state(.active) }
         try await ReconnectionTests.expectAudioBothWays(call, bobCall, "before the hold")
 

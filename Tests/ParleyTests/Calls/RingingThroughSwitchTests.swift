@@ -23,14 +23,10 @@ import Testing
     static func unansweredCall(through embedded: EmbeddedSwitch, ringTimeout: Duration?) async throws -> (VoiceClient, VoiceClient, Call, Call) {
         let alice = try CallThroughSwitchTests.client("alice", at: embedded.url, play: "silence", record: "null")
         let bob = try CallThroughSwitchTests.client("bob", at: embedded.url, play: "silence", record: "null")
-        let bobClientEvents = EventRecorder(bob.events)
-        try await alice.connect()
-        try await bob.connect()
         var options = DialOptions()
         options.ringTimeout = ringTimeout
-        let call = try await alice.dial("bob", options: options)
-        let offered = try await bobClientEvents.next("an incoming call") { if case .incomingCall = $0 { true } else { false } }
-        return (alice, bob, call, try #require(offered.incomingCall).call)
+        let (call, offered) = try await CallThroughSwitchTests.dialAndOffer(from: alice, to: bob, options: options)
+        return (alice, bob, call, offered.call)
     }
 
     @Test func aCallNobodyAnswersEndsNoAnswerAtTheCallersRingTimeout() async throws {
@@ -70,13 +66,8 @@ import Testing
         let aliceRecording = directory.appendingPathComponent("alice.wav").path
         let alice = try CallThroughSwitchTests.client("alice", at: embedded.url, play: "tone:440", record: aliceRecording)
         let bob = try CallThroughSwitchTests.client("bob", at: embedded.url, play: "tone:880", record: "null")
-        let bobClientEvents = EventRecorder(bob.events)
-        try await alice.connect()
-        try await bob.connect()
-        let call = try await alice.dial("bob")
+        let (call, incoming) = try await CallThroughSwitchTests.dialAndOffer(from: alice, to: bob)
         let aliceEvents = EventRecorder(call.events)
-        let offered = try await bobClientEvents.next("an incoming call") { if case .incomingCall = $0 { true } else { false } }
-        let incoming = try #require(offered.incomingCall)
 
         try await incoming.sendEarlyMedia()
         _ = try await aliceEvents.next("early media") { $0 == .state(.earlyMedia) }
