@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func theRecordHasTheDocumentedFieldsAndRoundedFigures() throws {
-        let line = JSONEvents.line("ended", EndedPayload(call: "c1", reason: ReasonPayload(Self.record.termination), record: CallRecordPayload(Self.record)),
+        let line = JSONEvents.line("ended", EndedPayload(call: "c1", reason: Self.record.termination, record: Self.record),
                                    at: Self.dialed)
         let record = try Self.fields(of: line)
         // Every field of the table in docs/calls.md, and no other.
@@ -50,6 +50,15 @@ import Testing
         let termination = try #require(record["termination"] as? [String: Any])
         #expect(termination["localStatus"] as? String == "ended-by-local-user" && termination["normal"] as? Bool == true)
         #expect(line == Self.golden)
+    }
+
+    @Test func aLoadCallsEndedEventCarriesTheSameReason() throws {
+        let result = LoadCallResult(index: 1, callID: "c1", answered: true, held: true, failure: nil, setupMs: 20, firstAudioMs: 40,
+                                    reason: Self.record.termination, audio: nil)
+        let load = JSONEvents.line("ended", LoadEndedPayload(result), at: Self.dialed)
+        let call = JSONEvents.line("ended", EndedPayload(call: "c1", reason: Self.record.termination), at: Self.dialed)
+        let reason = #/"reason":\{[^}]*\}/#
+        #expect(try #require(load.firstMatch(of: reason)).output == (try #require(call.firstMatch(of: reason)).output))
     }
 
     /// The line as `parley call --json` wrote it before the record became one type (issue 32).
