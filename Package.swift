@@ -60,7 +60,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("stdc++")]),
         .target(name: "Media", dependencies: ["Locking", "SDP", "CSRTP", "COpus", "COpenSSL", "CSpeexDSP", "CPulse", "VoiceProcessingBridge"]),
         .target(name: "Parley", dependencies: ["Locking", "SDP", "Signaling", "ICE", "Media", "CEspeakNG", "CPocketSphinx", "CMalloc", "Yams", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Switch", dependencies: ["Signaling", "Locking", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        // The softphone's script is compiled in as bytes (`PackageResources`), not a bundle beside
+        // the binary, so an installed `parley` serves it alone.
+        .target(
+            name: "Switch", dependencies: ["Signaling", "Locking", .product(name: "CoreMetrics", package: "swift-metrics")],
+            resources: [.embedInCode("Web/softphone.js")]),
         // Test helper: one ICE agent driven over stdin/stdout, run inside a network namespace.
         .executableTarget(name: "ICEPeer", dependencies: ["ICE", "Locking"]),
         .executableTarget(

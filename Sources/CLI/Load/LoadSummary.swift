@@ -178,7 +178,7 @@ struct LoadEndedPayload: Encodable {
     let inviteMs: Int?
     let iceMs: Int?
     let dtlsMs: Int?
-    let reason: ReasonPayload?
+    let reason: TerminationReason?
     let audio: MediaStatistics?
     let verdict: String?
     let failedStep: String?
@@ -198,7 +198,7 @@ struct LoadEndedPayload: Encodable {
         inviteMs = result.phases.inviteMs
         iceMs = result.phases.iceMs
         dtlsMs = result.phases.dtlsMs
-        reason = result.reason.map(ReasonPayload.init)
+        reason = result.reason
         audio = result.audio
         verdict = result.verdict?.name
         failedStep = result.verdict?.failure?.step
