@@ -112,6 +112,6 @@ import Testing
         let last = try #require(summary.lines.last)
         #expect(last == "FAILED: load generator saturated from \(time), no threshold counts; failed calls 0 of 0 within --max-failures 0")
         let json = JSONEvents.line("summary", summary, at: since)
-        #expect(json.contains(#""saturation":{"bound":0.9,"episodes":1,"from":"2027-01-15T08:00:00.000Z","reason":"CPU: 97%","seconds":12,"signal":"cpu","value":0.97}"#))
+        #expect(json.contains(#""saturation":{"bound":0.9,"episodes":1,"reason":"CPU: 97%","seconds":12,"signal":"cpu","since":"2027-01-15T08:00:00.000Z","value":0.97}"#))
     }
 }

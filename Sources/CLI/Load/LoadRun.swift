@@ -57,7 +57,8 @@ actor LoadRun {
                 startingSeconds = (ContinuousClock.now - started).inSeconds
                 due[index] = dueAt
                 group.addTask {
-                    await self.began(index)
+                    // Read before the hop to this actor: the lag is the pool's, not the queue's here.
+                    await self.began(index, at: ContinuousClock.now)
                     let result = await start(index)
                     await self.ended(result)
                 }
@@ -70,9 +71,9 @@ actor LoadRun {
         (live.count, results.count, results.count(where: { $0.failure != nil }), attempted, (ContinuousClock.now - started).inSeconds)
     }
 
-    private func began(_ index: Int) {
+    private func began(_ index: Int, at instant: ContinuousClock.Instant) {
         guard let dueAt = due.removeValue(forKey: index) else { return }
-        longestLag = max(longestLag, ContinuousClock.now - dueAt)
+        longestLag = max(longestLag, instant - dueAt)
     }
 
     /// The longest a call waited past when it was due before it began, in ms, over the calls

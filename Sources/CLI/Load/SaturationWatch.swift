@@ -81,54 +81,71 @@ extension SaturationWatch.Role {
     }
 }
 
-/// A `saturation` event: `saturated` when the process is flagged, `cleared` when it has kept up again.
-struct SaturationEventPayload: Encodable {
-    let state: String
+/// What a `saturation` event and the summary's `saturation` both say of an episode.
+struct SaturationFields: Encodable, Sendable {
     let since: String
     let signal: SaturationDetector.Signal
     let value: Double
     let bound: Double
     let reason: String
-    /// With `cleared`: seconds from `since` to the clearing.
-    let seconds: Double?
 
-    init(state: String, episode: SaturationDetector.Episode, clearedAt: Date?) {
-        self.state = state
+    init(_ episode: SaturationDetector.Episode) {
         since = SaturationReport.timestamp.format(episode.since)
         signal = episode.breach.signal
         value = (episode.breach.value * 10_000).rounded() / 10_000
         bound = episode.breach.bound
         reason = episode.breach.reason
+    }
+}
+
+/// A `saturation` event: `saturated` when the process is flagged, `cleared` when it has kept up
+/// again (with `seconds` from `since` to the clearing).
+struct SaturationEventPayload: Encodable {
+    let state: String
+    let fields: SaturationFields
+    let seconds: Double?
+
+    private enum CodingKeys: String, CodingKey { case state, seconds }
+
+    init(state: String, episode: SaturationDetector.Episode, clearedAt: Date?) {
+        self.state = state
+        fields = SaturationFields(episode)
         seconds = clearedAt.map { CallPresenter.rounded($0.timeIntervalSince(episode.since)) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try fields.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encodeIfPresent(seconds, forKey: .seconds)
     }
 }
 
 /// The summary's `saturation`: when the process first became the bottleneck, which signal
-/// crossed which bound, how many times it happened and for how long in all.
+/// crossed which bound, how many times it happened and how long it lasted in all.
 struct SaturationReport: Encodable, Sendable {
     let since: Date
-    let from: String
-    let signal: SaturationDetector.Signal
-    let value: Double
-    let bound: Double
-    let reason: String
+    let fields: SaturationFields
     let episodes: Int
     let seconds: Double
     /// The sentence of the summary and of the live warning.
     let text: String
 
-    enum CodingKeys: String, CodingKey { case from, signal, value, bound, reason, episodes, seconds }
+    private enum CodingKeys: String, CodingKey { case episodes, seconds }
 
     init(_ episode: SaturationDetector.Episode, episodes: Int, seconds: Double, role: SaturationWatch.Role) {
         since = episode.since
-        from = Self.timestamp.format(episode.since)
-        signal = episode.breach.signal
-        value = (episode.breach.value * 10_000).rounded() / 10_000
-        bound = episode.breach.bound
-        reason = episode.breach.reason
+        fields = SaturationFields(episode)
         self.episodes = episodes
         self.seconds = CallPresenter.rounded(seconds)
         text = Self.sentence(episode, role: role)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try fields.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(episodes, forKey: .episodes)
+        try container.encode(seconds, forKey: .seconds)
     }
 
     static func sentence(_ episode: SaturationDetector.Episode, role: SaturationWatch.Role) -> String {
