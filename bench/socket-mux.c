@@ -13,8 +13,9 @@
  *          CoalescingPoll and libnice today: two recvmsg per packet); one send per packet.
  *   epoll  one socket per call; epoll_wait, one recvmsg per ready socket; one send per packet:
  *          the least a socket per call can cost.
- *   mux    one socket; recvmmsg batches (MSG_WAITFORONE) demultiplexed by source address
- *          (an open-addressing table) into the per-call queues; sendmmsg batches per tick.
+ *   mux    one socket; recvmmsg batches (MSG_WAITFORONE, woken at most once a millisecond as
+ *          `poll` is) demultiplexed by source address (an open-addressing table) into the
+ *          per-call queues; sendmmsg batches per tick, each message with its destination.
  *
  * Prints one JSON line: packets sent and received in the window, the CPU (user + system,
  * getrusage) of each thread and the process, and system calls made, over the window.
@@ -214,8 +215,9 @@ static void *receive_thread(void *argument) {
     while (atomic_load(&running)) {
         note_window(window);
         long calls_made = 0;
-        if (mode == POLL) {
-            /* CoalescingPoll: a loop woken less than 1 ms ago waits out the rest of that ms. */
+        if (mode != EPOLL) {
+            /* CoalescingPoll: a loop woken less than 1 ms ago waits out the rest of that ms, so
+             * under load a wake-up serves a millisecond's packets, not one (the mux likewise). */
             struct timespec now;
             clock_gettime(CLOCK_MONOTONIC, &now);
             long since = (now.tv_sec - last.tv_sec) * 1000000000L + now.tv_nsec - last.tv_nsec;
@@ -224,6 +226,8 @@ static void *receive_thread(void *argument) {
                 nanosleep(&rest, NULL);
                 calls_made++;
             }
+        }
+        if (mode == POLL) {
             int ready = poll(polled, (nfds_t)calls, 100);
             calls_made++;
             clock_gettime(CLOCK_MONOTONIC, &last);
@@ -255,6 +259,7 @@ static void *receive_thread(void *argument) {
             }
             int count = recvmmsg(sockets[0], messages, (unsigned)batch, MSG_WAITFORONE, NULL);
             calls_made++;
+            clock_gettime(CLOCK_MONOTONIC, &last);
             for (int index = 0; index < count; index++) deliver(table_find(&sources[index]), buffers[index], messages[index].msg_len);
         }
         if (atomic_load(&measuring) == 1) atomic_fetch_add(&syscalls_receive, calls_made);
