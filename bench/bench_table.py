@@ -90,6 +90,32 @@ def floor_capacity(held, floor_us, nproc):
     return held * floor_us / 1e6 / nproc
 
 
+def saturation_rows(runs):
+    """Whether each run's `parley load` (and its callee) flagged itself the bottleneck, and from when."""
+    if runs is None:
+        return []
+    flagged = [run for run in runs if run.get("load") or run.get("callee")]
+    rows = ["| runs whose load generator / callee saturated (docs/performance.md) | %d / %d of %d | 0 |" % (
+        sum(1 for run in runs if run.get("load")), sum(1 for run in runs if run.get("callee")), len(runs))]
+    for run in flagged:
+        parts = ["%s from %s (%s %s)" % (side, run[side]["since"][11:19], run[side]["signal"], fmt(run[side]["value"], "%g"))
+                 for side in ("load", "callee") if run.get(side)]
+        rows.append("| &nbsp;&nbsp;%s | %s | |" % (run["run"], "; ".join(parts)))
+    return rows
+
+
+def socket_mux_rows(mux):
+    """bench/socket-mux: CPU per packet, one socket per call (poll, as today; epoll) against one batched socket."""
+    if not mux:
+        return []
+    medians = mux["medians"]
+    return ["| %d calls' packets, CPU µs per packet: socket per call (poll, as today) / (epoll) / one socket batched | %s / %s / %s | |" % (
+                mux["calls"], fmt(medians["poll"]["cpuUsPerPacket"], "%.2f"), fmt(medians["epoll"]["cpuUsPerPacket"], "%.2f"),
+                fmt(medians["mux"]["cpuUsPerPacket"], "%.2f")),
+            "| &nbsp;&nbsp;ratio, today's path : one batched socket (and epoll : batched) | %s (%s) | |" % (
+                fmt(mux["ratioPollToMux"], "%.2f"), fmt(mux["ratioEpollToMux"], "%.2f"))]
+
+
 def fmt(value, pattern="%.0f"):
     return "-" if value is None else pattern % value
 
@@ -133,6 +159,8 @@ def render(results):
         lines.append("| PCMU : Opus (cached) calls held in the same run | %.2f : 1 | >= 1.3 : 1 |" % (held["pcmu"] / held["opus-cached"]))
     if held.get("aiortc") and held.get("opus-cached"):
         lines.append("| Parley : aiortc, Opus calls held in the same run | %.1f : 1 | >= 10 : 1 |" % (held["opus-cached"] / held["aiortc"]))
+    lines += saturation_rows(results.get("saturation"))
+    lines += socket_mux_rows(results.get("socketMux"))
     lines.append("")
     lines.append("Median / worst: setup over the runs (worst = slowest), floor over its runs. CPU and lateness over the whole hold.")
     return "\n".join(lines)

@@ -90,6 +90,9 @@ actor Answerer {
             guard metrics != nil else { return }
             await CallMetrics.watchClock(of: engine)
         }
+        // This process falling behind is its own news, not the callers' (SaturationWatch).
+        let saturation = SaturationWatch(engine: baseMedia.engine, presenter: presenter, role: .callee)
+        let watch = Task { await saturation.run() }
         // Logged in (the command connected before it made us): ready for calls.
         metrics?.ready(true)
         let clockReporter = Task { [clockInterval] in
@@ -105,6 +108,7 @@ actor Answerer {
         signals.cancel()
         clockReporter.cancel()
         clockMetrics.cancel()
+        watch.cancel()
         if clockInterval > .zero { reportClock() }
         for call in await client.activeCalls { await call.hangup() }
         if let gaveUp { return ExitStatus.forSetup(gaveUp) }

@@ -66,6 +66,12 @@ final class CallPresenter: @unchecked Sendable {
         line(message)
     }
 
+    /// A warning about this process itself (it is saturated): on standard error with `--json`
+    /// too, beside its event, so a person watching a scripted run sees it.
+    func processWarning(_ message: String) {
+        line(message)
+    }
+
     func state(_ call: String, _ state: CallState) {
         if json {
             JSONEvents.emit("state", StatePayload(call: call, state: state.name, heldBy: state.holder))
