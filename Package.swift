@@ -5,11 +5,14 @@ let package = Package(
     name: "Parley",
     platforms: [.macOS(.v13)],
     products: [
+        // The library: `import Parley` is all a user writes; it re-exports the types its API
+        // takes or returns from the layers below, and SDP (docs/architecture.md, "Modules").
         .library(name: "Parley", targets: ["Parley"]),
+        // The SDP library on its own, for programs that only parse and munge SDP.
         .library(name: "SDP", targets: ["SDP"]),
-        // The layers on their own, for the libFuzzer harness in Fuzz/ (a separate package, which
-        // reaches their package and internal declarations with `@testable import`). Their public
-        // declarations are only the types Parley's API takes or returns.
+        // Not API: the layers below Parley, and the switch, for the libFuzzer harness in Fuzz/
+        // alone (a separate package, which reaches their package and internal declarations with
+        // `@testable import`).
         .library(name: "Signaling", targets: ["Signaling"]),
         .library(name: "Media", targets: ["Media"]),
         .library(name: "ICE", targets: ["ICE"]),
@@ -65,6 +68,9 @@ let package = Package(
         .executableTarget(name: "ICEPeer", dependencies: ["ICE", "Locking"]),
         .executableTarget(
             name: "CLI",
+            // Signaling, ICE and Media only for the files docs/architecture.md names as the CLI's
+            // seam (ModuleBoundaryTests checks every import); MemberImportVisibility keeps their
+            // members out of every other file too.
             dependencies: [
                 "Parley",
                 "Locking",
@@ -80,7 +86,8 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
 
         // Bounded waits on event streams, shared by the test targets.

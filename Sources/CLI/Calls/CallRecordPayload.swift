@@ -1,6 +1,5 @@
 import Foundation
 import Parley
-import Signaling
 
 /// The `ended` event's `record` object (docs/calls.md, "Call record"): times in ISO 8601,
 /// durations in seconds, rates in percent, delays in milliseconds.
