@@ -44,6 +44,8 @@ let package = Package(
         .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
         // Offline speech recognition (docs/speech.md): the decoder 0.8+5prealpha and its en-us model.
         .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev", "pocketsphinx-en-us"])]),
+        // libyaml's event parser, for the cheap check of a YAML document's shape (Sources/CLibYAML/shim.h).
+        .systemLibrary(name: "CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CMalloc"),
         // ThreadSanitizer's annotation functions, for Locking's sanitize build only.
         .systemLibrary(name: "CThreadSanitizer"),
@@ -62,7 +64,7 @@ let package = Package(
             cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")],
             linkerSettings: [.linkedLibrary("stdc++")]),
         .target(name: "Media", dependencies: ["Locking", "SDP", "CSRTP", "COpus", "COpenSSL", "CSpeexDSP", "CPulse", "VoiceProcessingBridge"]),
-        .target(name: "Parley", dependencies: ["Locking", "SDP", "Signaling", "ICE", "Media", "CEspeakNG", "CPocketSphinx", "CMalloc", "Yams", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Parley", dependencies: ["Locking", "SDP", "Signaling", "ICE", "Media", "CEspeakNG", "CPocketSphinx", "CMalloc", "CLibYAML", "Yams", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Switch", dependencies: ["Signaling", "Locking", .product(name: "CoreMetrics", package: "swift-metrics")]),
         // Test helper: one ICE agent driven over stdin/stdout, run inside a network namespace.
         .executableTarget(name: "ICEPeer", dependencies: ["ICE", "Locking"]),

@@ -1,5 +1,4 @@
-// libyaml as Yams builds it, declared in docs/architecture.md ("What each module may import").
-internal import CYaml
+internal import CLibYAML
 
 /// Why a YAML document is refused before Yams builds its tree.
 enum YAMLShapeProblem: Error, Equatable {
