@@ -1,8 +1,6 @@
 import Foundation
 import Logging
-import Media
 import Parley
-import Signaling
 
 /// `parley answer`'s loop: answers up to `maxCalls` calls at once (refusing more as busy), runs
 /// the bot on each, and stops after `callLimit` calls or on Ctrl-C.

@@ -1,9 +1,6 @@
 import Foundation
 import Logging
-import ICE
-import Media
 import Parley
-import Signaling
 import Locking
 
 /// Shows a call to a person (lines on standard error, a live status line on a terminal) or to a

@@ -1,7 +1,6 @@
 import CMalloc
 import Foundation
 import ICE
-import Media
 import Parley
 
 /// `parley answer --clock-interval S`: a `clock` event every S seconds while calls run, with the

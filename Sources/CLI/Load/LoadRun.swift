@@ -1,6 +1,5 @@
 import Foundation
 import Parley
-import Signaling
 
 /// The schedule of `parley load`: starts calls at most `rate` a second and at most
 /// `concurrency` at once until `total` have been attempted or the run is stopped (Ctrl-C), and
