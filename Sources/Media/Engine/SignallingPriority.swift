@@ -9,16 +9,17 @@ import Synchronization
 /// `SCHED_FIFO` 10, network threads 5), and a real-time thread runs whenever it is ready.
 ///
 /// Where the process may use real-time scheduling, `keep()` moves every thread that is not a
-/// media thread to `SCHED_RR` 7: behind the clocks, whose ticks set every call's timing, and
-/// ahead of the network threads and of every normal thread. Below the network threads (the 1
-/// it had until issue 35), a call's setup, some thirty steps on these threads in three
+/// media thread to `SCHED_RR` 5: level with the network threads, behind the clocks, whose ticks
+/// set every call's timing, and ahead of every normal thread. Below the network threads (the
+/// 1 it had until issue 35), a call's setup, some thirty steps on these threads in three
 /// processes, waited for every packet of every call up: once the media threads filled the two
-/// cores, setups at 20 a second with 200 calls up took seconds, while the work they waited
-/// for is a few milliseconds a call (docs/performance.md, "Setup under load"). Signalling is
-/// that small, so ahead of packet reading it costs a packet a few milliseconds at most, which
-/// the jitter buffer absorbs. What is not small runs as bulk work (`runAsBulkWork`: speech
-/// recognition, speech synthesis, a prompt's encoding) at `SCHED_RR` 1, behind all media, as
-/// all of this did before.
+/// cores, setups at 20 a second with 200 calls up took seconds, while the work they waited for
+/// is a few milliseconds a call. Level, neither preempts the other: a setup step waits at most
+/// for a network thread's current pass (one a millisecond, `CoalescingPoll`), a packet for one
+/// small signalling step. Above them (7 was measured), signalling held up ICE checks and packet
+/// reading instead (docs/performance.md, "Setup under load"). What is not small runs as bulk
+/// work (`runAsBulkWork`: speech recognition, speech synthesis, a prompt's encoding) at
+/// `SCHED_RR` 1, behind all media, as all of this did before.
 ///
 /// The Swift pool makes and ends its threads on its own, and a new thread inherits the
 /// scheduling of the thread that made it (a media thread's, as likely as not), so a keeper thread
@@ -26,9 +27,9 @@ import Synchronization
 /// ones and brings down those that inherited a media priority. `PARLEY_CLOCK_PRIORITY=normal`
 /// leaves every thread alone, as it does the clocks.
 package enum SignallingPriority {
-    /// `SCHED_RR` priority 7: above `ClockPriority.networkRealtimePriority` (5), below the
+    /// `SCHED_RR` priority 5: level with `ClockPriority.networkRealtimePriority`, below the
     /// clocks' `ClockPriority.realtimePriority` (10).
-    package static let realtimePriority: Int32 = 7
+    package static let realtimePriority: Int32 = 5
     /// Bulk work's `SCHED_RR` priority: below every media thread.
     package static let bulkPriority: Int32 = 1
     static let periodSeconds: UInt32 = 1
@@ -95,7 +96,7 @@ package enum SignallingPriority {
         return String(decoding: link.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: "/").last.flatMap { pid_t($0) }
     }
 
-    /// Whether a thread that is not a media thread, scheduled so, is moved to `SCHED_RR` 7: a
+    /// Whether a thread that is not a media thread, scheduled so, is moved to `SCHED_RR` 5: a
     /// normal one, and one that inherited a media thread's real-time priority (no one else here
     /// asks for more); not one already there, nor one at another policy (batch, idle).
     package static func moves(policy: Int32, priority: Int32) -> Bool {
