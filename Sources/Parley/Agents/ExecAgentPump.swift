@@ -140,12 +140,20 @@ final class ExecAgentPump: @unchecked Sendable {
         DispatchQueue.global().async {
             var status: Int32 = 0
             for _ in 0..<20 {
-                if waitpid(pid, &status, WNOHANG) == pid { return link.finish(reason) }
+                if waitpid(pid, &status, WNOHANG) == pid { return link.finish(Self.describe(reason, status: status)) }
                 usleep(50_000)
             }
             kill(pid, SIGTERM)
             _ = waitpid(pid, &status, 0)
             link.finish(reason)
         }
+    }
+
+    /// The reason with how the program ended, when it ended by itself: the cause a user needs
+    /// when a command fails at its start (a typo, a missing interpreter: status 127).
+    static func describe(_ reason: String, status: Int32) -> String {
+        let signal = status & 0x7f
+        if signal == 0 { return "\(reason) (it exited with status \((status >> 8) & 0xff))" }
+        return "\(reason) (it was killed by signal \(signal))"
     }
 }
