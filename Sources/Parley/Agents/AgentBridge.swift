@@ -275,6 +275,10 @@ final class AgentBridge: AudioSource, ReceivedAudioListener, WebSocketFeed, @unc
             }
             return
         }
+        // A `media` event, the message a text program sends 50 times a second, skips the decoder.
+        if helloSeen, let count = AgentMediaText.read(message, into: linkSamples) {
+            return appendDownlink(UnsafeBufferPointer(rebasing: linkSamples[..<count]))
+        }
         let command: AgentCommand
         do {
             command = try AgentMessageParser.parse(message)
