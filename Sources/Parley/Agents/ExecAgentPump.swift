@@ -49,6 +49,8 @@ final class ExecAgentPump: @unchecked Sendable {
     private func run() {
         var descriptors: [pollfd] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
+        // Allocated once: the pump wakes once per tick of every call's clock.
+        var drain = [UInt8](repeating: 0, count: 64)
         while true {
             links += added.withLock { list -> [ExecAgentLink] in
                 defer { list.removeAll() }
@@ -64,10 +66,7 @@ final class ExecAgentPump: @unchecked Sendable {
                 descriptors.append(pollfd(fd: link.input, events: wantsWrite ? Int16(POLLOUT) : 0, revents: 0))
             }
             _ = poll(&descriptors, nfds_t(descriptors.count), 1000)
-            if descriptors[0].revents != 0 {
-                var drain = [UInt8](repeating: 0, count: 64)
-                _ = read(wakeDescriptor, &drain, drain.count)
-            }
+            if descriptors[0].revents != 0 { _ = read(wakeDescriptor, &drain, drain.count) }
             var index = 1
             var ended: [Int] = []
             for (position, link) in links.enumerated() {
