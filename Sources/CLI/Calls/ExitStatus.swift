@@ -60,6 +60,8 @@ enum ExitStatus {
         case .configuration, .audio: usage
         case .reconnectTimeout, .reconnectFailed: networkLost
         case .iceFailed, .turnAuthentication, .dtlsFailed, .noSupportedCodec, .negotiation: mediaFailed
+        // The session is up; the call's own program is not (docs/agents.md): the call failed.
+        case .agent: callFailed
         default: notConnected
         }
     }

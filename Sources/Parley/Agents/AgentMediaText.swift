@@ -3,7 +3,7 @@
 enum AgentMediaText {
     private static let prefix = Array(#"{"event":"media","payload":""#.utf8)
     private static let suffix = Array(#""}"#.utf8)
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// The largest frame this fits: 20 ms at 48 kHz is 960 samples.
     static func length(samples: Int) -> Int { prefix.count + (samples * 2 + 2) / 3 * 4 + suffix.count }

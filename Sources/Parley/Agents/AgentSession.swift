@@ -148,12 +148,14 @@ public actor AgentSession {
         return counters
     }
 
-    /// Ends a session whose call never started (refused, not placed): tells the program.
-    public func abandon(cause: String) {
+    /// Ends a session whose call never started (refused, not placed): tells the program, and
+    /// waits (bounded) for the link to carry that `end`: `answer --calls 1` exits right after.
+    public func abandon(cause: String) async {
         guard !ended else { return }
         ended = true
         bridge.send(AgentEvent.json(["event": "end", "cause": cause, "localStatus": "not-started"]))
         shutDown(reason: cause)
+        await waitForLinkClose(within: Self.closeTimeout)
     }
 
     private func waitForLinkClose(within timeout: Duration) async {

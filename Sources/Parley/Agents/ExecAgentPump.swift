@@ -49,6 +49,8 @@ final class ExecAgentPump: @unchecked Sendable {
     private func run() {
         var descriptors: [pollfd] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
+        // Allocated once: the pump wakes once per tick of every call's clock.
+        var drain = [UInt8](repeating: 0, count: 64)
         while true {
             links += added.withLock { list -> [ExecAgentLink] in
                 defer { list.removeAll() }
@@ -64,10 +66,7 @@ final class ExecAgentPump: @unchecked Sendable {
                 descriptors.append(pollfd(fd: link.input, events: wantsWrite ? Int16(POLLOUT) : 0, revents: 0))
             }
             _ = poll(&descriptors, nfds_t(descriptors.count), 1000)
-            if descriptors[0].revents != 0 {
-                var drain = [UInt8](repeating: 0, count: 64)
-                _ = read(wakeDescriptor, &drain, drain.count)
-            }
+            if descriptors[0].revents != 0 { _ = read(wakeDescriptor, &drain, drain.count) }
             var index = 1
             var ended: [Int] = []
             for (position, link) in links.enumerated() {
@@ -140,12 +139,20 @@ final class ExecAgentPump: @unchecked Sendable {
         DispatchQueue.global().async {
             var status: Int32 = 0
             for _ in 0..<20 {
-                if waitpid(pid, &status, WNOHANG) == pid { return link.finish(reason) }
+                if waitpid(pid, &status, WNOHANG) == pid { return link.finish(Self.describe(reason, status: status)) }
                 usleep(50_000)
             }
             kill(pid, SIGTERM)
             _ = waitpid(pid, &status, 0)
             link.finish(reason)
         }
+    }
+
+    /// The reason with how the program ended, when it ended by itself: the cause a user needs
+    /// when a command fails at its start (a typo, a missing interpreter: status 127).
+    static func describe(_ reason: String, status: Int32) -> String {
+        let signal = status & 0x7f
+        if signal == 0 { return "\(reason) (it exited with status \((status >> 8) & 0xff))" }
+        return "\(reason) (it was killed by signal \(signal))"
     }
 }

@@ -27,16 +27,31 @@ final class SampleQueue {
             removed += overflow
             dropped += overflow
         }
-        for (offset, sample) in kept.enumerated() { storage[(appended + offset) % storage.count] = sample }
+        copyIn(kept, at: appended % storage.count)
         appended += kept.count
     }
 
     /// Moves up to `frame.count` samples out; returns how many.
     func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Int {
         let taken = min(count, frame.count)
-        for index in 0..<taken { frame[index] = storage[(removed + index) % storage.count] }
+        // At most two runs: to the end of the storage, then from its start.
+        let start = removed % storage.count
+        let first = min(taken, storage.count - start)
+        _ = UnsafeMutableBufferPointer(rebasing: frame[..<first]).update(fromContentsOf: storage[start..<(start + first)])
+        if taken > first {
+            _ = UnsafeMutableBufferPointer(rebasing: frame[first..<taken]).update(fromContentsOf: storage[..<(taken - first)])
+        }
         removed += taken
         return taken
+    }
+
+    /// Copies `samples` (no more than the capacity) into the ring from `start`, wrapping once.
+    private func copyIn(_ samples: UnsafeBufferPointer<Int16>, at start: Int) {
+        let first = min(samples.count, storage.count - start)
+        _ = UnsafeMutableBufferPointer(rebasing: storage[start..<(start + first)]).update(fromContentsOf: samples[..<first])
+        if samples.count > first {
+            _ = UnsafeMutableBufferPointer(rebasing: storage[..<(samples.count - first)]).update(fromContentsOf: samples[first...])
+        }
     }
 
     /// Drops everything waiting (not counted as overflow); returns how many samples.
