@@ -11,9 +11,19 @@ import Testing
 /// (under `swift test --sanitize=thread`) races: `Generation.closed` is an atomic written by the
 /// loop and read by `send` on the sender's thread.
 @Suite(.serialized) struct LoopThreadTests {
+    /// The loop's thread carries its name where `top -H` and `perf` look (/proc/self/task/*/comm):
+    /// Foundation's `Thread.name` alone names no thread on Linux (`ThreadName`).
+    @Test func theLoopsThreadCarriesItsName() throws {
+        _ = NetworkLoop(name: "parley-t-named")
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
+        let names = tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        #expect(names.contains("parley-t-named"))
+    }
+
     @Test func packetsArriveOnTheAgentsOwnLoopAndSendingRacesCloseSafely() async throws {
-        let loopA = NetworkLoop(name: "parley-test-loop-a")
-        let loopB = NetworkLoop(name: "parley-test-loop-b")
+        let loopA = NetworkLoop(name: "parley-t-loop-a")
+        let loopB = NetworkLoop(name: "parley-t-loop-b")
         let a = try ICEAgent(configuration: ICEAgentConfiguration(role: .controlling, allowedInterfaces: ["lo"], ipv6: false), loop: loopA)
         let b = try ICEAgent(configuration: ICEAgentConfiguration(role: .controlled, allowedInterfaces: ["lo"], ipv6: false), loop: loopB)
         let received = Lock((onLoop: 0, offLoop: 0))
@@ -67,8 +77,8 @@ import Testing
     /// (`UnblockedSocketSources`): every packet must come from a libnice socket source
     /// ("GSocket", dispatched directly, not deferred to an idle source) that may recurse.
     @Test func packetsComeFromSocketSourcesThatGLibDoesNotBlock() async throws {
-        let loopA = NetworkLoop(name: "parley-test-loop-a")
-        let loopB = NetworkLoop(name: "parley-test-loop-b")
+        let loopA = NetworkLoop(name: "parley-t-loop-a")
+        let loopB = NetworkLoop(name: "parley-t-loop-b")
         let a = try ICEAgent(configuration: ICEAgentConfiguration(role: .controlling, allowedInterfaces: ["lo"], ipv6: false), loop: loopA)
         let b = try ICEAgent(configuration: ICEAgentConfiguration(role: .controlled, allowedInterfaces: ["lo"], ipv6: false), loop: loopB)
         defer { a.close(); b.close() }

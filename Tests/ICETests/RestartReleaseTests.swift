@@ -10,7 +10,7 @@ import Testing
 /// and closing the agent must release them all, or memory grows with every network change.
 @Suite(.serialized, .tags(.slow), .notInQuickCheck) struct RestartReleaseTests {
     @Test func restartsReleaseThePreviousSessionAndCloseReleasesTheRest() async throws {
-        let loop = NetworkLoop(name: "parley-test-restart-release")
+        let loop = NetworkLoop(name: "parley-t-restart")
         let a = try ICEAgent(configuration: ICEAgentConfiguration(role: .controlling, allowedInterfaces: ["lo"], ipv6: false), loop: loop)
         let b = try ICEAgent(configuration: ICEAgentConfiguration(role: .controlled, allowedInterfaces: ["lo"], ipv6: false), loop: loop)
         let candidatesOfB = Lock<[String]>([])

@@ -1,5 +1,6 @@
 import CNice
 import Foundation
+import Locking
 
 /// One network thread: a GLib main loop (its own main context) on which the libnice agents, TLS
 /// tunnels and netlink sockets given to it live. `shared` carries the network monitor and every
@@ -28,13 +29,13 @@ package final class NetworkLoop: @unchecked Sendable {
         let handles = LoopHandles(context: context, loop: loop)
         let identity = thread
         let thread = Thread {
+            ThreadName.adopt(name)
             g_main_context_push_thread_default(handles.context)
             CoalescingPoll.install(on: handles.context)
             identity.adoptCurrentThread()
             started.signal()
             g_main_loop_run(handles.loop)
         }
-        thread.name = name
         thread.start()
         started.wait()
     }

@@ -31,7 +31,7 @@ package final class MediaClock: Sendable {
     private let state = Lock(State())
 
     /// `name` names the clock's thread (seen in `top -H`, `perf` and debuggers).
-    package init(name: String = "parley-media-clock", manual: Bool = false) {
+    package init(name: String = "parley-clock", manual: Bool = false) {
         self.name = name
         self.manual = manual
     }
@@ -94,8 +94,10 @@ package final class MediaClock: Sendable {
             state.sessions.append(session)
             guard state.thread == nil, !manual else { return }
             state.running = true
-            let thread = Thread { [self] in run() }
-            thread.name = name
+            let thread = Thread { [self] in
+                ThreadName.adopt(name)
+                run()
+            }
             thread.qualityOfService = .userInteractive
             state.thread = thread
             thread.start()

@@ -48,12 +48,12 @@ package enum SignallingPriority {
         guard started.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return true }
         guard adjustThreads() else { return false }
         let keeper = Thread {
+            ThreadName.adopt("parley-priority")
             while true {
                 sleep(periodSeconds)
                 adjustThreads()
             }
         }
-        keeper.name = "parley-priorities"
         keeper.start()
         return true
     }

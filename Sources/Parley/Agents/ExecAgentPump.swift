@@ -26,8 +26,10 @@ final class ExecAgentPump: @unchecked Sendable {
         for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
         wakeDescriptor = ends[0]
         wakeWriter = ends[1]
-        let thread = Thread { [unowned self] in self.run() }
-        thread.name = "parley-agent-exec"
+        let thread = Thread { [unowned self] in
+            ThreadName.adopt("parley-exec")
+            self.run()
+        }
         thread.start()
     }
 

@@ -105,11 +105,11 @@ package final class MediaShard: Sendable {
 
     fileprivate init(index: Int, manualClock: Bool) {
         self.index = index
-        network = index == 0 ? .shared : NetworkLoop(name: "parley-network-\(index)")
+        network = index == 0 ? .shared : NetworkLoop(name: "parley-net-\(index)")
         if manualClock {
-            clock = MediaClock(name: "parley-media-clock-\(index)", manual: true)
+            clock = MediaClock(name: "parley-clock-\(index)", manual: true)
         } else {
-            clock = index == 0 ? .shared : MediaClock(name: "parley-media-clock-\(index)")
+            clock = index == 0 ? .shared : MediaClock(name: "parley-clock-\(index)")
             // Real-time like its clock (one step below), or the clock starves it (ClockPriority).
             network.perform { _ = ClockPriority.raiseNetworkThread() }
         }

@@ -55,8 +55,10 @@ final class WebSocketService: @unchecked Sendable {
             fatalError("libwebsockets could not create its client vhost")
         }
         clientVhost = vhost
-        let thread = Thread { [unowned self] in self.run() }
-        thread.name = "parley-signalling"
+        let thread = Thread { [unowned self] in
+            ThreadName.adopt("parley-signal")
+            self.run()
+        }
         thread.start()
     }
 
