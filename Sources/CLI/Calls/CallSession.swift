@@ -48,7 +48,6 @@ struct CallSession {
             var activated = false
             var botRun: Task<BotVerdict, Never>?
             var agentRun: Task<Void, Never>?
-            defer { if agentRun == nil, let agent { Task { await agent.session.abandon(cause: "NOT_ANSWERED") } } }
             for await event in call.events {
                 agent?.session.note(event)
                 quality.note(event)
@@ -71,6 +70,8 @@ struct CallSession {
                 await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter, stop: stop)
             }
             await agentRun?.value
+            // Awaited: a program whose call was never answered gets its end before the process exits.
+            if agentRun == nil, let agent { await agent.session.abandon(cause: "NOT_ANSWERED") }
             return botRun
         }
         let keys = Task {
