@@ -65,7 +65,9 @@ extension BotRun {
         if event == .ended { return .ended }
         var heard = judged
         await heard.transcribe()
-        return .missed(heard.summary)
+        // Voices the general language model reads well pass on the transcript made for the
+        // verdict, at no more cost (docs/speech.md, "How a call is heard").
+        return heard.transcriptMatches ? .matched(nil) : .missed(heard.summary)
     }
 
     /// A step's verdict when what it expected did not come: what it expected and what it heard.

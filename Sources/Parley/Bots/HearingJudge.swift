@@ -72,6 +72,13 @@ struct HearingJudge: Sendable {
         }
     }
 
+    /// Whether the free transcript (after `transcribe`) reaches a `heard:` step's accuracy by
+    /// word error rate (WordMatch).
+    var transcriptMatches: Bool {
+        guard case .words(let alternatives, let accuracy) = hearing, !words.isEmpty else { return false }
+        return alternatives.contains { WordMatch.accuracy(expected: WordMatch.words($0), heard: words) >= accuracy }
+    }
+
     /// Makes the free transcript of what a `heard:` step heard, for its verdict: the words the
     /// general language model reads in it (docs/speech.md). An error leaves it empty.
     mutating func transcribe() async {
