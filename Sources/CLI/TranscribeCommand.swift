@@ -9,7 +9,8 @@ struct TranscribeCommand: AsyncParsableCommand {
         abstract: "Print the words in a WAV recording, with their times (offline, pocketsphinx en-us).",
         discussion: """
             Example: parley transcribe welcome.wav --json
-            The words are what a tester's heard: step compares with its text (docs/speech.md).
+            With --heard, also the word accuracy a heard: step would find for that text in the
+            recording (docs/speech.md), and exit 6 when it is under --accuracy.
             """
     )
 
@@ -19,11 +20,24 @@ struct TranscribeCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object on standard output.")
     var json = false
 
+    @Option(help: ArgumentHelp("Text a heard: step would expect (repeat for alternatives).", valueName: "TEXT"))
+    var heard: [String] = []
+
+    @Option(help: ArgumentHelp("The word accuracy --heard needs, more than 0 and at most 1.", valueName: "SHARE"))
+    var accuracy = BotHearing.defaultAccuracy
+
+    func validate() throws {
+        guard accuracy > 0, accuracy <= 1 else { throw ValidationError("--accuracy must be more than 0 and at most 1") }
+        guard heard.allSatisfy({ !WordMatch.words($0).isEmpty }) else { throw ValidationError("--heard needs at least one word") }
+    }
+
     func run() async throws {
         let started = ContinuousClock.now
         let words: [RecognisedWord]
+        var match: Double?
         do {
             words = try await Transcription.words(inFile: file)
+            if !heard.isEmpty { match = try await Transcription.heard(inFile: file).accuracy(of: heard) }
         } catch {
             Diagnostics.fail("error (transcribe): \(error)", json: json, code: "transcribe", status: ExitStatus.usage)
         }
@@ -32,14 +46,19 @@ struct TranscribeCommand: AsyncParsableCommand {
         let text = words.map(\.word).joined(separator: " ")
         if json {
             JSONEvents.emit("transcript", TranscriptPayload(
-                path: file, text: text, words: words, speechSeconds: usage.audioSeconds, cpuSeconds: usage.cpuSeconds,
+                path: file, text: text, words: words, heardAccuracy: match, heard: match.map { $0 >= accuracy },
+                speechSeconds: usage.audioSeconds, cpuSeconds: usage.cpuSeconds,
                 elapsedMilliseconds: Int(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)))
         } else {
             for word in words {
                 print(String(format: "%7.2f %7.2f  %@", word.start, word.end, word.word))
             }
+            if let match {
+                print(String(format: "heard: word accuracy %.2f (needs %.2f): %@", match, accuracy, match >= accuracy ? "heard" : "not heard"))
+            }
             Diagnostics.say("\(words.count) words in \(String(format: "%.2f", usage.audioSeconds)) s of speech (recognised in \(String(format: "%.2f", usage.cpuSeconds)) s of CPU)")
         }
+        if let match, match < accuracy { throw ExitCode(ExitStatus.botFailed) }
     }
 }
 
@@ -47,6 +66,8 @@ private struct TranscriptPayload: Encodable {
     let path: String
     let text: String
     let words: [RecognisedWord]
+    let heardAccuracy: Double?
+    let heard: Bool?
     let speechSeconds: Double
     let cpuSeconds: Double
     let elapsedMilliseconds: Int

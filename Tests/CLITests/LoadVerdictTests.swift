@@ -82,7 +82,20 @@ import Testing
         #expect(xml.contains("transcript: press one</system-out>"))
         #expect(!xml.contains("\u{1}"))
         let csv = CSVReport(rows: [row]).text
-        #expect(csv.hasSuffix("call 1,c1,failed,menu,\"heard \"\"<press 1>\"\" & more,\u{1} here\nthen\",40,60,4.40,0.00,1.500\r\n"))
+        #expect(csv.hasSuffix("call 1,c1,failed,menu,\"heard \"\"<press 1>\"\" & more,\u{1} here\nthen\",40,60,4.40,0.00,1.500,,\r\n"))
+    }
+
+    @Test func aFailedHeardStepFillsExpectedAndHeard() throws {
+        let reason = "expected \"press one for sales\" or \"press 1\" within 10 s; heard \"thanks for calling\" (word accuracy 0.20)"
+        let row = CallReportRow(name: "call 1", callID: "c1", seconds: 1.5, setupMs: 40, firstAudioMs: 60, mos: 4.4, lossPercent: 0,
+                                verdict: "failed", failedStep: "greeting", reason: reason)
+        #expect(row.expected == "\"press one for sales\" or \"press 1\"")
+        #expect(row.heard == "thanks for calling")
+        #expect(JUnitReport(suite: "parley call ivr", rows: [row]).xml.contains("heard: thanks for calling"))
+        #expect(CSVReport(rows: [row]).text.hasSuffix(",1.500,\"\"\"press one for sales\"\" or \"\"press 1\"\"\",thanks for calling\r\n"))
+        let tone = CallReportRow(name: "call 1", callID: nil, seconds: 1, setupMs: nil, firstAudioMs: nil, mos: nil, lossPercent: nil,
+                                 verdict: "failed", failedStep: "menu", reason: "expected a 880 Hz tone within 5 s; none came")
+        #expect(tone.expected == nil && tone.heard == nil)
     }
 }
 

@@ -3,7 +3,7 @@ import Foundation
 /// `--csv FILE`: one row per call under a header (RFC 4180: fields with a comma, a quote or a
 /// line break are quoted, quotes doubled). Empty where a figure is missing.
 struct CSVReport {
-    static let header = ["call", "call_id", "verdict", "failed_step", "reason", "setup_ms", "first_audio_ms", "mos", "loss_percent", "seconds"]
+    static let header = ["call", "call_id", "verdict", "failed_step", "reason", "setup_ms", "first_audio_ms", "mos", "loss_percent", "seconds", "expected", "heard"]
 
     let rows: [CallReportRow]
 
@@ -13,6 +13,7 @@ struct CSVReport {
             let fields: [String?] = [
                 row.name, row.callID, row.verdict, row.failedStep, row.reason, row.setupMs.map(String.init), row.firstAudioMs.map(String.init),
                 row.mos.map { String(format: "%.2f", $0) }, row.lossPercent.map { String(format: "%.2f", $0) }, String(format: "%.3f", row.seconds),
+                row.expected, row.heard,
             ]
             lines.append(fields.map { Self.field($0 ?? "") }.joined(separator: ","))
         }

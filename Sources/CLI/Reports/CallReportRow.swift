@@ -17,8 +17,9 @@ struct CallReportRow: Sendable {
     let failedStep: String?
     /// Why it failed or was aborted.
     let reason: String?
-    /// What a step expected to hear and what it heard, and the call's transcript: filled from
-    /// the bot's outcome once it carries speech (issue 29's recognition); nil until then.
+    /// What a failed `heard:` step expected and what it heard (the free transcript of the far
+    /// end's speech, docs/speech.md), from its reason; the call's transcript: nil until a bot
+    /// records one.
     var expected: String? = nil
     var heard: String? = nil
     var transcript: String? = nil
@@ -35,6 +36,20 @@ struct CallReportRow: Sendable {
         self.verdict = verdict
         self.failedStep = failedStep
         self.reason = reason
+        (expected, heard) = reason.map(Self.words) ?? (nil, nil)
+    }
+
+    /// The texts of a failed `heard:` step's reason, `expected "A" or "B" within 10 s; heard
+    /// "…" (word accuracy 0.20)` (Sources/Parley/Bots/BotRun+Hearing.swift writes it): `"A" or
+    /// "B"` and the words heard; nil for other reasons.
+    static func words(in reason: String) -> (expected: String?, heard: String?) {
+        guard reason.hasPrefix("expected \""), let within = reason.range(of: " within ") else { return (nil, nil) }
+        let expected = String(reason[reason.index(reason.startIndex, offsetBy: "expected ".count)..<within.lowerBound])
+        guard let start = reason.range(of: "; heard \"", range: within.upperBound..<reason.endIndex),
+              let end = reason.range(of: "\"", options: .backwards, range: start.upperBound..<reason.endIndex) else {
+            return (expected, nil)
+        }
+        return (expected, String(reason[start.upperBound..<end.lowerBound]))
     }
 
     /// A call of `parley load`: the bot's verdict, or without a bot (or when the call failed

@@ -8,7 +8,7 @@
 /// which must only hand it on.
 package final class SpeechSegmenter: ReceivedAudioListener, @unchecked Sendable {
     package static let defaultEndSilence = Duration.milliseconds(400)
-    package static let defaultStartQuiet = Duration.milliseconds(200)
+    package static let defaultStartQuiet = Duration.milliseconds(300)
     package static let defaultMaximum = Duration.seconds(15)
     static let preroll = Duration.milliseconds(300)
 

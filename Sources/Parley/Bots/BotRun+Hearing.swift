@@ -62,7 +62,12 @@ extension BotRun {
         let (judged, match, failure) = await judging.value
         if let failure { return .failed(failure) }
         if let match { return .matched(match) }
-        return event == .ended ? .ended : .missed(judged.summary)
+        if event == .ended { return .ended }
+        var heard = judged
+        await heard.transcribe()
+        // Voices the general language model reads well pass on the transcript made for the
+        // verdict, at no more cost (docs/speech.md, "How a call is heard").
+        return heard.transcriptMatches ? .matched(nil) : .missed(heard.summary)
     }
 
     /// A step's verdict when what it expected did not come: what it expected and what it heard.

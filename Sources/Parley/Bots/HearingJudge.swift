@@ -1,7 +1,8 @@
 import Media
 
 /// Judges the stretches of speech one listening step hears, in order, against what the step
-/// listens for: words (by word accuracy), keywords, or a recorded prompt (by sound similarity).
+/// listens for: words (spotted, PhraseSpotter), keywords, or a recorded prompt (by sound
+/// similarity). The free transcript is made only for a verdict that failed.
 struct HearingJudge: Sendable {
     /// What the step heard, for its verdict.
     struct Summary: Sendable, CustomStringConvertible {
@@ -23,6 +24,7 @@ struct HearingJudge: Sendable {
     private let reference: SoundPrint?
     private var words: [String] = []
     private var recent: [Int16] = []
+    private var heard = HeardSpeech()
     private var stretches = 0
     private var best: Double?
 
@@ -50,15 +52,13 @@ struct HearingJudge: Sendable {
         stretches += 1
         switch hearing {
         case .words(let alternatives, let accuracy):
-            words += try await SpeechRecognizer.shared.recognise(stretch.samples, sampleRate: stretch.sampleRate).map(\.word)
-            let score = alternatives.map { WordMatch.accuracy(expected: WordMatch.words($0), heard: words) }.max() ?? 0
+            heard.append(stretch)
+            let score = try await heard.accuracy(of: alternatives)
             best = max(best ?? 0, score)
             return score >= accuracy ? .some(nil) : nil
         case .keywords(let keywords):
-            words += try await SpeechRecognizer.shared.recognise(stretch.samples, sampleRate: stretch.sampleRate).map(\.word)
-            let heard = words.map(WordMatch.stem)
-            let found = keywords.first { WordMatch.contains(heard, keyword: WordMatch.words($0.phrase).map(WordMatch.stem)) }
-            return found.map { .some($0.target) }
+            heard.append(stretch)
+            return try await heard.keyword(among: keywords.map(\.phrase)).map { .some(keywords[$0].target) }
         case .prompt(_, let similarity):
             guard let reference else { return nil }
             recent += try AudioResampler.resample(stretch.samples, from: stretch.sampleRate, to: SoundPrint.sampleRate)
@@ -70,5 +70,19 @@ struct HearingJudge: Sendable {
             best = max(best ?? 0, score)
             return score >= similarity ? .some(nil) : nil
         }
+    }
+
+    /// Whether the free transcript (after `transcribe`) reaches a `heard:` step's accuracy by
+    /// word error rate (WordMatch).
+    var transcriptMatches: Bool {
+        guard case .words(let alternatives, let accuracy) = hearing, !words.isEmpty else { return false }
+        return alternatives.contains { WordMatch.accuracy(expected: WordMatch.words($0), heard: words) >= accuracy }
+    }
+
+    /// Makes the free transcript of what a `heard:` step heard, for its verdict: the words the
+    /// general language model reads in it (docs/speech.md). An error leaves it empty.
+    mutating func transcribe() async {
+        guard case .words = hearing else { return }
+        words = (try? await heard.transcript()) ?? []
     }
 }

@@ -37,6 +37,10 @@ final class SpeechDecoder: @unchecked Sendable {
     static let framesPerSecond = 100.0
 
     private let decoder: OpaquePointer
+    /// The language-model search `ps_init` made, to go back to after spotting phrases.
+    private let freeSearch: String
+    /// Phones per dictionary word, for the words phrases were spotted with.
+    private var phoneCounts: [String: Int?] = [:]
 
     /// The model's files, checked before a script that listens for words is accepted.
     static func checkModel() throws(RecognitionError) {
@@ -59,6 +63,7 @@ final class SpeechDecoder: @unchecked Sendable {
         // ps_init holds its own reference to the configuration.
         cmd_ln_free_r(config)
         self.decoder = decoder
+        freeSearch = ps_get_search(decoder).map { String(cString: $0) } ?? "_default"
     }
 
     deinit { ps_free(decoder) }
@@ -84,6 +89,63 @@ final class SpeechDecoder: @unchecked Sendable {
         }
         if let segment { ps_seg_free(segment) }
         return words
+    }
+
+    /// How well each of `phrases` (lower-case dictionary words, one space apart) is spoken
+    /// somewhere in `samples` (mono, 16 kHz), decoded against the phrases themselves rather than
+    /// the general language model: keyword spotting, each phrase scored against a loop of
+    /// any phones (Sources/Parley/Recognition/PhraseSpotter.swift). The best score of each
+    /// phrase found, per phone; phrases with a word the dictionary lacks are never found.
+    func spot(_ samples: [Int16], phrases: [String]) throws(RecognitionError) -> [String: Double] {
+        let known = phrases.compactMap { phrase in phones(in: phrase).map { (phrase, $0) } }
+        guard !known.isEmpty else { return [:] }
+        let phoneCount = Dictionary(known, uniquingKeysWith: { first, _ in first })
+        let lines = phoneCount.keys.sorted().joined(separator: "\n") + "\n"
+        guard parley_ps_set_phrases(decoder, PhraseSpotter.searchName, lines, PhraseSpotter.beam, PhraseSpotter.beam) == 0,
+              ps_set_search(decoder, PhraseSpotter.searchName) == 0 else {
+            ps_set_search(decoder, freeSearch)
+            throw .decoder("cannot make the phrase search")
+        }
+        defer { ps_set_search(decoder, freeSearch) }
+        // Quiet either side: the spotter reports a phrase a few frames after its end.
+        let padding = [Int16](repeating: 0, count: Self.sampleRate / 2)
+        let padded = padding + samples + padding
+        guard ps_start_utt(decoder) == 0 else { throw .decoder("cannot start an utterance") }
+        let processed = padded.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 0) }
+        guard ps_end_utt(decoder) == 0, processed >= 0 else { throw .decoder("cannot decode the audio") }
+        var best: [String: Double] = [:]
+        var segment = ps_seg_iter(decoder)
+        // Bounded by the utterance: at most one detection per phrase per 10 ms frame.
+        var seen = 0
+        while let current = segment, seen <= padded.count / 160 * max(1, known.count) {
+            seen += 1
+            if let raw = ps_seg_word(current) {
+                let phrase = String(cString: raw)
+                if let phones = phoneCount[phrase] {
+                    var acoustic: Int32 = 0, language: Int32 = 0, backoff: Int32 = 0
+                    let score = PhraseSpotter.perPhone(ps_seg_prob(current, &acoustic, &language, &backoff), phones: phones)
+                    best[phrase] = max(best[phrase] ?? -.infinity, score)
+                }
+            }
+            segment = ps_seg_next(current)
+        }
+        if let segment { ps_seg_free(segment) }
+        return best
+    }
+
+    /// The phones of `phrase` by the dictionary's first pronunciation; nil when a word is not in it.
+    private func phones(in phrase: String) -> Int? {
+        var total = 0
+        for word in phrase.split(separator: " ").map(String.init) {
+            if phoneCounts[word] == nil {
+                let pronunciation = ps_lookup_word(decoder, word)
+                phoneCounts[word] = pronunciation.map { String(cString: $0).split(separator: " ").count }
+                free(pronunciation)
+            }
+            guard let count = phoneCounts[word] ?? nil else { return nil }
+            total += count
+        }
+        return total > 0 ? total : nil
     }
 
     /// A dictionary entry as a word: nil for silences and fillers (`<sil>`, `[NOISE]`), and

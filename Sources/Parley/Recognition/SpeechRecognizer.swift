@@ -40,8 +40,23 @@ public final class SpeechRecognizer: Sendable {
 
     public var usage: Usage { state.withLock { $0.usage } }
 
-    /// The words in `samples` (mono at `sampleRate`), with times from their start.
+    /// The words in `samples` (mono at `sampleRate`), with times from their start: the free
+    /// transcript, by the general language model.
     public func recognise(_ samples: [Int16], sampleRate: Int) async throws(RecognitionError) -> [RecognisedWord] {
+        try await lend(samples, sampleRate: sampleRate) { decoder, wideband throws(RecognitionError) in try decoder.decode(wideband) }
+    }
+
+    /// The score per phone of each of `phrases` found in `samples` (PhraseSpotter).
+    public func spot(_ phrases: [String], in samples: [Int16], sampleRate: Int) async throws(RecognitionError) -> [String: Double] {
+        try await lend(samples, sampleRate: sampleRate) { decoder, wideband throws(RecognitionError) in
+            try decoder.spot(wideband, phrases: phrases)
+        }
+    }
+
+    /// Runs `work` on a free worker's decoder with `samples` at the decoder's rate, and counts its cost.
+    private func lend<Result: Sendable>(_ samples: [Int16], sampleRate: Int,
+                                        _ work: @escaping @Sendable (SpeechDecoder, [Int16]) throws(RecognitionError) -> Result)
+        async throws(RecognitionError) -> Result {
         let wideband: [Int16]
         do {
             wideband = try AudioResampler.resample(samples, from: sampleRate, to: SpeechDecoder.sampleRate)
@@ -49,7 +64,7 @@ public final class SpeechRecognizer: Sendable {
             throw .decoder("cannot resample to 16 kHz: \(error)")
         }
         let lent = await acquire()
-        let (returned, result) = await withCheckedContinuation { (continuation: CheckedContinuation<(Worker, Result<([RecognisedWord], Double), RecognitionError>), Never>) in
+        let (returned, result) = await withCheckedContinuation { (continuation: CheckedContinuation<(Worker, Swift.Result<(Result, Double), RecognitionError>), Never>) in
             lent.queue.async {
                 var worker = lent
                 let started = Self.threadCPUSeconds()
@@ -57,21 +72,21 @@ public final class SpeechRecognizer: Sendable {
                     let decoder: SpeechDecoder
                     if let made = worker.decoder { decoder = made } else { decoder = try SpeechDecoder() }
                     worker.decoder = decoder
-                    let words = try SignallingPriority.runAsBulkWork { () throws(RecognitionError) in try decoder.decode(wideband) }
-                    continuation.resume(returning: (worker, .success((words, Self.threadCPUSeconds() - started))))
+                    let value = try SignallingPriority.runAsBulkWork { () throws(RecognitionError) in try work(decoder, wideband) }
+                    continuation.resume(returning: (worker, .success((value, Self.threadCPUSeconds() - started))))
                 } catch {
                     continuation.resume(returning: (worker, .failure(error)))
                 }
             }
         }
         release(returned)
-        let (words, cpu) = try result.get()
+        let (value, cpu) = try result.get()
         state.withLock { state in
             state.usage.audioSeconds += Double(samples.count) / Double(sampleRate)
             state.usage.cpuSeconds += cpu
             state.usage.segments += 1
         }
-        return words
+        return value
     }
 
     private func acquire() async -> Worker {
