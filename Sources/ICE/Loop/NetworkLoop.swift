@@ -30,6 +30,7 @@ package final class NetworkLoop: @unchecked Sendable {
         let handles = LoopHandles(context: context, loop: loop)
         let identity = thread
         let thread = Thread {
+            ThreadIdentity.nameCurrentThread(name)
             g_main_context_push_thread_default(handles.context)
             CoalescingPoll.install(on: handles.context)
             identity.adoptCurrentThread()

@@ -114,6 +114,7 @@ package final class MediaClock: Sendable {
     static let maximumCatchUpTicks = 5
 
     private func run() {
+        ThreadIdentity.nameCurrentThread(name)
         let granted = ClockPriority.raiseCurrentThread()
         state.withLock { state in
             state.threadID = pthread_self()

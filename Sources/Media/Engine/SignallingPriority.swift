@@ -37,6 +37,7 @@ package enum SignallingPriority {
         guard started.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return true }
         guard adjustThreads() else { return false }
         let keeper = Thread {
+            ThreadIdentity.nameCurrentThread("parley-priorities")
             while true {
                 sleep(periodSeconds)
                 adjustThreads()

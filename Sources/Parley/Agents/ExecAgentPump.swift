@@ -48,6 +48,7 @@ final class ExecAgentPump: @unchecked Sendable {
     }
 
     private func run() {
+        ThreadIdentity.nameCurrentThread("parley-agent-exec")
         var descriptors: [pollfd] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {

@@ -71,6 +71,7 @@ final class WebSocketService: @unchecked Sendable {
     }
 
     private func run() {
+        ThreadIdentity.nameCurrentThread("parley-signalling")
         serviceThread.adoptCurrentThread()
         while true {
             let batch = commands.withLock { queued -> [Command] in
