@@ -5,11 +5,14 @@ let package = Package(
     name: "Parley",
     platforms: [.macOS(.v13)],
     products: [
+        // The library: `import Parley` is all a user writes; it re-exports the types its API
+        // takes or returns from the layers below, and SDP (docs/architecture.md, "Modules").
         .library(name: "Parley", targets: ["Parley"]),
+        // The SDP library on its own, for programs that only parse and munge SDP.
         .library(name: "SDP", targets: ["SDP"]),
-        // The layers on their own, for the libFuzzer harness in Fuzz/ (a separate package, which
-        // reaches their package and internal declarations with `@testable import`). Their public
-        // declarations are only the types Parley's API takes or returns.
+        // Not API: the layers below Parley, and the switch, for the libFuzzer harness in Fuzz/
+        // alone (a separate package, which reaches their package and internal declarations with
+        // `@testable import`).
         .library(name: "Signaling", targets: ["Signaling"]),
         .library(name: "Media", targets: ["Media"]),
         .library(name: "ICE", targets: ["ICE"]),
@@ -41,6 +44,8 @@ let package = Package(
         .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
         // Offline speech recognition (docs/speech.md): the decoder 0.8+5prealpha and its en-us model.
         .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev", "pocketsphinx-en-us"])]),
+        // libyaml's event parser, for the cheap check of a YAML document's shape (Sources/CLibYAML/shim.h).
+        .systemLibrary(name: "CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CMalloc"),
         // ThreadSanitizer's annotation functions, for Locking's sanitize build only.
         .systemLibrary(name: "CThreadSanitizer"),
@@ -59,12 +64,19 @@ let package = Package(
             cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")],
             linkerSettings: [.linkedLibrary("stdc++")]),
         .target(name: "Media", dependencies: ["Locking", "SDP", "CSRTP", "COpus", "COpenSSL", "CSpeexDSP", "CPulse", "VoiceProcessingBridge"]),
-        .target(name: "Parley", dependencies: ["Locking", "SDP", "Signaling", "ICE", "Media", "CEspeakNG", "CPocketSphinx", "CMalloc", "Yams", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Switch", dependencies: ["Signaling", "Locking", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        .target(name: "Parley", dependencies: ["Locking", "SDP", "Signaling", "ICE", "Media", "CEspeakNG", "CPocketSphinx", "CMalloc", "CLibYAML", "Yams", .product(name: "Logging", package: "swift-log")]),
+        // The softphone's script is compiled in as bytes (`PackageResources`), not a bundle beside
+        // the binary, so an installed `parley` serves it alone.
+        .target(
+            name: "Switch", dependencies: ["Signaling", "Locking", .product(name: "CoreMetrics", package: "swift-metrics")],
+            resources: [.embedInCode("Web/softphone.js")]),
         // Test helper: one ICE agent driven over stdin/stdout, run inside a network namespace.
         .executableTarget(name: "ICEPeer", dependencies: ["ICE", "Locking"]),
         .executableTarget(
             name: "CLI",
+            // Signaling, ICE and Media only for the files docs/architecture.md names as the CLI's
+            // seam (ModuleBoundaryTests checks every import); MemberImportVisibility keeps their
+            // members out of every other file too.
             dependencies: [
                 "Parley",
                 "Locking",
@@ -80,7 +92,8 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
 
         // Bounded waits on event streams, awaited cleanups and the leak check, shared by the test targets.

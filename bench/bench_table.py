@@ -39,7 +39,7 @@ def concurrency_rows(kind, name, entry, floor, floor_key, nproc):
         rows.append("| &nbsp;&nbsp;audio concealed at the callee | %s%% | < 1%% |" % percent(callee.get("concealed")))
         callee_floor = (floor.get(floor_key) or [None])[0]
         load_floor = (floor.get(LOAD_FLOOR.get(kind, "srtpOpusUs")) or [None])[0]
-        for side, data, floor_value, goal in (("callee", callee, callee_floor, "<= 2x" if kind == "opus-cached" else ""),
+        for side, data, floor_value, goal in (("callee", callee, callee_floor, "<= 1.5x" if kind == "opus-cached" else ""),
                                              ("load", load, load_floor, "")):
             per_call = per_call_us(data, calls)
             ratio = per_call / floor_value if per_call and floor_value else None
@@ -47,6 +47,10 @@ def concurrency_rows(kind, name, entry, floor, floor_key, nproc):
                 side, fmt(floor_value), fmt(per_call), fmt(ratio, "%.1f"), goal))
         if window.get("machineBusyPercent") is not None:
             rows.append("| &nbsp;&nbsp;whole machine busy during the hold, %% of %s cores | %s | |" % (nproc, fmt(window["machineBusyPercent"])))
+    capacity = floor_capacity(held, (floor.get(floor_key) or [None])[0], nproc)
+    if capacity is not None:
+        rows.append("| &nbsp;&nbsp;calls held per floor core-second (held × floor per call-second ÷ %s cores: the share of the machine the held calls' floor fills; hosts compare) | %s | |" % (
+            nproc, fmt(capacity, "%.3f")))
     memory = entry.get("memory") or {}
     for side, data in (("callee", memory), ("load", memory.get("load") or {})):
         for key, label in (("100", "100 calls"), ("top", "the step held")):
@@ -76,6 +80,40 @@ def concurrency_rows(kind, name, entry, floor, floor_key, nproc):
         if setup.get("failed"):
             rows.append("| &nbsp;&nbsp;calls that failed in that run | %s | |" % ", ".join("%s %d" % kv for kv in sorted(setup["failed"].items())))
     return rows
+
+
+def floor_capacity(held, floor_us, nproc):
+    """Calls held as a share of what the floor says the cores could carry: a figure that compares
+    across hosts, since a slower host has a higher floor and holds fewer calls alike."""
+    if not held or not floor_us or not nproc:
+        return None
+    return held * floor_us / 1e6 / nproc
+
+
+def saturation_rows(runs):
+    """Whether each run's `parley load` (and its callee) flagged itself the bottleneck, and from when."""
+    if runs is None:
+        return []
+    flagged = [run for run in runs if run.get("load") or run.get("callee")]
+    rows = ["| runs whose load generator / callee saturated (docs/performance.md) | %d / %d of %d | 0 |" % (
+        sum(1 for run in runs if run.get("load")), sum(1 for run in runs if run.get("callee")), len(runs))]
+    for run in flagged:
+        parts = ["%s from %s (%s %s)" % (side, run[side]["since"][11:19], run[side]["signal"], fmt(run[side]["value"], "%g"))
+                 for side in ("load", "callee") if run.get(side)]
+        rows.append("| &nbsp;&nbsp;%s | %s | |" % (run["run"], "; ".join(parts)))
+    return rows
+
+
+def socket_mux_rows(mux):
+    """bench/socket-mux: CPU per packet, one socket per call (poll, as today; epoll) against one batched socket."""
+    if not mux:
+        return []
+    medians = mux["medians"]
+    return ["| %d calls' packets, CPU µs per packet: socket per call (poll, as today) / (epoll) / one socket batched | %s / %s / %s | |" % (
+                mux["calls"], fmt(medians["poll"]["cpuUsPerPacket"], "%.2f"), fmt(medians["epoll"]["cpuUsPerPacket"], "%.2f"),
+                fmt(medians["mux"]["cpuUsPerPacket"], "%.2f")),
+            "| &nbsp;&nbsp;ratio, today's path : one batched socket (and epoll : batched) | %s (%s) | |" % (
+                fmt(mux["ratioPollToMux"], "%.2f"), fmt(mux["ratioEpollToMux"], "%.2f"))]
 
 
 def fmt(value, pattern="%.0f"):
@@ -117,8 +155,12 @@ def render(results):
             continue
         lines += concurrency_rows(kind, name, entry, floor, floor_key, results.get("nproc"))
     held = {kind: (concurrency.get(kind) or {}).get("held") for kind, _, _ in KINDS}
+    if held.get("pcmu") and held.get("opus-cached"):
+        lines.append("| PCMU : Opus (cached) calls held in the same run | %.2f : 1 | >= 1.3 : 1 |" % (held["pcmu"] / held["opus-cached"]))
     if held.get("aiortc") and held.get("opus-cached"):
         lines.append("| Parley : aiortc, Opus calls held in the same run | %.1f : 1 | >= 10 : 1 |" % (held["opus-cached"] / held["aiortc"]))
+    lines += saturation_rows(results.get("saturation"))
+    lines += socket_mux_rows(results.get("socketMux"))
     lines.append("")
     lines.append("Median / worst: setup over the runs (worst = slowest), floor over its runs. CPU and lateness over the whole hold.")
     return "\n".join(lines)

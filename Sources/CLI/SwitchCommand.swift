@@ -1,9 +1,6 @@
 import ArgumentParser
 import Foundation
-import ICE
-import Media
 import Parley
-import Signaling
 import Switch
 
 struct SwitchCommand: LongRunningCommand {

@@ -6,6 +6,7 @@ import Signaling
 import Switch
 import TestSupport
 import Testing
+import TestSupport
 
 /// `parley switch --web`: the softphone's files by HTTP GET on the switch's own port, the
 /// WebSocket beside them. The page itself is driven in Chromium by scripts/test-browser.
@@ -78,6 +79,22 @@ import Testing
         #expect(try await get("/online.json", from: harness.embedded).status == 404)
         let (client, _) = try await harness.readyClient("alice", "alice-secret")
         await client.disconnect()
+    }
+
+    /// The script is a real file editors and linters read; the binary serves exactly that file.
+    private static let scriptFile = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/Switch/Web/softphone.js")
+
+    @Test func theServedScriptIsTheRepositorysSoftphoneJS() throws {
+        let served = try #require(SoftphoneSite.resources.first { $0.path == "/softphone.js" })
+        let file = try Data(contentsOf: Self.scriptFile)
+        #expect(served.body == Array(file), "the served /softphone.js is \(Self.scriptFile.path) byte for byte")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/node"), "node is not installed: the script's syntax is checked by scripts/test-browser's Chromium only"))
+    func theScriptParsesAsJavaScript() async throws {
+        try await run("/usr/bin/node", ["--check", Self.scriptFile.path])
     }
 
     @Test func thePageLoadsNothingFromAnotherOrigin() throws {

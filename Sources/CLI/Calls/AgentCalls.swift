@@ -1,6 +1,5 @@
 import CoreMetrics
 import Parley
-import Signaling
 
 /// What `answer`, `call` and `load` do with `--agent` (docs/agents.md): connect each call's
 /// program, let it take or refuse an incoming call, and report what was counted when the call ends.

@@ -1,10 +1,7 @@
 import ArgumentParser
 import Foundation
-import ICE
 import Logging
-import Media
 import Parley
-import Signaling
 
 struct AnswerCommand: LongRunningCommand {
     static let configuration = CommandConfiguration(

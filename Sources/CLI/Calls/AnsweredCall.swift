@@ -1,6 +1,5 @@
 import Foundation
 import Parley
-import Signaling
 
 /// What `parley call` and `parley answer` do once a call is answered: send `--dtmf`, and hang up
 /// after `--duration`.

@@ -1,8 +1,6 @@
 import Foundation
 import Logging
-import Media
 import Parley
-import Signaling
 
 /// `parley answer`'s loop: answers up to `maxCalls` calls at once (refusing more as busy), runs
 /// the bot on each, and stops after `callLimit` calls or on Ctrl-C.
@@ -93,6 +91,9 @@ actor Answerer {
             guard metrics != nil else { return }
             await CallMetrics.watchClock(of: engine)
         }
+        // This process falling behind is its own news, not the callers' (SaturationWatch).
+        let saturation = SaturationWatch(engine: baseMedia.engine, presenter: presenter, role: .callee)
+        let watch = Task { await saturation.run() }
         // Logged in (the command connected before it made us): ready for calls.
         metrics?.ready(true)
         // Unstructured: reports the clock while `run` serves; cancelled before it returns.
@@ -109,6 +110,7 @@ actor Answerer {
         signals.cancel()
         clockReporter.cancel()
         clockMetrics.cancel()
+        watch.cancel()
         if clockInterval > .zero { reportClock() }
         for call in await client.activeCalls { await call.hangup() }
         if let gaveUp { return ExitStatus.forSetup(gaveUp) }

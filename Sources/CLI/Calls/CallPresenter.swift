@@ -1,9 +1,6 @@
 import Foundation
 import Logging
-import ICE
-import Media
 import Parley
-import Signaling
 import Locking
 
 /// Shows a call to a person (lines on standard error, a live status line on a terminal) or to a
@@ -64,6 +61,12 @@ final class CallPresenter: @unchecked Sendable {
 
     func note(_ message: String) {
         guard !json else { return }
+        line(message)
+    }
+
+    /// A warning about this process itself (it is saturated): on standard error with `--json`
+    /// too, beside its event, so a person watching a scripted run sees it.
+    func processWarning(_ message: String) {
         line(message)
     }
 
@@ -202,7 +205,7 @@ final class CallPresenter: @unchecked Sendable {
 
     func ended(_ call: String, _ reason: TerminationReason, statistics: CallStatistics, record: CallRecord? = nil) {
         if json {
-            JSONEvents.emit("ended", EndedPayload(call: call, reason: ReasonPayload(reason), record: record.map(CallRecordPayload.init)))
+            JSONEvents.emit("ended", EndedPayload(call: call, reason: reason, record: record))
             return
         }
         line("call \(short(call)): ended: \(reason)")
@@ -380,7 +383,8 @@ struct BotPayload: Encodable {
     let failedStep: String?
     let reason: String?
 }
-struct EndedPayload: Encodable { let call: String; let reason: ReasonPayload; var record: CallRecordPayload? = nil }
+/// `reason` and `record` encode themselves (TerminationReason+Encodable.swift, CallRecord.swift).
+struct EndedPayload: Encodable { let call: String; let reason: TerminationReason; var record: CallRecord? = nil }
 /// `transfer`: "requested", "completed", "failed" (with `reason`) or "transferred" (we were sent on).
 struct TransferPayload: Encodable { let call: String; let transfer: String; let destination: String; let reason: String? }
 
@@ -399,29 +403,5 @@ struct CandidatePairPayload: Encodable {
         remoteType = pair.remoteType.rawValue
         transport = pair.transport.rawValue
         rttMs = pair.roundTripTime.map { Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1000 }
-    }
-}
-
-struct ReasonPayload: Encodable {
-    let cause: String?
-    let causeCode: Int?
-    let sipCode: Int?
-    let sipReason: String?
-    let sipCallId: String?
-    /// Always present: `not-provided` when the far end or the server ended the call.
-    let localStatus: String
-    /// Kandy's end reason for `localStatus` (9900-9908).
-    let localStatusCode: Int
-    let normal: Bool
-
-    init(_ reason: TerminationReason) {
-        cause = reason.cause
-        causeCode = reason.causeCode
-        sipCode = reason.sipCode
-        sipReason = reason.sipReason
-        sipCallId = reason.sipCallID
-        localStatus = reason.reportedLocalStatus.rawValue
-        localStatusCode = reason.reportedLocalStatus.kandyCode
-        normal = reason.isNormal
     }
 }

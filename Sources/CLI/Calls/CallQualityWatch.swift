@@ -1,5 +1,4 @@
 import Foundation
-import Media
 import Parley
 import Locking
 

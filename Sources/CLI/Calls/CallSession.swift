@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import Parley
-import Signaling
 
 /// Runs one call on the command line: shows its events, sends the requested digits, hangs up
 /// after the duration, on q or on Ctrl-C, and turns its end into an exit status.

@@ -1,7 +1,6 @@
 import CMalloc
 import Foundation
 import ICE
-import Media
 import Parley
 
 /// `parley answer --clock-interval S`: a `clock` event every S seconds while calls run, with the
@@ -57,7 +56,7 @@ struct ClockPayload: Encodable {
         let status = Self.status()
         rssKiB = status["VmRSS"]
         rssAnonKiB = status["RssAnon"]
-        cpuSeconds = Self.processCPUSeconds()
+        cpuSeconds = ProcessCPU.seconds()
         openFiles = FileDescriptorLimit.openCount()
         openFileLimit = FileDescriptorLimit.softLimit
         let heap = mallinfo2()
@@ -78,13 +77,5 @@ struct ClockPayload: Encodable {
             if fields.count == 3, let value = Int(fields[1]) { figures[String(fields[0])] = value }
         }
         return figures
-    }
-
-    private static func processCPUSeconds() -> Double? {
-        var usage = rusage()
-        guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return nil }
-        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-        let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-        return user + system
     }
 }

@@ -23,6 +23,10 @@ enum ExitStatus {
     /// Nobody answered the call within its ring timeout (`--ring-timeout`): it ended no-answer.
     static let noAnswer: Int32 = 8
 
+    /// `parley load`: the load generator itself was the bottleneck (SaturationDetector), so its
+    /// figures are not the system's and the run cannot pass.
+    static let generatorSaturated: Int32 = 9
+
     /// What `call --help` says of each status (docs/cli.md says the same at more length).
     static let callMeanings: [(status: Int32, meaning: String)] = [
         (normal, "normal end"),

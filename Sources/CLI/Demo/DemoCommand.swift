@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import Media
 import Parley
-import Signaling
 import Switch
 
 struct DemoCommand: AsyncParsableCommand {

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import ICE
 import Logging
-import Media
 import Parley
 import SDP
 

@@ -1,8 +1,6 @@
 import Foundation
 import Logging
-import Media
 import Parley
-import Signaling
 
 /// What became of one call of a load run.
 struct LoadCallResult: Sendable {

@@ -1,10 +1,7 @@
 import ArgumentParser
 import Foundation
-import ICE
 import Logging
-import Media
 import Parley
-import Signaling
 
 struct LoadCommand: LongRunningCommand {
     static let configuration = CommandConfiguration(
@@ -19,7 +16,8 @@ struct LoadCommand: LongRunningCommand {
             "Testing an IVR"): a call whose verdict is failed fails as bot-failed, and the summary counts verdicts and failed steps. \
             Exit status: 0 every call answered and held (failures up to --max-failures allowed) and \
             every threshold met (--max-setup-ms, --max-first-audio-ms, --min-mos, --max-loss); 1 otherwise, with the reason; \
-            3 no session; 64 bad usage. The summary ends with PASSED or FAILED and each threshold's figure. --junit FILE and \
+            9 this process saturated (media clock late, CPU at its limit or calls begun late), so its figures are not the \
+            system's and no threshold passes; 3 no session; 64 bad usage. The summary ends with PASSED or FAILED and each threshold's figure. --junit FILE and \
             --csv FILE write one test case or row per call for a CI server. Ctrl-C hangs up every call and still prints the summary.
             Example: parley load ivr --server ws://127.0.0.1:8080 --login alice --calls 100 --concurrency 50 --rate 10 --hold 20 --play loop:prompt.wav
             """
@@ -175,6 +173,8 @@ struct LoadCommand: LongRunningCommand {
                 JSONEvents.emit("clock", ClockPayload(calls: await run.counts.up, engine: engine))
             }
         }
+        let saturation = SaturationWatch(engine: engine, presenter: presenter, role: .generator, dialLag: { await run.takeDialLag() })
+        let watch = Task { await saturation.run() }
         let started = ContinuousClock.now
         var configured = LoadCallTemplate(destination: destination, media: callMedia, recordDirectory: fleet.recordDir, saveSDPDirectory: media.saveSDP,
                                           hold: hold, ringTimeout: ringTimeout > .zero ? ringTimeout : nil, dtmf: fleet.dtmf, presenter: presenter, bot: bot,
@@ -189,6 +189,7 @@ struct LoadCommand: LongRunningCommand {
         progress.cancel()
         await progress.value
         clockReporter.cancel()
+        watch.cancel()
         signals.cancel()
         presenter.clearStatus()
         let clock = engine.lateness
@@ -198,14 +199,14 @@ struct LoadCommand: LongRunningCommand {
             clock: (clockAtStart, clock),
             interrupted: await run.isStopping,
             thresholds: LoadThresholds(maxFailures: maxFailures, maxSetupMs: maxSetupMs, minMOS: minMOS, maxLossPercent: maxLoss, maxFirstAudioMs: maxFirstAudioMs),
-            bot: bot != nil)
+            bot: bot != nil, saturation: saturation.report)
         reports.write(results.sorted { $0.index < $1.index }.map(CallReportRow.init), suite: "parley load \(destination)", presenter: presenter)
         if presenter.json {
             JSONEvents.emit("summary", summary)
         } else {
             FileHandle.standardError.write(Data(summary.lines.map { $0 + "\n" }.joined().utf8))
         }
-        return summary.problems.isEmpty ? ExitStatus.normal : ExitStatus.callFailed
+        return summary.exitStatus
     }
 }
 

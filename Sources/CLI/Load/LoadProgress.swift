@@ -1,6 +1,5 @@
 import Foundation
 import Parley
-import Signaling
 
 /// The live line of `parley load` on a terminal: calls up, done and failed, calls attempted and
 /// their rate, setup p50/p95 so far, and the loss and jitter of the calls up now (read once a

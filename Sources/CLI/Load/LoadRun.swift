@@ -1,6 +1,5 @@
 import Foundation
 import Parley
-import Signaling
 
 /// The schedule of `parley load`: starts calls at most `rate` a second and at most
 /// `concurrency` at once until `total` have been attempted or the run is stopped (Ctrl-C), and
@@ -24,6 +23,11 @@ actor LoadRun {
     private let started = ContinuousClock.now
     /// Setup times of the calls answered so far, for the progress line.
     private(set) var setupSoFar = LatencyHistogram()
+    /// When each call started and not yet dialing was due (by the rate asked, or when a slot
+    /// freed), and the longest wait past that of the calls that began since the last look: the
+    /// load generator's own lag (SaturationWatch).
+    private var due: [Int: ContinuousClock.Instant] = [:]
+    private var longestLag = Duration.zero
 
     init(plan: Plan) {
         self.plan = plan
@@ -36,8 +40,10 @@ actor LoadRun {
         // Discarding: a finished call's child task is freed at once, not kept until the run ends.
         await withDiscardingTaskGroup { group in
             for index in 1...plan.total {
+                var dueAt = next
                 while inFlight >= plan.concurrency, !isStopping {
                     await withCheckedContinuation { slotWaiter = $0 }
+                    dueAt = max(dueAt, ContinuousClock.now)
                 }
                 // Short sleeps, so that a stop is not kept waiting by a slow rate.
                 while !isStopping, ContinuousClock.now < next {
@@ -48,7 +54,10 @@ actor LoadRun {
                 inFlight += 1
                 attempted += 1
                 startingSeconds = (ContinuousClock.now - started).inSeconds
+                due[index] = dueAt
                 group.addTask {
+                    // Read before the hop to this actor: the lag is the pool's, not the queue's here.
+                    await self.began(index, at: ContinuousClock.now)
                     let result = await start(index)
                     await self.ended(result)
                 }
@@ -59,6 +68,21 @@ actor LoadRun {
 
     var counts: (up: Int, done: Int, failed: Int, attempted: Int, seconds: Double) {
         (live.count, results.count, results.count(where: { $0.failure != nil }), attempted, (ContinuousClock.now - started).inSeconds)
+    }
+
+    private func began(_ index: Int, at instant: ContinuousClock.Instant) {
+        guard let dueAt = due.removeValue(forKey: index) else { return }
+        longestLag = max(longestLag, instant - dueAt)
+    }
+
+    /// The longest a call waited past when it was due before it began, in ms, over the calls
+    /// that began since the last look and those due and not begun yet; then starts over.
+    func takeDialLag() -> Int {
+        let now = ContinuousClock.now
+        let waiting = due.values.map { now - $0 }.max() ?? .zero
+        let lag = max(longestLag, waiting)
+        longestLag = .zero
+        return LoadCall.milliseconds(lag)
     }
 
     var liveCalls: [Call] { Array(live.values) }

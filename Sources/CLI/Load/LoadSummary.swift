@@ -72,6 +72,8 @@ struct LoadSummary: Encodable {
     let problems: [String]
     /// Each threshold the run was judged by, with its figure.
     let thresholds: [LoadThresholdCheck]
+    /// When the load generator itself became the bottleneck; absent when it kept up throughout.
+    let saturation: SaturationReport?
 
     struct JitterPayload: Encodable {
         let mean: Double
@@ -84,7 +86,7 @@ struct LoadSummary: Encodable {
     }
 
     init(results: [LoadCallResult], attempted: Int, seconds: Double, startingSeconds: Double?, clock: (start: MediaClock.Lateness, end: MediaClock.Lateness),
-         interrupted: Bool, thresholds: LoadThresholds, bot: Bool = false) {
+         interrupted: Bool, thresholds: LoadThresholds, bot: Bool = false, saturation: SaturationReport? = nil) {
         self.attempted = attempted
         answered = results.count(where: \.answered)
         held = bot ? nil : results.count(where: \.held)
@@ -123,7 +125,10 @@ struct LoadSummary: Encodable {
         self.interrupted = interrupted
         verdicts = VerdictCounts(results.compactMap(\.verdict))
 
+        self.saturation = saturation
         var problems: [String] = []
+        // First: a saturated generator's other figures may be its own doing.
+        if let saturation { problems.append(saturation.text) }
         if interrupted { problems.append("interrupted: \(results.count(where: { $0.failure == "interrupted" })) calls cut short") }
         let failures = failed.filter { $0.key != "interrupted" }.values.reduce(0, +)
         if failures > thresholds.maxFailures {
@@ -137,10 +142,19 @@ struct LoadSummary: Encodable {
         self.thresholds = checks
     }
 
-    /// The last line: PASSED or FAILED, with each threshold and its figure.
+    /// The last line: PASSED or FAILED, with each threshold and its figure; a saturated
+    /// generator first, since no threshold it met counts.
     var verdictLine: String {
-        (problems.isEmpty ? "PASSED: " : "FAILED: ") + thresholds.map(\.line).joined(separator: "; ")
-            + (interrupted ? "; interrupted" : "")
+        var line = problems.isEmpty ? "PASSED: " : "FAILED: "
+        if let saturation { line += "load generator saturated from \(SaturationReport.clockTime(saturation.since)), no threshold counts; " }
+        line += thresholds.map(\.line).joined(separator: "; ")
+        return interrupted ? line + "; interrupted" : line
+    }
+
+    /// 0 passed, 9 the generator saturated (whatever else failed), 1 any other problem.
+    var exitStatus: Int32 {
+        if saturation != nil { return ExitStatus.generatorSaturated }
+        return problems.isEmpty ? ExitStatus.normal : ExitStatus.callFailed
     }
 
     /// The summary for a person, on standard error.
@@ -178,7 +192,7 @@ struct LoadEndedPayload: Encodable {
     let inviteMs: Int?
     let iceMs: Int?
     let dtlsMs: Int?
-    let reason: ReasonPayload?
+    let reason: TerminationReason?
     let audio: MediaStatistics?
     let verdict: String?
     let failedStep: String?
@@ -198,7 +212,7 @@ struct LoadEndedPayload: Encodable {
         inviteMs = result.phases.inviteMs
         iceMs = result.phases.iceMs
         dtlsMs = result.phases.dtlsMs
-        reason = result.reason.map(ReasonPayload.init)
+        reason = result.reason
         audio = result.audio
         verdict = result.verdict?.name
         failedStep = result.verdict?.failure?.step

@@ -1,5 +1,4 @@
 import Locking
-import Media
 import Parley
 
 /// With `--metrics`: a load call's RTP counters into the metrics once a second while it is up

@@ -1,8 +1,6 @@
 import CoreMetrics
-import Media
 import Parley
 import Prometheus
-import Signaling
 
 /// Every metric the CLI reports (docs/metrics.md), through swift-metrics: without `--metrics`
 /// nothing is bootstrapped and each call below does nothing. Updated at call events and stats

@@ -1,6 +1,6 @@
 import ArgumentParser
+import Foundation
 import Parley
-import Signaling
 
 /// `--agent URL` and `--agent-exec COMMAND` on `answer`, `call` and `load` (docs/agents.md).
 struct AgentFlags: ParsableArguments {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Parley
-import Signaling
 
 /// Where and as whom to log in. Flags win over `PARLEY_SERVER`, `PARLEY_LOGIN`,
 /// `PARLEY_PASSWORD` and `PARLEY_TOKEN`; secrets are never echoed back.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Signaling
+import Parley
 
 /// `--header NAME=VALUE`, checked before it goes into an INVITE: the name is an RFC 7230
 /// token, the value has no line breaks or other control characters that could forge headers.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Locking
 import Logging
 import Parley
 

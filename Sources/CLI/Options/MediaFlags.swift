@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ICE
 import Media
 import Parley
 import SDP

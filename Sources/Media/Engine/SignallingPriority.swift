@@ -6,28 +6,38 @@ import Synchronization
 /// The scheduling of a process's threads that carry no media: its signalling (the WebSocket
 /// thread, and the Swift concurrency pool where the client's, the calls' and the switch's actors
 /// run), bots, statistics and output. Media threads run real-time (`ClockPriority`: clocks
-/// `SCHED_FIFO` 10, network threads 5), and a real-time thread runs whenever it is ready, so
-/// a normal thread waits until neither core has media to do. With 200 Opus calls the media
-/// threads of the callee and the caller took 1.5 of the 2 cores, their normal threads and the
-/// switch's waited 6 to 16 times as long as they ran, and a call's setup, some thirty steps on
-/// normal threads of three processes, took seconds (docs/performance.md, "Call setup").
+/// `SCHED_FIFO` 10, network threads 5), and a real-time thread runs whenever it is ready.
 ///
 /// Where the process may use real-time scheduling, `keep()` moves every thread that is not a
-/// media thread to `SCHED_RR` 1: ahead of normal threads, behind every media thread, and
-/// round-robin among themselves so no one of them holds a core. The Swift pool makes and ends
-/// its threads on its own, and a new thread inherits the scheduling of the thread that made it
-/// (a media thread's, as likely as not), so a keeper thread looks at every thread of the
-/// process once a second (`periodSeconds`): it raises the normal ones and brings down those
-/// that inherited a media priority. `PARLEY_CLOCK_PRIORITY=normal` leaves every thread alone,
-/// as it does the clocks.
+/// media thread to `SCHED_RR` 7: behind the clocks, whose ticks set every call's timing, and
+/// ahead of the network threads and of every normal thread. Below the network threads (the 1
+/// it had until issue 35), a call's setup, some thirty steps on these threads in three
+/// processes, waited for every packet of every call up: once the media threads filled the two
+/// cores, setups at 20 a second with 200 calls up took seconds, while the work they waited
+/// for is a few milliseconds a call (docs/performance.md, "Setup under load"). Signalling is
+/// that small, so ahead of packet reading it costs a packet a few milliseconds at most, which
+/// the jitter buffer absorbs. What is not small runs as bulk work (`runAsBulkWork`: speech
+/// recognition, speech synthesis, a prompt's encoding) at `SCHED_RR` 1, behind all media, as
+/// all of this did before.
+///
+/// The Swift pool makes and ends its threads on its own, and a new thread inherits the
+/// scheduling of the thread that made it (a media thread's, as likely as not), so a keeper thread
+/// looks at every thread of the process once a second (`periodSeconds`): it raises the normal
+/// ones and brings down those that inherited a media priority. `PARLEY_CLOCK_PRIORITY=normal`
+/// leaves every thread alone, as it does the clocks.
 package enum SignallingPriority {
-    /// `SCHED_RR` priority 1, below `ClockPriority.networkRealtimePriority` (5).
-    static let realtimePriority: Int32 = 1
+    /// `SCHED_RR` priority 7: above `ClockPriority.networkRealtimePriority` (5), below the
+    /// clocks' `ClockPriority.realtimePriority` (10).
+    package static let realtimePriority: Int32 = 7
+    /// Bulk work's `SCHED_RR` priority: below every media thread.
+    package static let bulkPriority: Int32 = 1
     static let periodSeconds: UInt32 = 1
 
     private static let started = Atomic<Bool>(false)
     /// The threads `ClockPriority` made real-time, by kernel thread id.
     private static let mediaThreads = Lock<Set<pid_t>>([])
+    /// The threads inside `runAsBulkWork` now, which the keeper leaves at `bulkPriority`.
+    private static let bulkThreads = Lock<Set<pid_t>>([])
 
     /// Starts the keeper once per process. Returns false, and keeps nothing, where real-time
     /// scheduling is not allowed or is turned off.
@@ -59,6 +69,24 @@ package enum SignallingPriority {
         _ = mediaThreads.withLock { $0.remove(thread) }
     }
 
+    /// Runs `work` on the calling thread behind every media thread (`bulkPriority`) when the
+    /// thread runs at the signalling priority, and gives it back that priority after. For CPU-heavy jobs
+    /// (milliseconds and more) that run on pool or dispatch threads, which the keeper otherwise
+    /// raises ahead of packet reading. Two system calls each way: not for small work.
+    package static func runAsBulkWork<T, E: Error>(_ work: () throws(E) -> T) throws(E) -> T {
+        var current = sched_param()
+        guard sched_getscheduler(0) == SCHED_RR, sched_getparam(0, &current) == 0, current.sched_priority == realtimePriority,
+              let thread = currentThreadID() else { return try work() }
+        _ = bulkThreads.withLock { $0.insert(thread) }
+        var bulk = sched_param(sched_priority: bulkPriority)
+        _ = sched_setscheduler(0, SCHED_RR, &bulk)
+        defer {
+            _ = sched_setscheduler(0, SCHED_RR, &current)
+            _ = bulkThreads.withLock { $0.remove(thread) }
+        }
+        return try work()
+    }
+
     /// The calling thread's kernel id (gettid(2), which Swift does not import): /proc/thread-self
     /// links to PID/task/TID.
     private static func currentThreadID() -> pid_t? {
@@ -68,7 +96,7 @@ package enum SignallingPriority {
         return String(decoding: link.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: "/").last.flatMap { pid_t($0) }
     }
 
-    /// Whether a thread that is not a media thread, scheduled so, is moved to `SCHED_RR` 1: a
+    /// Whether a thread that is not a media thread, scheduled so, is moved to `SCHED_RR` 7: a
     /// normal one, and one that inherited a media thread's real-time priority (no one else here
     /// asks for more); not one already there, nor one at another policy (batch, idle).
     package static func moves(policy: Int32, priority: Int32) -> Bool {
@@ -85,8 +113,9 @@ package enum SignallingPriority {
     static func adjustThreads() -> Bool {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return false }
         let media = mediaThreads.withLock { $0 }
+        let bulk = bulkThreads.withLock { $0 }
         for entry in entries {
-            guard let thread = pid_t(entry), !media.contains(thread) else { continue }
+            guard let thread = pid_t(entry), !media.contains(thread), !bulk.contains(thread) else { continue }
             var current = sched_param()
             let policy = sched_getscheduler(thread)
             guard policy >= 0, sched_getparam(thread, &current) == 0, moves(policy: policy, priority: current.sched_priority) else { continue }

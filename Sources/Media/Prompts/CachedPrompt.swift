@@ -38,7 +38,7 @@ package final class CachedPrompt: Sendable {
             return true
         }
         if start {
-            DispatchQueue.global(qos: .utility).async { [self] in _ = try? encodeNow(format) }
+            DispatchQueue.global(qos: .utility).async { [self] in _ = try? SignallingPriority.runAsBulkWork { () throws(CodecError) in try encodeNow(format) } }
         }
         return state.withLock { $0.encodings[format] }
     }

@@ -43,7 +43,17 @@ final class ExecAgentLink: AgentLink, @unchecked Sendable {
         let arguments = ["/bin/sh", "-c", command]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        let status = posix_spawn(&pid, "/bin/sh", &actions, nil, &argv, environ)
+        // The program runs at normal scheduling: the spawning thread may be real-time
+        // (SignallingPriority), and a child inherits that, so a busy program would outrank
+        // every normal thread of the machine and this process's packet reading.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var normal = sched_param(sched_priority: 0)
+        posix_spawnattr_setschedpolicy(&attributes, SCHED_OTHER)
+        posix_spawnattr_setschedparam(&attributes, &normal)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSCHEDULER))
+        let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
         Glibc.close(toProgram[0])
         Glibc.close(fromProgram[1])
         guard status == 0 else {

@@ -1,8 +1,10 @@
 import Foundation
+import Signaling
 
 /// What a finished call leaves behind (docs/calls.md, "Call record"): its times, codec, traffic
 /// both ways, loss, jitter, RTT, MOS, the warnings it raised, its recoveries and why it ended.
-public struct CallRecord: Sendable, Equatable {
+/// Encoded, it is the `record` of `parley --json`'s `ended` event, under the names that table lists.
+public struct CallRecord: Sendable, Equatable, Encodable {
     public var timeline: CallTimeline
     public var codec: String?
     public var packetsSent: Int
@@ -46,4 +48,39 @@ public struct CallRecord: Sendable, Equatable {
     }
 
     public var duration: Duration? { timeline.duration }
+
+    private enum CodingKeys: String, CodingKey {
+        case dialedAt, ringingAt, answeredAt, endedAt, durationSeconds, heldBy
+        case codec, packetsSent, packetsReceived, bytesSent, bytesReceived, packetsLost, remotePacketsLost
+        case lossPercent, jitterMeanMs, jitterMaxMs, rttMeanMs, rttMaxMs, mosMean, mosMin
+        case warningsRaised = "warnings", recoveries, termination
+    }
+
+    /// Times in ISO 8601, durations in seconds, rates in percent, delays in milliseconds; the
+    /// measured figures to two places.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        let time = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        try container.encodeIfPresent(timeline.dialed.map(time.format), forKey: .dialedAt)
+        try container.encodeIfPresent(timeline.ringing.map(time.format), forKey: .ringingAt)
+        try container.encodeIfPresent(timeline.answered.map(time.format), forKey: .answeredAt)
+        try container.encodeIfPresent(timeline.ended.map(time.format), forKey: .endedAt)
+        try container.encodeIfPresent(duration.map { Self.hundredths($0.inSeconds) }, forKey: .durationSeconds)
+        try container.encodeIfPresent(timeline.heldBy, forKey: .heldBy)
+        try container.encodeIfPresent(codec, forKey: .codec)
+        try container.encode(packetsSent, forKey: .packetsSent)
+        try container.encode(packetsReceived, forKey: .packetsReceived)
+        try container.encode(bytesSent, forKey: .bytesSent)
+        try container.encode(bytesReceived, forKey: .bytesReceived)
+        try container.encode(packetsLost, forKey: .packetsLost)
+        try container.encodeIfPresent(remotePacketsLost, forKey: .remotePacketsLost)
+        let figures: [(Double?, CodingKeys)] = [(lossPercent, .lossPercent), (jitterMeanMs, .jitterMeanMs), (jitterMaxMs, .jitterMaxMs),
+                                                 (rttMeanMs, .rttMeanMs), (rttMaxMs, .rttMaxMs), (mosMean, .mosMean), (mosMin, .mosMin)]
+        for (figure, key) in figures { try container.encodeIfPresent(figure.map(Self.hundredths), forKey: key) }
+        try container.encode(warningsRaised, forKey: .warningsRaised)
+        try container.encode(recoveries, forKey: .recoveries)
+        try container.encode(termination, forKey: .termination)
+    }
+
+    private static func hundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }
 }

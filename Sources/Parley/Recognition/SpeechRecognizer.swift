@@ -58,7 +58,7 @@ public final class SpeechRecognizer: Sendable {
                     let decoder: SpeechDecoder
                     if let made = worker.decoder { decoder = made } else { decoder = try SpeechDecoder() }
                     worker.decoder = decoder
-                    let words = try decoder.decode(wideband)
+                    let words = try SignallingPriority.runAsBulkWork { () throws(RecognitionError) in try decoder.decode(wideband) }
                     continuation.resume(returning: (worker, .success((words, Self.threadCPUSeconds() - started))))
                 } catch {
                     continuation.resume(returning: (worker, .failure(error)))

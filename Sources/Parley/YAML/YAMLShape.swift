@@ -1,4 +1,4 @@
-internal import CYaml
+internal import CLibYAML
 
 /// Why a YAML document is refused before Yams builds its tree.
 enum YAMLShapeProblem: Error, Equatable {

@@ -57,14 +57,8 @@ import Testing
         let bobRecording = directory.appendingPathComponent("bob.wav").path
         let alice = try Self.client("alice", at: embedded.url, play: "tone:440", record: aliceRecording)
         let bob = try Self.client("bob", at: embedded.url, play: "tone:880", record: bobRecording)
-        let bobClientEvents = EventRecorder(bob.events)
-        try await alice.connect()
-        try await bob.connect()
-
-        let call = try await alice.dial("bob")
+        let (call, incoming) = try await Self.dialAndOffer(from: alice, to: bob)
         let aliceEvents = EventRecorder(call.events)
-        let offered = try await bobClientEvents.next("an incoming call") { if case .incomingCall = $0 { true } else { false } }
-        let incoming = try #require(offered.incomingCall)
         // The switch names the caller by login when the invite carries no caller id.
         #expect(incoming.callerNumber == "alice")
         #expect(incoming.call.remoteParty == "alice")
@@ -116,12 +110,7 @@ import Testing
         let embedded = try await Self.startSwitch()
         let alice = try Self.client("alice", at: embedded.url, play: "silence", record: "null")
         let bob = try Self.client("bob", at: embedded.url, play: "silence", record: "null")
-        let bobClientEvents = EventRecorder(bob.events)
-        try await alice.connect()
-        try await bob.connect()
-        let call = try await alice.dial("bob")
-        let offered = try await bobClientEvents.next("an incoming call") { if case .incomingCall = $0 { true } else { false } }
-        let incoming = try #require(offered.incomingCall)
+        let (call, incoming) = try await Self.dialAndOffer(from: alice, to: bob)
         try await incoming.reject()
         let reason = try await withTimeout(seconds: 10) { await call.waitUntilDone() }
         #expect(reason.cause == "USER_BUSY")

@@ -39,13 +39,8 @@ import Testing
         let bob = try client("bob", at: embedded.url, play: "tone:880", reconnectTimeout: reconnectTimeout, reconnectDelay: bobReconnectDelay,
                              sdpObserver: bobSDP)
         let aliceClientEvents = EventRecorder(alice.events)
-        let bobClientEvents = EventRecorder(bob.events)
-        try await alice.connect()
-        try await bob.connect()
-        let call = try await alice.dial("bob")
+        let (call, incoming) = try await CallThroughSwitchTests.dialAndOffer(from: alice, to: bob)
         let aliceEvents = EventRecorder(call.events)
-        let offered = try await bobClientEvents.next("an incoming call") { if case .incomingCall = $0 { true } else { false } }
-        let incoming = try #require(offered.incomingCall)
         let bobEvents = EventRecorder(incoming.call.events)
         try await incoming.answer()
         _ = try await aliceEvents.next("active") { $0 == .state(.active) }

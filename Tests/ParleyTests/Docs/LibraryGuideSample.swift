@@ -1,12 +1,9 @@
-import Foundation
-import ICE
-import Logging
-import Media
-import Parley
-import Signaling
-
-// The sample in docs/calls.md, "Using the library", compiled here so the guide cannot rot.
+// The sample in docs/calls.md, "Using the library", compiled here so the guide cannot rot. Its
+// imports are part of it: `import Parley` is the whole library (docs/architecture.md, "Modules").
 // docs-sample:begin
+import Foundation
+import Parley
+
 func placeACall() async throws {
     var configuration = VoiceClientConfiguration(
         server: try WebSocketURL(parsing: "wss://rtc.example.com"),

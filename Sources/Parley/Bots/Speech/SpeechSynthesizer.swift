@@ -33,7 +33,7 @@ package final class SpeechSynthesizer: @unchecked Sendable {
     /// `speech` as mono samples at `sampleRate`, synthesised now unless it was before. Blocks
     /// the caller while espeak-ng speaks; bots call `prepare` first, which does not.
     package func audio(_ speech: Speech, sampleRate: Int) throws(AudioError) -> [Int16] {
-        let spoken = try queue.sync { Result { () throws(AudioError) in try synthesise(speech, values: [:]) } }.get()
+        let spoken = try queue.sync { SignallingPriority.runAsBulkWork { Result { () throws(AudioError) in try synthesise(speech, values: [:]) } } }.get()
         return try AudioResampler.resample(spoken.samples, from: spoken.sampleRate, to: sampleRate)
     }
 
@@ -43,7 +43,7 @@ package final class SpeechSynthesizer: @unchecked Sendable {
     func prepare(_ speech: Speech, values: [String: String]) async throws(AudioError) -> SpokenAudio {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<SpokenAudio, AudioError>, Never>) in
             queue.async {
-                let result = Result { () throws(AudioError) in try self.synthesise(speech, values: values) }
+                let result = SignallingPriority.runAsBulkWork { Result { () throws(AudioError) in try self.synthesise(speech, values: values) } }
                 // The result crosses from this queue to the task: an edge TSan may miss.
                 SanitizerEdge.release(self)
                 continuation.resume(returning: result)

@@ -1,9 +1,7 @@
-/// The softphone's script (served as "/softphone.js"): a Verto client (docs/signaling.md) on
-/// the page's own origin, an RTCPeerConnection per call, WebAudio meters, and `getStats`
-/// figures under the names `parley --json` uses. `window.softphone` exposes its state to the
-/// console and to tests.
-enum SoftphoneScript {
-    static let source = #"""
+// The softphone's script (served as "/softphone.js", embedded into the binary by Package.swift):
+// a Verto client (docs/signaling.md) on the page's own origin, an RTCPeerConnection per call,
+// WebAudio meters, and `getStats` figures under the names `parley --json` uses.
+// `window.softphone` exposes its state to the console and to tests.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
@@ -714,5 +712,3 @@ enum SoftphoneScript {
     }
   });
 })();
-"""#
-}
