@@ -93,6 +93,7 @@ actor Answerer {
         }
         // This process falling behind is its own news, not the callers' (SaturationWatch).
         let saturation = SaturationWatch(engine: baseMedia.engine, presenter: presenter, role: .callee)
+        // Unstructured: watches for saturation while the command runs; cancelled when it ends.
         let watch = Task { await saturation.run() }
         // Logged in (the command connected before it made us): ready for calls.
         metrics?.ready(true)

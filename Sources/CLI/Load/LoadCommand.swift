@@ -174,6 +174,7 @@ struct LoadCommand: LongRunningCommand {
             }
         }
         let saturation = SaturationWatch(engine: engine, presenter: presenter, role: .generator, dialLag: { await run.takeDialLag() })
+        // Unstructured: watches for saturation while the command runs; cancelled when it ends.
         let watch = Task { await saturation.run() }
         let started = ContinuousClock.now
         var configured = LoadCallTemplate(destination: destination, media: callMedia, recordDirectory: fleet.recordDir, saveSDPDirectory: media.saveSDP,
