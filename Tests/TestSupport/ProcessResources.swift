@@ -63,8 +63,10 @@ struct SocketTable {
 
     static func read() -> SocketTable {
         var table = SocketTable()
+        // The process's network namespace, and the calling thread's when a test moved it.
         for proto in ["tcp", "tcp6", "udp", "udp6"] {
-            guard let text = try? String(contentsOfFile: "/proc/self/net/\(proto)", encoding: .utf8) else { continue }
+            let tables = ["/proc/self/net/\(proto)", "/proc/thread-self/net/\(proto)"]
+            let text = tables.compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }.joined(separator: "\n")
             for line in text.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ")
                 guard fields.count > 9 else { continue }
