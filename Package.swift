@@ -96,8 +96,8 @@ let package = Package(
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
 
-        // Bounded waits on event streams, shared by the test targets.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Bounded waits on event streams, awaited cleanups and the leak check, shared by the test targets.
+        .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport"),
         .testTarget(name: "SDPTests", dependencies: ["SDP"]),
         .testTarget(name: "SignalingTests", dependencies: ["Locking", "Signaling", "Switch", "SDP", "Media", "TestSupport"], exclude: ["Support/ws_fragments.py"]),
         .testTarget(name: "ICETests", dependencies: ["Locking", "ICE", "ICEPeer", "CNice", "TestSupport"]),

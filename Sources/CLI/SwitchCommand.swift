@@ -122,6 +122,7 @@ struct SwitchCommand: LongRunningCommand {
         // SIGINT or SIGTERM: every client is told (a bye per call, a 1001 close frame), then the
         // activity stream ends and so does the command, with status 0.
         let interruption = Interruption()
+        // Unstructured: waits for a signal while `run` serves; cancelled when the switch stops by itself.
         let shutdown = Task {
             for await _ in interruption.signals {
                 await embedded.shutDown()

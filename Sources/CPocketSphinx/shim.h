@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include <pocketsphinx.h>
 #include <sphinxbase/err.h>
 #include <stdio.h>
@@ -18,9 +17,15 @@ static inline cmd_ln_t *parley_ps_config(const char *hmm, const char *lm, const 
    search reads its beam, phone-loop penalty and threshold from the configuration when it is
    made, so they are set for it alone and the language-model search keeps its own beam
    (Sources/Parley/Recognition/PhraseSpotter.swift says why these values). */
+/* memfd_create is declared only under _GNU_SOURCE, which must not be defined here: it changes
+   glibc's own structures (fd_set) against the Glibc module every Swift file imports, and the
+   build fails where both meet. The symbol is in every glibc since 2.27. */
+int memfd_create(const char *name, unsigned int flags);
+#define PARLEY_MFD_CLOEXEC 1U
+
 static inline int parley_ps_set_phrases(ps_decoder_t *ps, const char *name, const char *lines,
                                         double beam, double threshold) {
-    int fd = memfd_create("parley-phrases", MFD_CLOEXEC);
+    int fd = memfd_create("parley-phrases", PARLEY_MFD_CLOEXEC);
     if (fd < 0) return -1;
     size_t length = strlen(lines);
     if (write(fd, lines, length) != (ssize_t)length) { close(fd); return -1; }

@@ -44,6 +44,7 @@ final class Peer: Sendable {
             agent.setReceiveHandler { bytes, component in
                 Output.emit(["event": "received", "text": String(decoding: bytes, as: UTF8.self), "component": component])
             }
+            // Unstructured: the test peer's event pump lives until the agent closes; the process ends with stdin.
             Task { [weak self] in
                 for await event in agent.events { self?.report(event) }
                 self?.emit(["event": "closed"])
@@ -52,6 +53,7 @@ final class Peer: Sendable {
         case "gather":
             let agent = try current()
             state.withLock { $0.clockStart = .now }
+            // Unstructured: gathers while the peer goes on reading commands from stdin.
             Task { [weak self] in
                 do {
                     try await agent.startGathering()
@@ -90,6 +92,7 @@ final class Peer: Sendable {
             let count = min(command["count"] as? Int ?? 50, 100_000)
             let interval = max(command["intervalMs"] as? Int ?? 20, 1)
             let component = command["component"] as? Int ?? 1
+            // Unstructured: streams packets while the peer goes on reading commands from stdin.
             Task { [weak self] in
                 var sent = 0
                 let payload = Array("stream packet".utf8)
@@ -102,6 +105,7 @@ final class Peer: Sendable {
         case "monitor":
             let monitor = try NetworkMonitor()
             state.withLock { $0.monitor = monitor }
+            // Unstructured: reports network changes for the process's life while it reads commands.
             Task { [weak self] in
                 for await event in monitor.events { self?.emit(["event": "network", "change": event.description]) }
             }

@@ -9,6 +9,7 @@ package struct DTLSIdentityError: Error, Sendable, Equatable, CustomStringConver
 
 /// Our DTLS certificate (RFC 8827 §6.5): a fresh self-signed ECDSA P-256 key and certificate,
 /// whose SHA-256 fingerprint goes into our SDP.
+/// Unchecked: OpenSSL key and certificate pointers, immutable after init and freed once in deinit.
 package final class DTLSIdentity: @unchecked Sendable {
     // Immutable after init and freed once in deinit, so sharing across threads is safe.
     let key: OpaquePointer

@@ -94,9 +94,11 @@ package actor EmbeddedSwitch {
 
     private func run() {
         let events = server.events
+        // Unstructured: the switch's event pump lives as long as the switch, which callers start and stop across scopes; it ends with the server's stream.
         Task { [weak self] in
             for await event in events { await self?.handle(event) }
         }
+        // Unstructured: the switch's timer lives until `stop` cancels it, past the scope of `start`.
         timerTask = Task { [weak self] in
             while !Task.isCancelled {
                 guard let delay = await self?.tick() else { return }

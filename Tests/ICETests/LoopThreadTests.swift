@@ -35,8 +35,7 @@ import Testing
 
         let payload = [UInt8](repeating: 0x80, count: 100)
         for _ in 0..<50 { _ = payload.withUnsafeBytes { a.send($0) } }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while received.withLock({ $0.onLoop }) < 40, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try await waitUntil("40 of 50 packets received on the loop", within: 5) { received.withLock { $0.onLoop } >= 40 }
         #expect(received.withLock { $0.onLoop } >= 40)
         #expect(received.withLock { $0.offLoop } == 0)
         #expect(!loopA.isCurrentThread && !loopB.isCurrentThread)

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Media
 import Locking
+import TestSupport
 import Testing
 
 @Suite struct AudioIOTests {
@@ -126,8 +127,7 @@ import Testing
             }
         }
         checker.start()
-        let deadline = ContinuousClock.now + .seconds(5)
-        while outcome.withLock({ $0 }) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        try await waitUntil("the check of a FIFO to return", within: 5) { outcome.withLock { $0 } != nil }
         let result = try #require(outcome.withLock { $0 }, "the check of a FIFO returned within 5 s")
         #expect(result == .cannotOpen(path: path, reason: "it is not a regular file"))
         #expect(throws: AudioError.cannotOpen(path: path, reason: "it is not a regular file")) { try WAVFileSource(path: path, sampleRate: 8000) }

@@ -1,4 +1,5 @@
 import Media
+import TestSupport
 import Testing
 
 /// The DTLS retransmission timer OpenSSL runs for us: 100 ms, doubling (docs/performance.md,
@@ -21,10 +22,9 @@ import Testing
         let first = try #require(endpoint.retransmissionDue)
         #expect(first > .zero && first <= .milliseconds(100))
         // Bounded: OpenSSL's default would take 1 s; ours is due within 100 ms.
-        let deadline = ContinuousClock.now + .seconds(5)
-        while endpoint.datagramsSent < 2, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
+        try await waitUntil("the first retransmission", within: 5) {
             endpoint.poll()
+            return endpoint.datagramsSent >= 2
         }
         #expect(endpoint.datagramsSent == 2)
         let second = try #require(endpoint.retransmissionDue)

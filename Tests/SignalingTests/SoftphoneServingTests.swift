@@ -4,15 +4,20 @@ import FoundationNetworking
 #endif
 import Signaling
 import Switch
+import TestSupport
 import Testing
 import TestSupport
 
 /// `parley switch --web`: the softphone's files by HTTP GET on the switch's own port, the
 /// WebSocket beside them. The page itself is driven in Chromium by scripts/test-browser.
-@Suite struct SoftphoneServingTests {
+@Suite(.leakChecked) struct SoftphoneServingTests {
     private func get(_ path: String, from embedded: EmbeddedSwitch) async throws -> (status: Int, headers: [String: String], body: Data) {
         let url = try #require(URL(string: "http://127.0.0.1:\(embedded.url.port)\(path)"))
-        let (body, response) = try await URLSession.shared.data(from: url)
+        // A session of its own, closed after: the shared one keeps the connection for reuse,
+        // past the test and the switch (the leak check would see it in CLOSE_WAIT).
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let (body, response) = try await session.data(from: url)
         let http = try #require(response as? HTTPURLResponse)
         var headers: [String: String] = [:]
         for (name, value) in http.allHeaderFields {
@@ -23,7 +28,7 @@ import TestSupport
 
     @Test func theSwitchServesThePageItsScriptAndStyleBesideTheWebSocket() async throws {
         let harness = try await SwitchHarness.start { $0.servesSoftphone = true }
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         for resource in SoftphoneSite.resources {
             let (status, headers, body) = try await get(resource.path, from: harness.embedded)
             #expect(status == 200, "\(resource.path)")
@@ -43,7 +48,7 @@ import TestSupport
 
     @Test func onlineJSONListsTheLoggedInLoginsAndNothingElse() async throws {
         let harness = try await SwitchHarness.start { $0.servesSoftphone = true }
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let online = { () async throws -> [String: [String]] in
             let reply = try await self.get("/online.json", from: harness.embedded)
             #expect(reply.status == 200 && reply.headers["content-type"] == "application/json; charset=utf-8")
@@ -69,7 +74,7 @@ import TestSupport
 
     @Test func withoutWebTheSwitchServesNoPage() async throws {
         let harness = try await SwitchHarness.start()
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         #expect(try await get("/", from: harness.embedded).status == 404)
         #expect(try await get("/online.json", from: harness.embedded).status == 404)
         let (client, _) = try await harness.readyClient("alice", "alice-secret")

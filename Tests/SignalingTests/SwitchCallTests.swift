@@ -4,7 +4,7 @@ import Switch
 import TestSupport
 import Testing
 
-@Suite struct SwitchCallTests {
+@Suite(.leakChecked) struct SwitchCallTests {
     /// alice calls bob through the switch; returns both clients, their events and the call id.
     private func placeCall(_ harness: SwitchHarness, headers: [CustomHeader] = [], trickle: Bool = false) async throws
         -> (alice: VertoClient, aliceEvents: EventRecorder<VertoEvent>, bob: VertoClient, bobEvents: EventRecorder<VertoEvent>, callID: String)
@@ -26,7 +26,7 @@ import Testing
 
     @Test func inviteRingingAnswerByeRoundTrip() async throws {
         let harness = try await SwitchHarness.start()
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let headers = [CustomHeader(name: "X-Account", value: "42")]
         let call = try await placeCall(harness, headers: headers)
 
@@ -56,7 +56,7 @@ import Testing
 
     @Test func rejectingAnIncomingCallSendsUserBusyToTheCaller() async throws {
         let harness = try await SwitchHarness.start()
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let call = try await placeCall(harness)
         _ = try await call.bobEvents.next("incoming call") { if case .incomingCall = $0 { true } else { false } }
         _ = try await call.bob.bye(callID: call.callID, cause: HangupCause(cause: "USER_BUSY", causeCode: 17, sipCode: 486, sipReason: "Busy Here"))
@@ -66,7 +66,7 @@ import Testing
 
     @Test func holdAndUnholdReportHoldStateAndReachTheOtherSide() async throws {
         let harness = try await SwitchHarness.start()
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let call = try await placeCall(harness)
         _ = try await call.bob.answer(callID: call.callID, sdp: SwitchHarness.answer)
         #expect(try await call.alice.modify(callID: call.callID, action: .hold) == "held")
@@ -80,7 +80,7 @@ import Testing
 
     @Test func dtmfInfoIsRelayedAndBadDigitsAreRefused() async throws {
         let harness = try await SwitchHarness.start()
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let call = try await placeCall(harness)
         _ = try await call.bob.answer(callID: call.callID, sdp: SwitchHarness.answer)
         _ = try await call.alice.info(callID: call.callID, dtmf: "12#")
@@ -95,7 +95,7 @@ import Testing
 
     @Test func trickledCandidatesReachACalleeInTheInviteThenAsMessagesOnceItTrickles() async throws {
         let harness = try await SwitchHarness.start()
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let call = try await placeCall(harness, trickle: true)
         let line = "candidate:842163049 1 udp 1677729535 192.0.2.10 54400 typ srflx raddr 10.0.0.2 rport 54400"
         _ = try await call.alice.candidate(VertoCandidate(callID: call.callID, candidate: line, sdpMid: "0", sdpMLineIndex: 0))
@@ -117,7 +117,7 @@ import Testing
 
     @Test func updateMediaIsAnsweredByTheOtherClient() async throws {
         let harness = try await SwitchHarness.start()
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let call = try await placeCall(harness)
         _ = try await call.bob.answer(callID: call.callID, sdp: SwitchHarness.answer)
         let bob = call.bob, bobEvents = call.bobEvents, callID = call.callID
@@ -135,7 +135,7 @@ import Testing
 
     @Test func updateMediaTheOtherSideNeverAnswersFailsWithAMediaError() async throws {
         let harness = try await SwitchHarness.start { $0.relayTimeout = .milliseconds(500) }
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let call = try await placeCall(harness)
         _ = try await call.bob.answer(callID: call.callID, sdp: SwitchHarness.answer)
         await #expect(throws: SignalingError.sessionError(message: "MEDIA ERROR: the other party did not answer updateMedia", cause: nil, causeCode: nil)) {
@@ -145,7 +145,7 @@ import Testing
 
     @Test func callToAnUnknownDestinationIsClearedAsUnallocatedNumber() async throws {
         let harness = try await SwitchHarness.start()
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let (alice, events) = try await harness.readyClient("alice", "alice-secret")
         let callID = UUID().uuidString.lowercased()
         _ = try await alice.invite(VertoDialParameters(callID: callID, destination: "+15550000"), sdp: SwitchHarness.offer)
@@ -159,7 +159,7 @@ import Testing
 
     @Test func requestsForCallsThatDoNotExistGetSessionErrors() async throws {
         let harness = try await SwitchHarness.start()
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let (alice, _) = try await harness.readyClient("alice", "alice-secret")
         await #expect(throws: SignalingError.sessionError(message: "CALL DOES NOT EXIST", cause: nil, causeCode: nil)) {
             _ = try await alice.bye(callID: "no-such-call", cause: .normalClearing)
@@ -168,7 +168,7 @@ import Testing
 
     @Test func droppedSessionIsReofferedOnReloginAndEndedAfterTheDetachTimeout() async throws {
         let harness = try await SwitchHarness.start { $0.detachTimeout = .milliseconds(1500) }
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let call = try await placeCall(harness)
         _ = try await call.bob.answer(callID: call.callID, sdp: SwitchHarness.answer)
         _ = try await call.aliceEvents.next("answer") { if case .answered = $0 { true } else { false } }
@@ -196,7 +196,7 @@ import Testing
 
     @Test func aSecondLoginWithTheSameSessidPuntsTheFirst() async throws {
         let harness = try await SwitchHarness.start()
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let (first, firstEvents) = try await harness.readyClient("alice", "alice-secret")
         let sessid = await first.sessid
         _ = try await harness.readyClient("alice", "alice-secret", sessid: sessid)
@@ -206,7 +206,7 @@ import Testing
 
     @Test func anotherUserCannotTakeOverASessid() async throws {
         let harness = try await SwitchHarness.start()
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let (first, _) = try await harness.readyClient("alice", "alice-secret")
         let sessid = await first.sessid
         let (intruder, _) = harness.client(.password(login: "bob", password: "bob-secret"), sessid: sessid)

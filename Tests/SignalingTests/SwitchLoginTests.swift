@@ -1,11 +1,12 @@
 import Signaling
 import Switch
+import TestSupport
 import Testing
 
-@Suite struct SwitchLoginTests {
+@Suite(.leakChecked) struct SwitchLoginTests {
     @Test func passwordLoginBecomesReadyAfterGatewayREGED() async throws {
         let harness = try await SwitchHarness.start()
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let (client, events) = try await harness.readyClient("alice", "alice-secret")
         #expect(await client.phase == .ready)
         _ = try await events.next("loggedIn") { if case .loggedIn = $0 { true } else { false } }
@@ -19,7 +20,7 @@ import Testing
 
     @Test func tokenLogin() async throws {
         let harness = try await SwitchHarness.start()
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let (client, _) = harness.client(.token("bob-token"))
         try await client.connect()
         #expect(await harness.embedded.onlineLogins == ["bob"])
@@ -32,7 +33,7 @@ import Testing
     ])
     func loginFailuresAreTypedWithTheServerMessage(credentials: VertoCredentials, message: String) async throws {
         let harness = try await SwitchHarness.start()
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let (client, _) = harness.client(credentials)
         await #expect(throws: SignalingError.authenticationFailed(message: message)) { try await client.connect() }
         let error = SignalingError.authenticationFailed(message: message)
@@ -43,7 +44,7 @@ import Testing
     /// REGISTER is ready, as the JS SDK takes it (docs/verto-protocol.md §3.3).
     @Test func gatewayThatRegistersLateIsRetriedUntilREGISTER() async throws {
         let harness = try await SwitchHarness.start()
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let (client, events) = try await harness.readyClient("slowgw", "pw")
         #expect(await client.phase == .ready)
         let states = await events.all().compactMap { if case .gatewayState(let state) = $0 { state } else { nil } }
@@ -52,7 +53,7 @@ import Testing
 
     @Test func gatewayRetryExhaustionIsGatewayNotRegistered() async throws {
         let harness = try await SwitchHarness.start()
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let (client, events) = harness.client(.password(login: "nevergw", password: "pw"))
         await #expect(throws: SignalingError.gatewayNotRegistered(lastState: "TRYING")) { try await client.connect() }
         // One request and three retries.
@@ -67,7 +68,7 @@ import Testing
     ])
     func gatewayFailuresMapToTheReferenceCodes(login: String, expected: SignalingError, code: Int) async throws {
         let harness = try await SwitchHarness.start()
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let (client, _) = harness.client(.password(login: login, password: "pw"))
         await #expect(throws: expected) { try await client.connect() }
         #expect(expected.rpcCode == code)

@@ -6,7 +6,7 @@ import Testing
 
 /// The switch's blind transfer and forward: `modify` with `action: "transfer"` and a
 /// `destination`; the other party is told to call the target, the asking party leaves.
-@Suite struct SwitchTransferTests {
+@Suite(.leakChecked) struct SwitchTransferTests {
     private func callInProgress(answered: Bool) async throws
         -> (harness: SwitchHarness, alice: VertoClient, aliceEvents: EventRecorder<VertoEvent>, bob: VertoClient, bobEvents: EventRecorder<VertoEvent>, carol: VertoClient,
             callID: String)
@@ -28,7 +28,7 @@ import Testing
 
     @Test func aTransferOfAnAnsweredCallTellsTheOtherPartyToCallTheTarget() async throws {
         let call = try await callInProgress(answered: true)
-        defer { Task { await call.harness.embedded.stop() } }
+        afterTest { await call.harness.embedded.stop() }
         try await call.alice.transfer(callID: call.callID, destination: "carol")
         let told = try await call.bobEvents.next("the transfer request") { Self.transferRequest($0) != nil }
         let request = try #require(Self.transferRequest(told))
@@ -39,7 +39,7 @@ import Testing
 
     @Test func aTransferToNobodyOrWithoutADestinationIsRefusedAndTheCallStays() async throws {
         let call = try await callInProgress(answered: true)
-        defer { Task { await call.harness.embedded.stop() } }
+        afterTest { await call.harness.embedded.stop() }
         await #expect(throws: SignalingError.self) { try await call.alice.transfer(callID: call.callID, destination: "nobody") }
         await #expect(throws: SignalingError.self) { try await call.alice.transfer(callID: call.callID, destination: "alice") }
         await #expect(throws: SignalingError.self) { try await call.alice.transfer(callID: call.callID, destination: "") }
@@ -48,7 +48,7 @@ import Testing
 
     @Test func theCalledPartyCanForwardARingingCallButTheCallerCannot() async throws {
         let call = try await callInProgress(answered: false)
-        defer { Task { await call.harness.embedded.stop() } }
+        afterTest { await call.harness.embedded.stop() }
         await #expect(throws: SignalingError.self) { try await call.alice.transfer(callID: call.callID, destination: "carol") }
         try await call.bob.transfer(callID: call.callID, destination: "carol")
         let told = try await call.aliceEvents.next("the forward") { Self.transferRequest($0) != nil }

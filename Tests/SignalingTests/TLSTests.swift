@@ -1,8 +1,9 @@
 import Signaling
 import Switch
+import TestSupport
 import Testing
 
-@Suite struct TLSTests {
+@Suite(.leakChecked) struct TLSTests {
     private func secureSwitch(_ certificates: TestCertificates) async throws -> EmbeddedSwitch {
         try await EmbeddedSwitch.start(
             listen: WebSocketURL(parsing: "wss://127.0.0.1:0"),
@@ -23,7 +24,7 @@ import Testing
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
         let embedded = try await secureSwitch(certificates)
-        defer { Task { await embedded.stop() } }
+        afterTest { await embedded.stop() }
         #expect(embedded.url.secure)
         try await login(to: embedded.url, tls: .customCA(path: certificates.caPath))
     }
@@ -33,7 +34,7 @@ import Testing
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
         let embedded = try await secureSwitch(certificates)
-        defer { Task { await embedded.stop() } }
+        afterTest { await embedded.stop() }
         let tls: TLSVerification = trust == "other CA" ? .customCA(path: certificates.otherCAPath) : .systemTrustStore
         await #expect {
             try await login(to: embedded.url, tls: tls)
@@ -48,7 +49,7 @@ import Testing
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
         let embedded = try await secureSwitch(certificates)
-        defer { Task { await embedded.stop() } }
+        afterTest { await embedded.stop() }
         try await login(to: embedded.url, tls: .insecureSkipVerification)
     }
 
@@ -56,7 +57,7 @@ import Testing
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
         let embedded = try await secureSwitch(certificates)
-        defer { Task { await embedded.stop() } }
+        afterTest { await embedded.stop() }
         await #expect {
             try await login(to: embedded.url, tls: .customCA(path: certificates.directory.appendingPathComponent("absent.pem").path))
         } throws: { error in

@@ -4,10 +4,11 @@ import Switch
 import TestSupport
 import Testing
 
-@Suite struct TransportRobustnessTests {
+@Suite(.leakChecked) struct TransportRobustnessTests {
     /// A raw socket to the switch and what comes back on it.
     private func rawSocket(_ harness: SwitchHarness) -> (WebSocketConnection, EventRecorder<WebSocketEvent>) {
         let socket = WebSocketConnection(url: harness.embedded.url)
+        afterTest { socket.close() }
         return (socket, EventRecorder(socket.events))
     }
 
@@ -19,7 +20,7 @@ import Testing
 
     @Test func malformedFramesGetErrorAnswersAndTheConnectionStaysUp() async throws {
         let harness = try await SwitchHarness.start()
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let (socket, events) = rawSocket(harness)
         _ = try await events.next("open") { if case .opened = $0 { true } else { false } }
 
@@ -70,7 +71,7 @@ import Testing
 
     @Test func anOversizeMessageIsRefusedWith1009AndTheServerGoesOn() async throws {
         let harness = try await SwitchHarness.start()
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let (socket, events) = rawSocket(harness)
         _ = try await events.next("open") { if case .opened = $0 { true } else { false } }
         try socket.send("\"" + String(repeating: "x", count: (1 << 20) + 10) + "\"")
@@ -121,7 +122,7 @@ import Testing
     @Test(arguments: [1, 3, 17])
     func fragmentedMessagesAreReassembled(fragments: Int) async throws {
         let harness = try await SwitchHarness.start()
-        defer { Task { await harness.embedded.stop() } }
+        afterTest { await harness.embedded.stop() }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Support/ws_fragments.py").path
         let output = try await run("/usr/bin/env", ["python3", script, String(harness.embedded.port), "alice", "alice-secret", String(fragments)])
         let answer = try JSONValue.parse(output.trimmingCharacters(in: .whitespacesAndNewlines))

@@ -12,6 +12,7 @@ enum AnsweredCall {
             } catch { presenter.error(error, call: call.id) }
         }
         if let duration {
+            // Unstructured: the --duration deadline, started from a synchronous setup; it ends with the call.
             Task {
                 try? await Task.sleep(for: duration)
                 stop?.record(String(format: "--duration %g s ran out", duration.inSeconds))

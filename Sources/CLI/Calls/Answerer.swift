@@ -76,23 +76,28 @@ actor Answerer {
     /// Runs until the call limit, Ctrl-C, or the session ends; returns the exit status.
     func run() async -> Int32 {
         let events = client.events
+        // Unstructured: the client's event pump for the command's life; cancelled before `run` returns.
         let listener = Task {
             for await event in events { await self.handle(event) }
             self.stop()
         }
         let interruption = Interruption()
+        // Unstructured: waits for signals while `run` serves; cancelled before it returns.
         let signals = Task {
             for await _ in interruption.signals { self.interrupted() }
         }
+        // Unstructured: feeds clock metrics while `run` serves; cancelled before it returns.
         let clockMetrics = Task { [metrics, engine = baseMedia.engine] in
             guard metrics != nil else { return }
             await CallMetrics.watchClock(of: engine)
         }
         // This process falling behind is its own news, not the callers' (SaturationWatch).
         let saturation = SaturationWatch(engine: baseMedia.engine, presenter: presenter, role: .callee)
+        // Unstructured: watches for saturation while the command runs; cancelled when it ends.
         let watch = Task { await saturation.run() }
         // Logged in (the command connected before it made us): ready for calls.
         metrics?.ready(true)
+        // Unstructured: reports the clock while `run` serves; cancelled before it returns.
         let clockReporter = Task { [clockInterval] in
             guard clockInterval > .zero else { return }
             while !Task.isCancelled {
@@ -124,6 +129,7 @@ actor Answerer {
         draining = true
         metrics?.ready(false)
         presenter.note("draining: refusing new calls, waiting up to \(drainTimeout.inSeconds) s for \(active) call(s) to end")
+        // Unstructured: the drain deadline, started from a synchronous signal handler on the actor.
         Task { [drainTimeout] in
             try? await Task.sleep(for: drainTimeout)
             self.stop()
@@ -193,6 +199,7 @@ actor Answerer {
     /// Not isolated: the call's task must not begin on this actor (a task made here, naming
     /// `self`, would).
     private nonisolated func startServing(_ incoming: IncomingCall) {
+        // Unstructured: each call is served off this actor, so one call's steps never wait for another's.
         Task { await self.serve(incoming) }
     }
 
@@ -219,6 +226,7 @@ actor Answerer {
             }
         }
         let quality = CallQualityWatch(call: call, presenter: presenter, watchesInputLevel: !media.source.isGenerated)
+        // Unstructured: watches the call's events while this task serves it; awaited when the call ends.
         let watcher = Task { [presenter] in
             for await event in call.events {
                 session?.note(event)
@@ -230,10 +238,12 @@ actor Answerer {
         var failed = false
         var streamed = false
         let offered = ContinuousClock.now
+        // Unstructured: reports the first audio while the call is served; cancelled when it ends.
         let firstAudio = Task { [reportFirstAudio] in
             guard reportFirstAudio else { return }
             await FirstAudioWatch.report(call)
         }
+        // Unstructured: times the first packet while the call is served; cancelled when it ends.
         let firstPacket = Task {
             guard MetricsEndpoint.enabled, let milliseconds = await LoadCall.firstPacket(of: call, since: offered) else { return }
             CallMetrics.firstAudio(.incoming, .milliseconds(milliseconds))
@@ -301,6 +311,7 @@ actor Answerer {
 
     /// `--forward`: sends the caller on without answering; a refused forward fails the call.
     private func forwardCall(_ incoming: IncomingCall, to destination: String) async {
+        // Unstructured: shows the call's events while the forward is placed; awaited after.
         let watcher = Task { [presenter] in
             for await event in incoming.call.events { presenter.event(incoming.id, event) }
         }

@@ -129,6 +129,7 @@ struct CallCommand: LongRunningCommand {
         // Only once logged in: a failed first connection ends the command, and the client's
         // news of it (a reconnect it schedules) must not print after the error.
         let clientEvents = client.events
+        // Unstructured: shows the client's news while the call runs; cancelled by the defer below.
         let clientNews = Task {
             for await event in clientEvents { presenter.client(event) }
         }

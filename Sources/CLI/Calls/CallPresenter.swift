@@ -5,6 +5,7 @@ import Locking
 
 /// Shows a call to a person (lines on standard error, a live status line on a terminal) or to a
 /// program (`--json` lines on standard output, docs/cli.md's event shapes).
+/// Unchecked: `audioLabel` and `logger` are set once before the call starts; the terminal is behind a Lock.
 final class CallPresenter: @unchecked Sendable {
     let json: Bool
     let statusLine: Bool

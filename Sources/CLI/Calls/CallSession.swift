@@ -44,6 +44,7 @@ struct CallSession {
         let logger = logger
         let stop = stop
         let agent = agent
+        // Unstructured: watches the call's events while the session takes keys and commands; awaited for the bot's verdict.
         let watcher = Task { () -> Task<BotVerdict, Never>? in
             var activated = false
             var botRun: Task<BotVerdict, Never>?
@@ -55,9 +56,11 @@ struct CallSession {
                 guard case .state(.active) = event, !activated else { continue }
                 activated = true
                 if let agent {
+                    // Unstructured: streams the call to the agent while the watcher goes on reading events; awaited at the end.
                     agentRun = Task { await AgentCalls.stream(agent.session, call: call, from: agent.from, to: agent.to, headers: agent.headers) }
                 }
                 if let bot {
+                    // Unstructured: runs the bot while the watcher goes on reading events; its verdict is awaited.
                     botRun = Task {
                         let outcome = await call.runBot(bot, logger: logger)
                         let verdict = outcome.verdict(callingSide: true, stoppedBy: await Self.stoppedHere(call, stop))
@@ -74,13 +77,16 @@ struct CallSession {
             if agentRun == nil, let agent { await agent.session.abandon(cause: "NOT_ANSWERED") }
             return botRun
         }
+        // Unstructured: reads keys while the call runs; cancelled when it ends.
         let keys = Task {
             var keys = keyboard.keys.makeAsyncIterator()
             while let key = await keys.next() { await handle(key, then: &keys) }
         }
+        // Unstructured: reads commands while the call runs; cancelled when it ends.
         let scripted = Task {
             for await line in commands.lines { await perform(line) }
         }
+        // Unstructured: waits for signals while the call runs; cancelled when it ends.
         let signals = Task {
             for await _ in interruption.signals {
                 stop.record("interrupted (Ctrl-C)")
@@ -190,6 +196,7 @@ extension CallSession {
     func addToCall(_ destination: String) async throws(ParleyError) {
         guard let threeWay else { throw ParleyError(kind: .callState, message: "this call cannot place a second call to merge (Janus)") }
         let (call, presenter) = (call, presenter)
+        // Unstructured: placing the second call must not block the key that asked for it; errors are shown.
         Task {
             do throws(ParleyError) { try await threeWay.add(destination, to: call) } catch { presenter.error(error, call: call.id) }
         }

@@ -2,6 +2,7 @@ import Foundation
 
 /// Commands on standard input, one per line, when it is not a terminal: how scripts steer a
 /// running call (`dtmf 123`, `hold`, `unhold`, `mute`, `unmute`, `hangup`).
+/// Unchecked: `pending` is touched only by the read source's handler on its serial queue.
 final class CommandInput: @unchecked Sendable {
     let lines: AsyncStream<String>
     private let continuation: AsyncStream<String>.Continuation

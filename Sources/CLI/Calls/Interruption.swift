@@ -1,6 +1,7 @@
 import Foundation
 
 /// SIGINT and SIGTERM as an event, so a command hangs up cleanly instead of dying mid-call.
+/// Unchecked: `sources` is written only in init; Dispatch's signal sources are not marked Sendable.
 final class Interruption: @unchecked Sendable {
     let signals: AsyncStream<Int32>
     private var sources: [DispatchSourceSignal] = []

@@ -2,6 +2,7 @@ import Foundation
 
 /// Single keys from a terminal on standard input, without waiting for Enter. Restores the
 /// terminal when stopped. Nothing happens when standard input is not a terminal.
+/// Unchecked: the terminal state is touched by `start`/`stop` from the command's one task and by the read source on its queue, never both at once.
 final class KeyboardInput: @unchecked Sendable {
     let keys: AsyncStream<Character>
     private let continuation: AsyncStream<Character>.Continuation

@@ -43,6 +43,7 @@ final class PeriodicSampler: Sendable {
             defer { members.running = true }
             return !members.running
         }
+        // Unstructured: the sampler's loop, started from a synchronous `add`, runs until its last member leaves.
         if start { Task { await self.run() } }
     }
 

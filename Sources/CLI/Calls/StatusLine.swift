@@ -54,6 +54,7 @@ struct StatusLine {
 }
 
 /// The width of the terminal on standard error, read again on SIGWINCH.
+/// Unchecked: `source` is set and cancelled by the presenter's one owner; Dispatch's sources are not marked Sendable.
 final class TerminalWidth: @unchecked Sendable {
     private var source: DispatchSourceSignal?
 

@@ -30,6 +30,7 @@ actor ThreeWay {
         let (answered, outcome) = AsyncStream<Bool>.makeStream()
         let presenter = presenter
         let events = call.events
+        // Unstructured: watches the second call for its life, past `add`; awaited when the merge ends.
         watcher = Task {
             for await event in events {
                 presenter.event(call.id, event)
@@ -37,6 +38,7 @@ actor ThreeWay {
             }
             outcome.finish()
         }
+        // Unstructured: an answer deadline while `add` waits for the outcome; cancelled on return.
         let timer = Task {
             guard (try? await Task.sleep(for: Self.answerTimeout)) != nil else { return }
             await call.hangup()

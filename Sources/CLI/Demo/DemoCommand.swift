@@ -74,6 +74,7 @@ struct DemoRun {
         try await caller.connect()
         presenter.note("caller logged in as demo; dialling ivr")
         let call = try await caller.dial("ivr")
+        // Unstructured: navigates the menu while this task prints the call's events; cancelled when the call ends.
         let navigation = Task { await navigate(call) }
         for await event in call.events { presenter.event(call.id, event) }
         let reason = await call.waitUntilDone()
@@ -102,9 +103,11 @@ struct DemoRun {
         try await bot.connect()
         let events = bot.events
         let logger = logger
+        // Unstructured: the demo's answering bot serves for the life of the process.
         Task {
             for await event in events {
                 guard case .incomingCall(let incoming) = event else { continue }
+                // Unstructured: each incoming call runs its bot on its own, so one call never holds up the next.
                 Task {
                     do {
                         try await incoming.answer()

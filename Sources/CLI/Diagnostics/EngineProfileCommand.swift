@@ -58,6 +58,7 @@ struct EngineProfileCommand: AsyncParsableCommand {
         options.sink = .null
 
         // Real-time steps while the calls set up (DTLS retransmits on ticks).
+        // Unstructured: cancelled and awaited below, once the calls are up.
         let setupClock = Task {
             while !Task.isCancelled {
                 for shard in engine.shards { shard.clock.step() }
@@ -69,9 +70,9 @@ struct EngineProfileCommand: AsyncParsableCommand {
             let caller = try MediaLeg(role: .controlling, options: options, logger: logger)
             let callee = try MediaLeg(role: .controlled, options: options, logger: logger)
             legs += [caller, callee]
-            let secured = Task { try await Self.waitSecured(caller, callee) }
+            async let secured: Void = Self.waitSecured(caller, callee)
             try await caller.applyAnswer(try await callee.answer(try await caller.makeOffer()))
-            try await secured.value
+            try await secured
         }
         // Let setup's stragglers (candidates, first RTCP) pass before the measured steps.
         try await Task.sleep(for: .seconds(1))

@@ -101,6 +101,7 @@ struct LoadCall {
         var phases = LoadCallPhases(inviteMs: Self.milliseconds(ContinuousClock.now - dialed))
         await run.track(index, call)
         CallMetrics.callStarted(.outgoing)
+        // Unstructured: times the first packet while the call runs; awaited or cancelled when it ends.
         let firstAudio = Task {
             let milliseconds = await Self.firstPacket(of: call, since: dialed)
             // Into the metrics as it comes, so that a scrape during the run sees the calls up.
@@ -134,14 +135,17 @@ struct LoadCall {
                 CallMetrics.setup(.outgoing, .milliseconds(setup))
                 await run.answered(setupMs: setup)
                 if let session {
+                    // Unstructured: streams the call to the agent while the loop goes on reading events; awaited at the end.
                     agentRun = Task { [destination, options] in
                         await AgentCalls.stream(session, call: call, from: options.callerNumber, to: destination, headers: options.headers)
                     }
                 }
                 if let bot {
+                    // Unstructured: runs the bot while the loop goes on reading events; awaited at the end.
                     botRun = Task { [logger] in await call.runBot(bot, logger: logger) }
                     continue
                 }
+                // Unstructured: sends DTMF and holds while the loop goes on reading events; cancelled and awaited at the end.
                 holding = Task { [dtmf, hold, presenter] in
                     if let dtmf {
                         do throws(ParleyError) { try await call.sendDTMF(dtmf) } catch { presenter.error(error, call: call.id) }

@@ -118,6 +118,7 @@ struct LoadCommand: LongRunningCommand {
         let metrics = try await metricsFlags.start(json: logging.json)
         let client = VoiceClient(configuration: configuration, logger: logger)
         let clientEvents = client.events
+        // Unstructured: shows the client's news while the run goes; cancelled by the defer below.
         let clientNews = Task {
             for await event in clientEvents { presenter.client(event) }
         }
@@ -132,6 +133,7 @@ struct LoadCommand: LongRunningCommand {
         let total = calls
         presenter.note("logged in; placing \(total) calls to \(destination)")
         metrics?.ready(true)
+        // Unstructured: feeds clock metrics while the run goes; cancelled when it ends.
         let clockMetrics = Task { [engine = callMedia.engine] in
             guard metrics != nil else { return }
             await CallMetrics.watchClock(of: engine)
@@ -153,13 +155,16 @@ struct LoadCommand: LongRunningCommand {
         let engine = callMedia.engine
         let clockAtStart = engine.lateness
         let interruption = Interruption()
+        // Unstructured: waits for signals while the run goes; cancelled when it ends.
         let signals = Task {
             for await _ in interruption.signals { await run.stop() }
         }
+        // Unstructured: draws progress while the run goes; cancelled when it ends.
         let progress = Task { [presenter] in
             guard presenter.statusLine else { return }
             await LoadProgress(run: run, presenter: presenter).show()
         }
+        // Unstructured: reports the clock while the run goes; cancelled when it ends.
         let clockReporter = Task { [clockInterval = fleet.clockInterval, json = logging.json, engine] in
             guard json, clockInterval > .zero else { return }
             JSONEvents.emit("clock", ClockPayload(calls: 0, engine: engine))
@@ -169,6 +174,7 @@ struct LoadCommand: LongRunningCommand {
             }
         }
         let saturation = SaturationWatch(engine: engine, presenter: presenter, role: .generator, dialLag: { await run.takeDialLag() })
+        // Unstructured: watches for saturation while the command runs; cancelled when it ends.
         let watch = Task { await saturation.run() }
         let started = ContinuousClock.now
         var configured = LoadCallTemplate(destination: destination, media: callMedia, recordDirectory: fleet.recordDir, saveSDPDirectory: media.saveSDP,

@@ -121,6 +121,7 @@ actor LoadRun {
         isStopping = true
         slotWaiter?.resume()
         slotWaiter = nil
+        // Unstructured: hangs each live call up at once, from a synchronous stop; the calls' own tasks await the end.
         for call in live.values { Task { await call.hangup() } }
     }
 

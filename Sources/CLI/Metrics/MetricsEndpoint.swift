@@ -40,6 +40,7 @@ final class MetricsEndpoint: Sendable {
         ]
         let server = try await WebSocketServer.listen(options)
         // Nothing speaks WebSocket here: an upgrade that gets through is closed at once.
+        // Unstructured: closes stray WebSocket upgrades for the endpoint's life, the process's.
         Task {
             for await event in server.events {
                 if case .accepted(let peer) = event { server.close(peer) }

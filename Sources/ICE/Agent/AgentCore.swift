@@ -6,6 +6,7 @@ import Locking
 /// The state behind `ICEAgent`. libnice is driven only from the network thread, so its signals
 /// (which libnice emits on the thread that made the call) also arrive there; `send` is the one
 /// call made from other threads, which libnice allows.
+/// Unchecked: the libnice agent and its state are confined to its network loop thread (asserted in debug builds); `send` is libnice-safe from any thread.
 final class AgentCore: @unchecked Sendable {
     struct State {
         var generations: [Generation] = []
@@ -96,7 +97,8 @@ final class AgentCore: @unchecked Sendable {
             return state.closed ? nil : state.generations.last
         }
         guard let generation else {
-            tunnels.forEach { $0.close() }
+            // GIO objects are closed on the loop that made them (TLSTunnel is loop-bound).
+            loop.perform { [tunnels] in tunnels.forEach { $0.close() } }
             throw .closed
         }
         loop.perform { self.gather(generation) }
@@ -381,7 +383,7 @@ final class AgentCore: @unchecked Sendable {
     /// Starts watching the generation's selected pairs for silence and consent (once).
     private func watchPath(of generation: Generation) -> PathWatch {
         if let watch = generation.pathWatch { return watch }
-        let watch = PathWatch(disconnectTimeout: configuration.disconnectTimeout, consentTimeout: configuration.consentTimeout)
+        let watch = PathWatch(loop: loop, disconnectTimeout: configuration.disconnectTimeout, consentTimeout: configuration.consentTimeout)
         generation.pathWatch = watch
         watch.timer = loop.repeating(every: PathWatch.tick) { [weak self, weak generation] in
             guard let self, let generation, !generation.closed else { return false }

@@ -7,6 +7,7 @@ import Synchronization
 /// Touched only on its loop's thread, except by `AgentCore.send` on the media clock's thread,
 /// which reads `closed` (an atomic: written by the loop, read per packet without a lock) and the
 /// constants, and calls `nice_agent_send`, which libnice allows from any thread.
+/// Unchecked: per-packet fields are constants or atomics; the rest is confined to the network loop thread.
 final class Generation: @unchecked Sendable {
     let number: Int
     let agent: OpaquePointer

@@ -19,6 +19,7 @@ import CNice
 /// no way to tell them apart.
 ///
 /// Only on the network thread.
+/// Unchecked: confined to its agent's network loop thread (asserted in debug builds).
 final class PathWatch: @unchecked Sendable {
     static let tick: Duration = .milliseconds(250)
     static let probeInterval: Duration = .milliseconds(500)
@@ -35,14 +36,18 @@ final class PathWatch: @unchecked Sendable {
     private var relayBases: [Int: SocketName] = [:]
     /// The tie-breaker of our ICE-CONTROLLING/ICE-CONTROLLED attribute; libnice keeps its own private.
     private let tieBreaker = UInt64.random(in: 0...UInt64.max)
+    /// Its agent's loop, the one thread that may touch it.
+    private let loop: NetworkLoop
 
-    init(disconnectTimeout: Duration?, consentTimeout: Duration) {
+    init(loop: NetworkLoop, disconnectTimeout: Duration?, consentTimeout: Duration) {
+        self.loop = loop
         self.disconnectTimeout = disconnectTimeout
         self.consentTimeout = consentTimeout
     }
 
     /// A newly selected pair starts out heard (its check just succeeded).
     func pairSelected(component: Int, local: UnsafePointer<NiceCandidate>, now: ContinuousClock.Instant = .now) {
+        loop.assertOnLoopThread("a path watch's selected pair")
         lastHeard[component] = now
         lastProbe[component] = nil
         var base = local.pointee.base_addr
@@ -53,6 +58,7 @@ final class PathWatch: @unchecked Sendable {
     /// Looks at every component with a selected pair; returns true when `isSilent` or
     /// `consentLost` changed. Once consent is lost it stays lost.
     func check(_ generation: Generation, now: ContinuousClock.Instant = .now) -> Bool {
+        loop.assertOnLoopThread("a path watch's check")
         guard !consentLost else { return false }
         var longestQuiet: Duration = .zero
         for component in generation.selectedPairs.keys {

@@ -6,6 +6,7 @@ import Locking
 /// tunnels and netlink sockets given to it live. `shared` carries the network monitor and every
 /// agent made without a loop; a media engine's shards each have one more
 /// (docs/architecture.md). A loop lives as long as the process.
+/// Unchecked: holds GLib's context and loop pointers, which GLib allows any thread to reference and invoke on.
 package final class NetworkLoop: @unchecked Sendable {
     // Immutable after init; GLib's context and loop are thread-safe to reference.
     let context: OpaquePointer
@@ -48,7 +49,7 @@ package final class NetworkLoop: @unchecked Sendable {
     /// shape"); a release build checks nothing, so the packet path pays nothing.
     @inline(__always)
     func assertOnLoopThread(_ what: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) {
-        assert(isCurrentThread, "\(what()) ran off its network thread", file: file, line: line)
+        thread.assertCurrent("\(what()) (network loop)", file: file, line: line)
     }
 
     /// Runs `work` on the network thread (soon, never inline), so that GIO objects made in it
@@ -101,6 +102,7 @@ package final class NetworkLoop: @unchecked Sendable {
     }
 }
 
+// Unchecked: GLib's context and loop pointers carried into the loop's own thread at start.
 private struct LoopHandles: @unchecked Sendable {
     let context: OpaquePointer
     let loop: OpaquePointer

@@ -23,6 +23,7 @@ package final class NetworkMonitor: Sendable {
 }
 
 /// The netlink socket and its GLib watch. Touched on the network thread after init.
+/// Unchecked: the socket, buffer and GLib source are touched only on the network loop thread after init (asserted in debug builds).
 final class NetlinkReader: @unchecked Sendable {
     private let descriptor: Int32
     private let continuation: AsyncStream<NetworkChange>.Continuation
@@ -62,6 +63,7 @@ final class NetlinkReader: @unchecked Sendable {
     }
 
     func attach(to context: OpaquePointer) {
+        NetworkLoop.shared.assertOnLoopThread("attaching the netlink watch")
         guard !closed, let channel = g_io_channel_unix_new(descriptor) else { return }
         let source = g_io_create_watch(channel, GIOCondition(G_IO_IN.rawValue | G_IO_ERR.rawValue | G_IO_HUP.rawValue))!
         g_io_channel_unref(channel)
@@ -75,6 +77,7 @@ final class NetlinkReader: @unchecked Sendable {
 
     /// Reads every pending datagram; false removes the watch.
     private func drain() -> Bool {
+        NetworkLoop.shared.assertOnLoopThread("reading netlink")
         while !closed {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if count < 0 {
@@ -99,6 +102,7 @@ final class NetlinkReader: @unchecked Sendable {
     }
 
     func detach() {
+        NetworkLoop.shared.assertOnLoopThread("closing the netlink watch")
         guard !closed else { return }
         closed = true
         if sourceID != 0, let source = g_main_context_find_source_by_id(NetworkLoop.shared.context, sourceID) {

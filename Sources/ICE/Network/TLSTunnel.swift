@@ -7,19 +7,23 @@ import Locking
 /// goes through this: a listener on 127.0.0.1 whose every connection is spliced to a real TLS
 /// connection (GIO, verified against the system's or the configured trust anchors) to the
 /// server. libnice then speaks TURN over TCP to the listener. Lives on the network thread.
+/// Unchecked: GIO objects confined to the network loop thread that made them (asserted in debug builds).
 final class TLSTunnel: @unchecked Sendable {
     let server: ICEServer
     let localPort: UInt16
     private let service: UnsafeMutableRawPointer
     private let database: UnsafeMutableRawPointer?
     private let logger: Logger
+    /// The loop whose thread made the GIO objects and alone may touch them.
+    private let loop: NetworkLoop
     private let failure = Lock<String?>(nil)
 
     /// Why the last TLS connection to the server failed, if one did.
     var lastError: String? { failure.withLock { $0 } }
 
-    private init(server: ICEServer, localPort: UInt16, service: UnsafeMutableRawPointer, database: UnsafeMutableRawPointer?, logger: Logger) {
+    private init(server: ICEServer, localPort: UInt16, service: UnsafeMutableRawPointer, database: UnsafeMutableRawPointer?, loop: NetworkLoop, logger: Logger) {
         self.server = server
+        self.loop = loop
         self.localPort = localPort
         self.service = service
         self.database = database
@@ -29,13 +33,14 @@ final class TLSTunnel: @unchecked Sendable {
     static func open(to resolved: ResolvedServer, caFile: String?, loop: NetworkLoop, logger: Logger) async throws(ICEError) -> TLSTunnel {
         let result: Result<TLSTunnel, ICEError> = await withCheckedContinuation { continuation in
             loop.perform {
-                continuation.resume(returning: Result { () throws(ICEError) in try make(resolved.server, caFile: caFile, logger: logger) })
+                continuation.resume(returning: Result { () throws(ICEError) in try make(resolved.server, caFile: caFile, loop: loop, logger: logger) })
             }
         }
         return try result.get()
     }
 
-    private static func make(_ server: ICEServer, caFile: String?, logger: Logger) throws(ICEError) -> TLSTunnel {
+    private static func make(_ server: ICEServer, caFile: String?, loop: NetworkLoop, logger: Logger) throws(ICEError) -> TLSTunnel {
+        loop.assertOnLoopThread("opening a TLS tunnel")
         let name = server.description
         guard g_tls_backend_supports_tls(g_tls_backend_get_default()) != 0 else {
             throw .tlsTunnelFailed(server: name, reason: "GLib has no TLS backend (install glib-networking)")
@@ -64,7 +69,7 @@ final class TLSTunnel: @unchecked Sendable {
         }
         let port = g_inet_socket_address_get_port(UnsafeMutablePointer<GInetSocketAddress>(OpaquePointer(effective)))
         g_object_unref(effective)
-        let tunnel = TLSTunnel(server: server, localPort: port, service: UnsafeMutableRawPointer(service), database: database, logger: logger)
+        let tunnel = TLSTunnel(server: server, localPort: port, service: UnsafeMutableRawPointer(service), database: database, loop: loop, logger: logger)
         let data = Unmanaged.passRetained(tunnel).toOpaque()
         g_signal_connect_data(gpointer(service), "incoming", unsafeBitCast(onIncoming, to: GCallback.self), data, { data, _ in
             if let data { Unmanaged<TLSTunnel>.fromOpaque(data).release() }
@@ -75,6 +80,7 @@ final class TLSTunnel: @unchecked Sendable {
 
     /// On the network thread.
     func close() {
+        loop.assertOnLoopThread("closing a TLS tunnel")
         let service = UnsafeMutablePointer<GSocketService>(OpaquePointer(self.service))
         g_socket_service_stop(service)
         g_socket_listener_close(UnsafeMutablePointer<GSocketListener>(OpaquePointer(service)))
@@ -100,6 +106,7 @@ final class TLSTunnel: @unchecked Sendable {
     }
 
     private func relay(_ incoming: UnsafeMutablePointer<GSocketConnection>) {
+        loop.assertOnLoopThread("a TLS tunnel's incoming connection")
         g_object_ref(gpointer(incoming))
         let client = g_socket_client_new()!
         g_socket_client_set_tls(client, 1)

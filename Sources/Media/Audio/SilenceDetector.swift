@@ -2,6 +2,7 @@
 /// a break: the end of a greeting, or a line that went quiet. One louder frame starts the count
 /// again. Fed on the media clock thread: no allocation, no lock; `heard` runs once, there, and
 /// must only signal.
+/// Unchecked: fed only on the media clock thread, with no lock per frame.
 package final class SilenceDetector: ReceivedAudioListener, @unchecked Sendable {
     static let defaultThresholdDBFS = SpeechOnsetDetector.defaultThresholdDBFS
 

@@ -4,6 +4,7 @@ import Foundation
 /// louder than `thresholdDBFS` counts towards `attack`; quieter frames shorter than `hangover`
 /// (the gaps between syllables) do not reset the count, longer ones do. Fed on the media clock
 /// thread: no allocation, no lock; `onset` runs once, there, and must only signal.
+/// Unchecked: fed only on the media clock thread, with no lock per frame.
 package final class SpeechOnsetDetector: ReceivedAudioListener, @unchecked Sendable {
     static let defaultThresholdDBFS = -40.0
     static let defaultAttack = Duration.milliseconds(60)

@@ -6,6 +6,7 @@
 /// Fed on the media clock thread with no lock; its buffer is allocated once, here, and a
 /// finished stretch is copied out (one allocation per stretch, not per frame) for `segment`,
 /// which must only hand it on.
+/// Unchecked: fed only on the media clock thread (no lock per frame); `segment` only hands stretches on.
 package final class SpeechSegmenter: ReceivedAudioListener, @unchecked Sendable {
     package static let defaultEndSilence = Duration.milliseconds(400)
     package static let defaultStartQuiet = Duration.milliseconds(300)

@@ -4,6 +4,7 @@
 /// starts the count again. A pure tone puts about half of a frame's power in its Goertzel bin;
 /// speech and noise spread theirs. Fed on the media clock thread: no allocation, no lock; `heard`
 /// runs once, there, and must only signal.
+/// Unchecked: fed only on the media clock thread, with no lock per frame.
 package final class ToneDetector: ReceivedAudioListener, @unchecked Sendable {
     package static let defaultMinimum = Duration.milliseconds(100)
     static let defaultThresholdDBFS = -45.0

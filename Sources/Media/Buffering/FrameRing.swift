@@ -5,6 +5,7 @@ import Synchronization
 /// that decodes the far end's audio) and one thread reads (the clock that sends or plays it):
 /// the two positions are atomics, so neither side waits for the other and no lock is shared
 /// between shards. Storage is allocated once; nothing is allocated per frame.
+/// Unchecked: raw storage shared by one producer and one consumer thread, ordered by the two atomics; no lock on the media path.
 package final class FrameRing: @unchecked Sendable {
     private let storage: UnsafeMutableBufferPointer<Int16>
     /// Samples ever written and ever consumed; their difference is what waits in the ring.

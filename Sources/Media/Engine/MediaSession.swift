@@ -15,6 +15,7 @@ import Locking
 /// decoder, sending half, playout, counters of what was sent and played) against the control
 /// calls (mute, DTMF, hold, statistics, stop), never against the network thread. Whoever needs
 /// both takes `clockLock` first.
+/// Unchecked: its fields sit behind `receiveLock` and `clockLock`, each a Lock<()> taken once per packet or tick around several; no actor hop per packet.
 package final class MediaSession: @unchecked Sendable {
     package let configuration: MediaSessionConfiguration
     package let events: AsyncStream<MediaEvent>

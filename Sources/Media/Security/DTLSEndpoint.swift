@@ -255,7 +255,7 @@ private func verifyAgainstFingerprint(_ preverified: Int32, _ store: OpaquePoint
 
 /// A write-only BIO that hands each record write to the endpoint as one datagram.
 enum OutgoingDatagramBIO {
-    // Created once, never mutated: safe to share.
+    // Unsafe: an OpenSSL BIO method pointer, made once by this initialiser and never mutated.
     nonisolated(unsafe) static let method: OpaquePointer? = {
         guard let method = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK, "parley-dtls-datagram") else { return nil }
         BIO_meth_set_write(method) { bio, data, length in

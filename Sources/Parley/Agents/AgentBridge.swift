@@ -16,6 +16,7 @@ import Signaling
 /// Both queues are bounded and allocated once (at hello); a full queue drops its oldest audio and
 /// counts it, so a slow program never blocks the clock. The lock is private to this call and
 /// taken for a copy, never across a call out of it.
+/// Unchecked: fields behind one Lock<()> taken for a copy, per tick on the media clock and per message from the link.
 final class AgentBridge: AudioSource, ReceivedAudioListener, WebSocketFeed, @unchecked Sendable {
     let commands: AsyncStream<AgentCommand>
     private let commandSink: AsyncStream<AgentCommand>.Continuation

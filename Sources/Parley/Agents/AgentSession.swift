@@ -57,13 +57,16 @@ public actor AgentSession {
     }
 
     private func open() async throws(ParleyError) {
+        // Unstructured: the command pump lives as long as the session, past `open`; cancelled when the session ends.
         commandPump = Task { [bridge] in
             for await command in bridge.commands { await self.handle(command) }
         }
+        // Unstructured: waits for the link to close for the session's life, past `open`; ends when the link closes.
         closePump = Task { [link] in
             let reason = await link.closed()
             await self.lost(reason)
         }
+        // Unstructured: the hello timeout must fire while this task waits on a continuation; cancelled on return.
         let timeout = Task {
             try? await Task.sleep(for: Self.helloTimeout)
             self.helloTimedOut()
@@ -92,6 +95,7 @@ public actor AgentSession {
             "to": incoming.calleeNumber ?? "", "headers": Self.headers(incoming.headers),
         ]))
         if let linkLost { return .failed(ParleyError(kind: .agent, message: "the agent went away: \(linkLost)")) }
+        // Unstructured: the decision timeout must fire while this task waits on a continuation; cancelled on return.
         let timeout = Task {
             try? await Task.sleep(for: Self.decisionTimeout)
             self.decide(.failed(ParleyError(kind: .agent, message: "the agent did not answer or reject the call within \(Self.decisionTimeout)")))
@@ -127,11 +131,13 @@ public actor AgentSession {
                 taps.sink.listen(bridge)
                 let source = taps.source
                 let bridge = self.bridge
+                // Unstructured: plays a prompt to the bridge while the session goes on handling commands; the call's end stops it.
                 Task { _ = await source.play(bridge) }
             } catch {
                 bridge.send(AgentEvent.json(["event": "error", "code": "audio", "message": error.description]))
             }
         }
+        // Unstructured: forwards call events while this task waits for the call to end; cancelled right after.
         let forwarder = Task { [noteStream] in
             for await event in noteStream { self.forward(event) }
         }
@@ -160,6 +166,7 @@ public actor AgentSession {
 
     private func waitForLinkClose(within timeout: Duration) async {
         guard !linkClosed else { return }
+        // Unstructured: the close timeout must fire while this task is parked on a continuation; cancelled on return.
         let timer = Task {
             try? await Task.sleep(for: timeout)
             self.linkDidClose()
@@ -233,6 +240,7 @@ public actor AgentSession {
     private func say(_ text: String, voice: String?, ticket: Int) {
         let rate = bridge.sampleRate
         let bridge = self.bridge
+        // Unstructured: espeak synthesis blocks a thread; detached so it never holds the session's actor or the cooperative pool's caller.
         Task.detached {
             do {
                 let samples = try SpeechSynthesizer.shared.audio(Speech(text, voice: voice ?? Speech.defaultVoice), sampleRate: rate)

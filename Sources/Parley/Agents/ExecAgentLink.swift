@@ -5,6 +5,7 @@ import Locking
 /// the protocol as newline-delimited JSON on its standard input and output, audio as base64
 /// `media` events (docs/agents.md, "Over standard input and output"). Its pipes are served by the
 /// process's one `ExecAgentPump` thread, not a thread per call; its standard error is Parley's.
+/// Unchecked: its descriptors are read and written only by the pump thread; the rest is behind `state`'s Lock.
 final class ExecAgentLink: AgentLink, @unchecked Sendable {
     let bridge: AgentBridge
     let process: pid_t

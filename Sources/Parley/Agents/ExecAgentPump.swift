@@ -6,6 +6,7 @@ import Synchronization
 /// it polls their pipes, hands each line the program writes to its bridge, and writes what the
 /// bridge has for the program. Woken through an eventfd by the media clocks (once per tick at
 /// most, like `WebSocketFeeds.wake`) and by the sessions.
+/// Unchecked: the poll set and buffers are touched only by the pump thread; other threads use the atomics and the Lock.
 final class ExecAgentPump: @unchecked Sendable {
     static let shared = ExecAgentPump()
 

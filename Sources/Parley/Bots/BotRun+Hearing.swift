@@ -32,6 +32,7 @@ extension BotRun {
         // there is no earlier prompt whose tail it could take for new speech.
         let segmenter = SpeechSegmenter(sampleRate: call.receivedSampleRate, startQuiet: trail.visited == 1 ? .zero : SpeechSegmenter.defaultStartQuiet) { feed.yield($0) }
         let inbox = self.inbox
+        // Unstructured: judges speech stretches while this step also waits for digits; awaited or cancelled before the step returns.
         let judging = Task { () -> (HearingJudge, BotTarget??, String?) in
             var judge = initial
             for await stretch in stretches {

@@ -78,6 +78,7 @@ extension BotRun {
         let deadline = ContinuousClock.now + timeout
         let step = await inbox.beginListening()
         let inbox = self.inbox
+        // Unstructured: `listen`'s callback runs on the media clock thread, which must not wait for the inbox.
         call.listen(for: sound) { Task { await inbox.hear(step) } }
         let event = await inbox.nextSound(before: deadline)
         call.stopListening()

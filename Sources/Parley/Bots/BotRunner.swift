@@ -20,6 +20,7 @@ public struct BotRunner: Sendable {
     package func run(on call: any BotCallControl, logger: Logger) async -> BotOutcome {
         let inbox = DigitInbox()
         let digits = call.digits
+        // Unstructured: feeds digits in while the bot's steps run in this task; cancelled when the run returns.
         let pump = Task {
             for await digit in digits { await inbox.push(digit) }
             await inbox.finish()

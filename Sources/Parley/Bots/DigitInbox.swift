@@ -108,6 +108,7 @@ package actor DigitInbox {
                                            park: (UInt64, CheckedContinuation<Result, Never>) -> Void) async -> Result {
         lastWaiterID += 1
         let id = lastWaiterID
+        // Unstructured: the deadline must fire while this task is parked on a continuation; cancelled on return.
         let timer = Task { [weak self] in
             guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
             await self?.expire(id, cancelled: false)
@@ -116,6 +117,7 @@ package actor DigitInbox {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in park(id, continuation) }
         } onCancel: {
+            // Unstructured: a cancellation handler is synchronous and cannot wait for the actor.
             Task { await self.expire(id, cancelled: true) }
         }
     }

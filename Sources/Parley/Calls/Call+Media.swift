@@ -59,6 +59,7 @@ extension Call {
     func startMediaTimer() {
         let timeout = mediaOptions.mediaTimeout
         guard mediaTimer == nil, timeout > .zero else { return }
+        // Unstructured: a timer the call cancels when media arrives or the call ends first.
         mediaTimer = Task { [weak self] in
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             await self?.mediaTimerFired()

@@ -182,6 +182,7 @@ extension Call {
     private func startRecoveryDeadline() {
         guard recoveryDeadline == nil, isRecovering else { return }
         let timeout = reconnectTimeout
+        // Unstructured: a deadline the call cancels when recovery succeeds first.
         recoveryDeadline = Task { [weak self] in
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             await self?.endAfterReconnectTimeout()

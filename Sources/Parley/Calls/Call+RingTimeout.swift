@@ -6,6 +6,7 @@ import Signaling
 extension Call {
     func startRingTimer(_ timeout: Duration?) {
         guard let timeout, timeout > .zero, ringTimer == nil else { return }
+        // Unstructured: a timer the call cancels when it is answered or ends first.
         ringTimer = Task { [weak self] in
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             await self?.ringTimerFired(after: timeout)

@@ -345,6 +345,7 @@ public actor Call {
         let leg = try MediaLeg(role: role, options: mediaOptions, logger: logger)
         self.leg = leg
         let events = leg.events
+        // Unstructured: the leg's event pump lives as long as the leg; the call cancels it when the leg goes.
         legPump = Task { [weak self] in
             for await event in events { await self?.handle(event) }
         }

@@ -25,6 +25,7 @@ actor NetworkWatch {
             return nil
         }
         let watch = NetworkWatch(monitor: monitor, logger: logger)
+        // Unstructured: the watch lives as long as its client, started from a synchronous factory; `stop` ends it.
         Task { await watch.run(concerns: concerns, settled: settled) }
         return watch
     }
@@ -43,6 +44,7 @@ actor NetworkWatch {
     private func run(concerns: @escaping @Sendable (NetworkChange) async -> (matters: Bool, media: Bool),
                      settled: @escaping @Sendable ([NetworkChange]) async -> Void) {
         let changes = monitor.events
+        // Unstructured: the change pump lives as long as the watch; `stop` cancels it.
         pump = Task { [weak self] in
             for await change in changes {
                 let scope = await concerns(change)
@@ -56,6 +58,7 @@ actor NetworkWatch {
         logger.debug("network change: \(change)")
         if media { mediaChanges.append(change) }
         guard settling == nil else { return }
+        // Unstructured: a settling delay that gathers the changes arriving meanwhile; cancelled with the watch.
         settling = Task { [weak self] in
             guard (try? await Task.sleep(for: .milliseconds(50))) != nil else { return }
             guard let changes = await self?.settle() else { return }

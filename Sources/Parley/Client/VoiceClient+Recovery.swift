@@ -140,6 +140,7 @@ extension VoiceClient {
         guard configuration.reconnection.isEnabled, !recovery.userDisconnected, !recovery.gaveUp else { return }
         recovery.pending.append(trigger)
         guard recovery.task == nil else { return }
+        // Unstructured: recovery outlives the event that triggered it; at most one runs, and `disconnect` cancels it.
         recovery.task = Task { [weak self] in await self?.runRecovery() }
     }
 
@@ -177,6 +178,7 @@ extension VoiceClient {
     /// rather than when that pass ends or when the keepalive finds it idle. One that does not
     /// answer is abandoned and reopened at once.
     private func probeSocketNow() {
+        // Unstructured: the probe must not hold up the client's other events; it ends within the probe timeout.
         Task { [weak self] in await self?.probeSocket() }
     }
 
@@ -213,6 +215,7 @@ extension VoiceClient {
     private func scheduleRetry() {
         recovery.retryTimer?.cancel()
         let interval = configuration.reconnection.retryInterval
+        // Unstructured: a retry timer the recovery cancels when the network settles first.
         recovery.retryTimer = Task { [weak self] in
             guard (try? await Task.sleep(for: interval)) != nil else { return }
             await self?.retryIfStillDisrupted()
@@ -271,6 +274,7 @@ extension VoiceClient {
     private func waitForReattachList(after seen: Int) async {
         guard !calls.isEmpty, recovery.reattachLists == seen, !recovery.userDisconnected else { return }
         let timeout = configuration.reconnection.probeTimeout
+        // Unstructured: the timeout must fire while this task is parked on a continuation; cancelled on return.
         let timer = Task { [weak self] in
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             await self?.reattachListHandled(counting: false)
@@ -292,6 +296,7 @@ extension VoiceClient {
     }
 
     private func backoff(_ delay: Duration) async {
+        // Unstructured: `disconnect` cancels the back-off from outside through `backoffSleeper`; awaited here.
         let sleeper = Task { _ = try? await Task.sleep(for: delay) }
         recovery.backoffSleeper = sleeper
         await sleeper.value
@@ -303,6 +308,7 @@ extension VoiceClient {
         recovery.pending = []
         eventSink.yield(.error(error))
         let lost = Array(calls.values)
+        // Unstructured: ending the calls must not hold up the client's actor, which they call back into.
         Task {
             for call in lost { await call.endAsLost(error.message) }
         }
@@ -315,10 +321,12 @@ extension VoiceClient {
             // A call we no longer have (hung up while we were away): end it on the server too.
             logger.info("the server re-offered call \(offer.callID), which we no longer have; hanging it up")
             let verto = verto
+            // Unstructured: a best-effort hang-up of a call we no longer hold; nobody waits for its reply.
             Task { _ = try? await verto.bye(callID: offer.callID, cause: .normalClearing) }
             return
         }
         recovery.reattaching.insert(call.id)
+        // Unstructured: re-attaching waits for ICE and DTLS, and the client's other events must not.
         Task { [weak self, logger] in
             do throws(ParleyError) {
                 try await call.reattach(offer: offer.sdp)

@@ -33,6 +33,7 @@ public actor VoiceClient {
     public func connect() async throws(ParleyError) {
         if pump == nil {
             let stream = verto.events
+            // Unstructured: the client's event pump lives as long as the client, across the caller's connects and disconnects.
             pump = Task { [weak self] in
                 for await event in stream { await self?.route(event) }
             }
@@ -122,6 +123,7 @@ public actor VoiceClient {
 
     /// Not isolated to the client: the task hops straight to the call for each event.
     private nonisolated static func handleInOrder(_ events: AsyncStream<CallSignallingEvent>, on call: Call) {
+        // Unstructured: one call's events in order for the call's life, started from a synchronous route; ends with the stream.
         Task {
             for await event in events { await call.handle(event) }
         }
@@ -149,6 +151,7 @@ public actor VoiceClient {
                 return await signalling.mediaUpdateReply(requestID: requestID, callID: callID)(.failure(.noSuchCall))
             }
             // Its own task: answering may wait for a fresh gathering, and other events must not.
+            // Unstructured: answering may wait for a fresh gathering, and the client's other events must not.
             Task { await call.handle(update) }
         case .attachOffer(let offer):
             reattachOffered(offer)
@@ -183,6 +186,7 @@ public actor VoiceClient {
         // every later event by its request timeout (HostileServerCallTests). An unstructured
         // task has no ordering with what follows: the acknowledgement may go out after the
         // offer is reported, even after the call is answered.
+        // Unstructured: the ringing acknowledgement must not hold up the offer's report.
         if configuration.ringingFeedback { Task { await call.sendRinging() } }
         eventSink.yield(.incomingCall(incoming))
     }

@@ -33,6 +33,7 @@ actor JanusCallSignalling: CallSignalling {
             throw ParleyError(error)
         }
         let events = client.events
+        // Unstructured: the event pump lives as long as the signalling, past `start`; `stop` cancels it.
         pump = Task { [weak self] in
             for await event in events { await self?.deliver(event) }
         }

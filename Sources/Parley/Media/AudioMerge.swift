@@ -2,6 +2,7 @@ import Media
 
 /// What a merged call's sink does each tick: hand the far end's audio on, and mix the other far
 /// end's into a scratch frame allocated once, at merge time.
+/// Unchecked: `scratch` is raw memory only the sink's clock thread touches, under the sink's lock.
 final class SinkMerge: @unchecked Sendable {
     let outputs: [FrameRing]
     let input: FrameRing

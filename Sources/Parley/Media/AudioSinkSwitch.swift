@@ -4,6 +4,7 @@ import Locking
 
 /// Where a call's received audio goes: the user's `--record` sink, plus a recording a bot
 /// starts and stops while the call runs. Written once per tick on the media clock thread.
+/// Unchecked: fields behind one Lock<()> taken once per tick around several of them.
 final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
     private let lock = Lock(())
     private let base: any AudioSink

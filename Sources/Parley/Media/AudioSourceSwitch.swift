@@ -6,6 +6,7 @@ import Locking
 /// a bot's prompt (whose end someone awaits). Read once per
 /// tick on the media clock thread; the lock is taken once per tick, never per packet.
 /// A prompt that comes pre-encoded (`EncodedAudioSource`) lends its frames to the session.
+/// Unchecked: mutable fields behind `lock` (a Lock<()>, to take it once per tick around several), and `lastEncoded` only on the clock thread.
 final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
     private let lock = Lock(())
     private var base: any AudioSource
@@ -119,6 +120,7 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
 }
 
 /// A source handed to the media clock thread, which alone reads it from then on.
+/// Unchecked: hands a non-Sendable source to the media clock thread, which alone uses it from then on.
 private struct UncheckedSource: @unchecked Sendable {
     let value: any AudioSource
     init(_ value: any AudioSource) { self.value = value }

@@ -109,6 +109,7 @@ extension MediaLeg {
 
     func waitForGathering(upTo limit: Duration) async {
         guard !gatheringDone, !stopped else { return }
+        // Unstructured: the limit must fire while this task is parked on a continuation; cancelled on return.
         let timer = Task { [weak self] in
             try? await Task.sleep(for: limit)
             await self?.releaseGatheringWaiters()

@@ -298,6 +298,7 @@ package actor MediaLeg {
         guard !prepared else { return }
         prepared = true
         let events = agent.events
+        // Unstructured: the agent's event pump lives as long as the leg; `stop` cancels `pumps`.
         pumps.append(Task { [weak self] in
             for await event in events { await self?.handle(event) }
         })
@@ -354,6 +355,7 @@ package actor MediaLeg {
         self.sink = sink
         agent.setReceiveHandler { [weak session] bytes, _ in session?.receive(bytes) }
         let mediaEvents = session.events
+        // Unstructured: the session's event pump lives as long as the leg; `stop` cancels `pumps`.
         pumps.append(Task { [weak self] in
             for await event in mediaEvents { await self?.handle(event) }
         })

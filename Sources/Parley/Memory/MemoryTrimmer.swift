@@ -43,6 +43,7 @@ package final class MemoryTrimmer: Sendable {
     package func start(period: Duration = MemoryTrimmer.period) {
         state.withLock { state in
             guard state.task == nil else { return }
+            // Unstructured: the periodic trim lives as long as the process's commands want it; `stop` cancels it.
             state.task = Task { [weak self] in
                 while !Task.isCancelled {
                     try? await Task.sleep(for: period)

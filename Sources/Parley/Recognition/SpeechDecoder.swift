@@ -29,6 +29,7 @@ public enum RecognitionError: Error, Sendable, Equatable, CustomStringConvertibl
 
 /// One pocketsphinx decoder (0.8+5prealpha, Debian's libpocketsphinx3) with the en-us model and
 /// its general language model. Not thread-safe: `SpeechRecognizer` lends it to one job at a time.
+/// Unchecked: a pocketsphinx decoder (a C pointer) lent to one job at a time by `SpeechRecognizer`.
 final class SpeechDecoder: @unchecked Sendable {
     static let modelDirectory = "/usr/share/pocketsphinx/model/en-us"
     /// The decoder's rate: the en-us acoustic model is wideband.

@@ -17,6 +17,7 @@ public final class SpeechRecognizer: Sendable {
         public var segments = 0
     }
 
+    // Unchecked: the decoder is used only on the worker's own queue, by one job at a time.
     private struct Worker: @unchecked Sendable {
         let queue: DispatchQueue
         var decoder: SpeechDecoder?

@@ -36,6 +36,7 @@ package actor JanusClient {
     package func connect() async throws(SignalingError) {
         let connection = WebSocketConnection(url: url, options: options)
         socket = connection
+        // Unstructured: the socket's event pump lives as long as the connection, past `connect`; ends with the socket's stream.
         Task { [weak self] in
             for await event in connection.events { await self?.handle(event) }
         }
@@ -120,6 +121,7 @@ package actor JanusClient {
         }
         let outcome = await withCheckedContinuation { continuation in
             let timeout = requestTimeout
+            // Unstructured: a request timeout that must fire while the request waits on a continuation; cancelled when the reply comes.
             let timer = Task { [weak self] in
                 try? await Task.sleep(for: timeout)
                 await self?.expire(transaction, method: "Janus \(method)")
@@ -202,6 +204,7 @@ package actor JanusClient {
     private func startKeepalive() {
         keepaliveTask?.cancel()
         let interval = keepaliveInterval
+        // Unstructured: keepalives for the session's life, past `connect`; `close` cancels it.
         keepaliveTask = Task { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)

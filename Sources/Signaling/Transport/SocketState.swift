@@ -163,6 +163,7 @@ enum LibWebSocketsProtocols {
     static let janus = "janus-protocol"
 
     /// Allocated once and never freed: libwebsockets holds it for the context's life.
+    /// Unsafe: libwebsockets keeps a pointer to this C table for the context's life; it is written once, here.
     nonisolated(unsafe) static let table: UnsafeMutablePointer<lws_protocols> = {
         let names = ["parley", janus]
         let table = UnsafeMutablePointer<lws_protocols>.allocate(capacity: names.count + 1)

@@ -7,6 +7,7 @@ import Synchronization
 ///
 /// Only this thread touches libwebsockets; every other thread queues a `Command` and wakes it
 /// with `lws_cancel_service`, the one call libwebsockets allows from any thread.
+/// Unchecked: libwebsockets' context and connections are touched only by the service thread; others queue commands behind a Lock.
 final class WebSocketService: @unchecked Sendable {
     static let shared = WebSocketService()
 
@@ -24,6 +25,8 @@ final class WebSocketService: @unchecked Sendable {
     private let context: OpaquePointer
     private let clientVhost: OpaquePointer
 
+    /// The service thread: the one that may touch libwebsockets and the state below.
+    private let serviceThread = ThreadIdentity()
     // Service-thread state, never touched elsewhere.
     private var sockets: [Int: SocketState] = [:]
     private var listeners: [Int: ListenerState] = [:]
@@ -70,6 +73,7 @@ final class WebSocketService: @unchecked Sendable {
     }
 
     private func run() {
+        serviceThread.adoptCurrentThread()
         while true {
             let batch = commands.withLock { queued -> [Command] in
                 defer { queued.removeAll(keepingCapacity: true) }
@@ -92,6 +96,7 @@ final class WebSocketService: @unchecked Sendable {
     }
 
     private func perform(_ command: Command) {
+        serviceThread.assertCurrent("a libwebsockets command")
         switch command {
         case .connect(let request): connect(request)
         case .send(let id, let message): enqueue(message, on: id)
@@ -288,6 +293,7 @@ final class WebSocketService: @unchecked Sendable {
 
     private func handle(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
                 _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        serviceThread.assertCurrent("a libwebsockets callback")
         guard let wsi else { return 0 }
         switch reason {
         case LWS_CALLBACK_CLIENT_ESTABLISHED:

@@ -50,6 +50,7 @@ package actor VertoClient {
         logger.trace("opening the WebSocket to \(connectURL) (attempt \(current), sessid \(session.sessid))")
         let connection = WebSocketConnection(url: connectURL, options: socketOptions)
         socket = connection
+        // Unstructured: the socket's event pump lives as long as the connection, past `connect`; ends with the socket's stream.
         Task { [weak self] in
             for await event in connection.events { await self?.handle(event, generation: current) }
         }
@@ -63,6 +64,7 @@ package actor VertoClient {
         if session.isReady { return true }
         let id = nextWatcher
         nextWatcher += 1
+        // Unstructured: the wait's timeout must fire while this task is parked on a continuation; cancelled on return.
         let timer = Task { [weak self] in
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             await self?.stopWatching(id, ready: false)
@@ -248,6 +250,7 @@ package actor VertoClient {
 
     private func startTimer() {
         guard timerTask == nil else { return }
+        // Unstructured: the client's timer lives from `connect` to `close`, across the caller's scopes.
         timerTask = Task { [weak self] in
             while !Task.isCancelled {
                 guard let delay = await self?.tickAndNextDelay() else { return }

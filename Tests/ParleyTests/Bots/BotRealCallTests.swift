@@ -10,7 +10,7 @@ import Testing
 /// Bots on a real call through the embedded switch (ICE, DTLS-SRTP, Opus on loopback), judged
 /// from the caller's own stereo recording: how long a welcome goes on after the caller speaks
 /// or presses a key (barge-in), and whether a spoken welcome arrives whole.
-@Suite(.tags(.slow), .notInQuickCheck) struct BotRealCallTests {
+@Suite(.leakChecked, .tags(.slow), .notInQuickCheck) struct BotRealCallTests {
     static let welcomeHertz = 1000.0
     /// When the caller starts to speak, in its own audio (the bot's welcome has begun by then).
     static let speechStart = 3.0
@@ -61,7 +61,7 @@ import Testing
             configuration: SwitchConfiguration(accounts: [
                 SwitchAccount(login: "alice", password: "alice-secret"), SwitchAccount(login: "bot", password: "bot-secret"),
             ]))
-        defer { Task { await embedded.stop() } }
+        afterTest { await embedded.stop() }
         let caller = VoiceClient(configuration: try configuration("alice", url: embedded.url, play: callerSource, record: "stereo:" + recording))
         let bot = VoiceClient(configuration: try configuration("bot", url: embedded.url, play: "silence", record: "null"))
         let botEvents = EventRecorder(bot.events)

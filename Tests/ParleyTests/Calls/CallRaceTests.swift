@@ -10,7 +10,7 @@ import Testing
 /// `Call`'s setup keeps the message off the wire. `Call` is driven through a recording
 /// `CallSignalling` and a real media leg on loopback. The other `ensureLive` checks (candidates,
 /// the hold re-offer, transfer and merge) are the same one-line guard and are not driven here.
-@Suite struct CallRaceTests {
+@Suite(.leakChecked) struct CallRaceTests {
     /// Records what the call asked for; `open` can be held until the test lets it go.
     actor RecordingSignalling: CallSignalling {
         private(set) var requests: [String] = []
@@ -100,7 +100,7 @@ import Testing
     @Test func anIncomingCallHungUpBeforeItsAnswerWentOutNeverSendsIt() async throws {
         let offerer = try MediaLeg(role: .controlling, options: Self.media(), logger: Logger(label: "test.race"))
         let offer = try await offerer.makeOffer()
-        defer { Task { await offerer.stop() } }
+        afterTest { await offerer.stop() }
         let outcome = await Self.hangUpWhileOpening(.incoming) { call in
             do throws(ParleyError) { try await call.answer(offer: offer, media: nil) } catch { return error }
             return nil

@@ -42,12 +42,12 @@ import Testing
 /// re-attaching after its socket dropped: its answer to our last description reaches us as a
 /// re-offer. Our session makes a new DTLS association and media flows again both ways, its
 /// statistics going on.
-@Suite(.serialized, .tags(.slow), .notInQuickCheck) struct DTLSReassociationLegTests {
+@Suite(.leakChecked, .serialized, .tags(.slow), .notInQuickCheck) struct DTLSReassociationLegTests {
     @Test func aFarEndWithANewCertificateGetsANewAssociationAndMediaBothWays() async throws {
         let options = InteropMedia.options(interface: "lo", codec: "opus", tone: 440, record: nil, vanilla: true)
         let ours = try MediaLeg(role: .controlling, options: options, logger: InteropMedia.logger)
         let before = try MediaLeg(role: .controlled, options: options, logger: InteropMedia.logger)
-        defer { Task { await ours.stop(); await before.stop() } }
+        afterTest { await ours.stop(); await before.stop() }
         let ourEvents = EventRecorder(ours.events)
 
         let offer = try await ours.makeOffer()
@@ -59,7 +59,7 @@ import Testing
         // The far end's new peer connection answers our last description; the server hands it
         // to us as a re-attach re-offer.
         let after = try MediaLeg(role: .controlled, options: options, logger: InteropMedia.logger)
-        defer { Task { await after.stop() } }
+        afterTest { await after.stop() }
         let sentBefore = await ours.statistics().audio?.packetsSent ?? 0
         let receivedBefore = await ours.statistics().audio?.packetsReceived ?? 0
         let newAnswer = try await after.answer(offer)
@@ -82,7 +82,7 @@ import Testing
         let options = InteropMedia.options(interface: "lo", codec: "opus", tone: 440, record: nil, vanilla: true)
         let ours = try MediaLeg(role: .controlling, options: options, logger: InteropMedia.logger)
         let theirs = try MediaLeg(role: .controlled, options: options, logger: InteropMedia.logger)
-        defer { Task { await ours.stop(); await theirs.stop() } }
+        afterTest { await ours.stop(); await theirs.stop() }
         let ourEvents = EventRecorder(ours.events)
         try await ours.applyAnswer(try await theirs.answer(try await ours.makeOffer()))
         _ = try await ourEvents.next("secured") { if case .secured = $0 { true } else { false } }

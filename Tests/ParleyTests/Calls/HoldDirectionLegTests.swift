@@ -6,12 +6,12 @@ import Testing
 /// Two real media legs on loopback (libnice, DTLS, Opus) whose first offer says a=sendonly: the
 /// answerer answers recvonly and sends no RTP however long the call runs, and a later sendrecv
 /// re-offer (an unhold) lets its audio flow, without an ICE restart (docs/calls.md, "Hold").
-@Suite(.serialized) struct HoldDirectionLegTests {
+@Suite(.leakChecked, .serialized) struct HoldDirectionLegTests {
     @Test func aRecvonlyAnswerSendsNothingUntilASendrecvReoffer() async throws {
         let options = InteropMedia.options(interface: "lo", codec: "opus", tone: 440, record: nil, vanilla: true)
         let caller = try MediaLeg(role: .controlling, options: options, logger: InteropMedia.logger)
         let callee = try MediaLeg(role: .controlled, options: options, logger: InteropMedia.logger)
-        defer { Task { await caller.stop(); await callee.stop() } }
+        afterTest { await caller.stop(); await callee.stop() }
         let callerEvents = EventRecorder(caller.events)
 
         let offer = try await caller.makeOffer()

@@ -10,7 +10,7 @@ import Testing
 /// Calls that outlive a broken path or a dropped socket, between two real clients through the
 /// embedded switch on loopback (real ICE, DTLS-SRTP, Opus). The network-change cases run in
 /// network namespaces in scripts/test-reconnect.
-@Suite(.serialized, .tags(.slow), .notInQuickCheck) struct ReconnectionTests {
+@Suite(.leakChecked, .serialized, .tags(.slow), .notInQuickCheck) struct ReconnectionTests {
     static func client(_ login: String, at url: WebSocketURL, play: String, reconnectTimeout: Duration = .seconds(20),
                        reconnectDelay: Duration = .milliseconds(200), sdpObserver: (@Sendable (SDPExchange) -> Void)? = nil) throws -> VoiceClient {
         var configuration = try CallThroughSwitchTests.configuration(login, at: url, play: play)
@@ -62,7 +62,7 @@ import Testing
 
     @Test func anICERestartThroughTheServerMovesTheCallToANewPairAndAudioGoesOn() async throws {
         let embedded = try await CallThroughSwitchTests.startSwitch()
-        defer { Task { await embedded.stop() } }
+        afterTest { await embedded.stop() }
         let bed = try await Self.connectedCall(through: embedded)
         let before = try #require(await bed.call.statistics().candidatePair)
 
@@ -87,7 +87,7 @@ import Testing
 
     @Test func aRestartTheFarEndCannotTakeLeavesTheCallToRecoverBeforeTheTimeout() async throws {
         let embedded = try await CallThroughSwitchTests.startSwitch()
-        defer { Task { await embedded.stop() } }
+        afterTest { await embedded.stop() }
         // Bob is away for 3 s: the switch refuses alice's restart meanwhile.
         let bed = try await Self.connectedCall(through: embedded, bobReconnectDelay: .seconds(3))
         await embedded.dropConnections(of: "bob")
@@ -104,7 +104,7 @@ import Testing
 
     @Test func aHeldCallWithNoRTPRecoversFromAnICERestartAndStaysHeld() async throws {
         let embedded = try await CallThroughSwitchTests.startSwitch()
-        defer { Task { await embedded.stop() } }
+        afterTest { await embedded.stop() }
         let bed = try await Self.connectedCall(through: embedded)
         try await bed.call.hold()
         _ = try await bed.bobEvents.next("remotely held") { $0 == .state(.remotelyHeld) }
@@ -118,7 +118,7 @@ import Testing
 
     @Test func aDroppedSocketReconnectsWithTheSameSessidAndTheCallIsReattached() async throws {
         let embedded = try await CallThroughSwitchTests.startSwitch()
-        defer { Task { await embedded.stop() } }
+        afterTest { await embedded.stop() }
         let bed = try await Self.connectedCall(through: embedded)
 
         await embedded.dropConnections(of: "alice")

@@ -9,7 +9,7 @@ import Testing
 /// docs/verto-protocol.md §2-5): what Parley sends where the SDKs' own frames decide — its
 /// identity, no ringing_ack, hold by `modify` alone, a DTMF `info` per digit, cause 17 for a call
 /// given up while it rings.
-@Suite(.serialized) struct SDKWireTests {
+@Suite(.leakChecked, .serialized) struct SDKWireTests {
     /// Logs a client in (login, clientReady, gatewayState REGED) and answers its requests as
     /// Telnyx's server does; every frame the client sends is kept.
     final class TelnyxLikeServer: Sendable {
@@ -147,7 +147,7 @@ import Testing
         let client = try await Self.readyClient(server, dtmf: mode)
         let farEnd = try MediaLeg(role: .controlled, options: InteropMedia.options(interface: "lo", codec: "opus", tone: 440, record: nil, vanilla: true),
                                   logger: InteropMedia.logger)
-        defer { Task { await farEnd.stop() } }
+        afterTest { await farEnd.stop() }
         let call = try await client.dial("bob")
         let invite = try await server.next("telnyx_rtc.invite")
         let answer = try await farEnd.answer(try #require(invite["params"]?["sdp"]?.stringValue))

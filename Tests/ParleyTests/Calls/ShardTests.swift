@@ -9,7 +9,7 @@ import Locking
 /// The media engine's shards with real legs on loopback (libnice, DTLS, Opus): calls spread over
 /// the shards, each call's packets arrive on its shard's network thread and its ticks run on its
 /// shard's clock, and ending calls on one shard leaves the others' audio whole.
-@Suite(.serialized) struct ShardTests {
+@Suite(.leakChecked, .serialized) struct ShardTests {
     @Test func placementFillsTheEmptiestShardFirst() {
         let engine = MediaEngine(shards: 3)
         let places = (0..<7).map { _ in engine.place() }
@@ -58,7 +58,7 @@ import Locking
                           try MediaLeg(role: .controlled, options: options, logger: InteropMedia.logger)))
         }
         let legs = calls.flatMap { [$0.caller, $0.callee] }
-        defer { Task { for leg in legs { await leg.stop() } } }
+        afterTest { for leg in legs { await leg.stop() } }
         // Every shard carries the same number of legs (placement: fewest first).
         #expect(engine.shards.count == shards)
         #expect(engine.shards.map(\.calls) == Array(repeating: legs.count / shards, count: shards))

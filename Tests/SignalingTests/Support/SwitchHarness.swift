@@ -31,6 +31,8 @@ struct SwitchHarness {
         configuration.gatewayRetryInterval = .milliseconds(200)
         adjust(&configuration)
         let client = VertoClient(url: embedded.url, configuration: configuration, sessid: sessid)
+        // Left connected, it would try to reconnect to the stopped switch during later tests.
+        afterTest { await client.disconnect() }
         return (client, EventRecorder(client.events))
     }
 

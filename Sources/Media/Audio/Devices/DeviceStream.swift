@@ -4,6 +4,7 @@ import Synchronization
 /// One record or playback stream on the sound server, mono 16-bit at the call's rate (the server
 /// converts to the device's format). The server's thread moves audio between the stream and
 /// `ring`; the media clock moves it between `ring` and the call.
+/// Unchecked: libpulse's stream is used under the main loop's lock; the media clock touches only `ring`.
 final class DeviceStream: @unchecked Sendable {
     enum Direction { case record, playback }
 

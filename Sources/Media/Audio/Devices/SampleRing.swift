@@ -3,6 +3,7 @@ import Synchronization
 /// A single-producer single-consumer ring of mono samples between the sound server's thread and
 /// the media clock: neither side ever waits for the other. The producer moves `written`, the
 /// consumer moves `consumed`; each reads the other's with acquire ordering.
+/// Unchecked: one producer and one consumer thread, ordered by the two atomics; no lock on the media path.
 final class SampleRing: @unchecked Sendable {
     private let storage: UnsafeMutablePointer<Int16>
     private let capacity: Int

@@ -78,6 +78,7 @@ extension SoundServer {
 }
 
 /// Filled by libpulse's callbacks on the main loop's thread while a query runs; read after it.
+/// Unchecked: filled on libpulse's thread while the caller waits, read only after the query ends.
 private final class DeviceCollector: @unchecked Sendable {
     var server = ""
     var defaultSource: String?

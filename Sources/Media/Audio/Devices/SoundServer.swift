@@ -6,6 +6,7 @@ import Locking
 /// pipewire-pulse) over libpulse's threaded main loop: one thread for the whole process, however
 /// many streams (docs/audio.md). Control calls (listing, opening, closing) take the main loop's
 /// lock; the media clock never does: it only touches each stream's `SampleRing`.
+/// Unchecked: libpulse's main loop pointers, used only under the threaded main loop's own lock.
 package final class SoundServer: @unchecked Sendable {
     package static let shared = SoundServer()
 

@@ -8,6 +8,7 @@ import Media
 /// every call into it runs on one serial queue; synthesis never runs on a media clock, only
 /// where a bot prepares a prompt. Speech whose text has no call variables is kept at espeak's
 /// own rate, so a hundred calls saying the same greeting cost one synthesis.
+/// Unchecked: espeak's state and the cache are confined to `queue`, which the compiler cannot see.
 package final class SpeechSynthesizer: @unchecked Sendable {
     package static let shared = SpeechSynthesizer()
 
@@ -107,5 +108,6 @@ package final class SpeechSynthesizer: @unchecked Sendable {
     }
 
     /// Where espeak-ng's callback puts samples; it runs inside `espeak_Synth`, on the queue.
+    /// Unsafe: espeak-ng's C callback takes no context of ours to reach an instance; only `queue` runs it.
     nonisolated(unsafe) private static var collected: [Int16] = []
 }
