@@ -114,6 +114,14 @@ import Testing
         }
         #expect(await restarts() == 0, "no ICE restart of a call whose re-attach is under way")
         #expect(await call.state == .reconnecting)
+        await Self.end(call, client)
+    }
+
+    /// Ends the test's call and client, awaited: left up, the call retries its restart for the
+    /// minute of its media timeout and opens sockets while later suites check for leaks.
+    static func end(_ call: Call, _ client: VoiceClient) async {
+        await call.hangup()
+        await client.disconnect()
     }
 
     @Test func anAttachAnswerThatRestartedICEIsFollowedByARestartBothWays() async throws {
@@ -132,5 +140,6 @@ import Testing
         }
         let restartUfrag = try #require(restart["params"]?["sdp"]?.stringValue?.firstMatch(of: /a=ice-ufrag:(\S+)/)?.1)
         #expect(restartUfrag != attachUfrag, "a new ICE session, not the attach answer's")
+        await Self.end(call, client)
     }
 }
