@@ -16,8 +16,8 @@ struct LoadCommand: LongRunningCommand {
             "Testing an IVR"): a call whose verdict is failed fails as bot-failed, and the summary counts verdicts and failed steps. \
             Exit status: 0 every call answered and held (failures up to --max-failures allowed) and \
             every threshold met (--max-setup-ms, --max-first-audio-ms, --min-mos, --max-loss); 1 otherwise, with the reason; \
-            9 this process saturated (media clock late, CPU at its limit or calls begun late), so its figures are not the \
-            system's and no threshold passes; 3 no session; 64 bad usage. The summary ends with PASSED or FAILED and each threshold's figure. --junit FILE and \
+            9 this process saturated (media clock late, CPU at its limit or calls begun late) and a threshold judged its \
+            figures (--max-setup-ms, --max-first-audio-ms, --min-mos, --max-loss), which are then not the system's; 3 no session; 64 bad usage. The summary ends with PASSED or FAILED and each threshold's figure. --junit FILE and \
             --csv FILE write one test case or row per call for a CI server. Ctrl-C hangs up every call and still prints the summary.
             Example: parley load ivr --server ws://127.0.0.1:8080 --login alice --calls 100 --concurrency 50 --rate 10 --hold 20 --play loop:prompt.wav
             """

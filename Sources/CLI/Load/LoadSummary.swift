@@ -74,6 +74,8 @@ struct LoadSummary: Encodable {
     let thresholds: [LoadThresholdCheck]
     /// When the load generator itself became the bottleneck; absent when it kept up throughout.
     let saturation: SaturationReport?
+    /// Saturated with a threshold on the figures (any but --max-failures, `judgesFigures`): exit 9.
+    private var saturationFailsRun: Bool { saturation != nil && thresholds.contains { $0.flag != "--max-failures" } }
 
     struct JitterPayload: Encodable {
         let mean: Double
@@ -127,8 +129,9 @@ struct LoadSummary: Encodable {
 
         self.saturation = saturation
         var problems: [String] = []
-        // First: a saturated generator's other figures may be its own doing.
-        if let saturation { problems.append(saturation.text) }
+        // First: a saturated generator's figures may be its own doing, so a threshold on them
+        // cannot pass.
+        if let saturation, thresholds.judgesFigures { problems.append(saturation.text) }
         if interrupted { problems.append("interrupted: \(results.count(where: { $0.failure == "interrupted" })) calls cut short") }
         let failures = failed.filter { $0.key != "interrupted" }.values.reduce(0, +)
         if failures > thresholds.maxFailures {
@@ -146,14 +149,16 @@ struct LoadSummary: Encodable {
     /// generator first, since no threshold it met counts.
     var verdictLine: String {
         var line = problems.isEmpty ? "PASSED: " : "FAILED: "
-        if let saturation { line += "load generator saturated from \(SaturationReport.clockTime(saturation.since)), no threshold counts; " }
+        if let saturation, saturationFailsRun { line += "load generator saturated from \(SaturationReport.clockTime(saturation.since)), no threshold counts; " }
         line += thresholds.map(\.line).joined(separator: "; ")
+        if let saturation, !saturationFailsRun { line += "; but \(saturation.text)" }
         return interrupted ? line + "; interrupted" : line
     }
 
-    /// 0 passed, 9 the generator saturated (whatever else failed), 1 any other problem.
+    /// 0 passed, 9 the generator saturated and a threshold judged its figures (whatever else
+    /// failed), 1 any other problem.
     var exitStatus: Int32 {
-        if saturation != nil { return ExitStatus.generatorSaturated }
+        if saturationFailsRun { return ExitStatus.generatorSaturated }
         return problems.isEmpty ? ExitStatus.normal : ExitStatus.callFailed
     }
 

@@ -9,6 +9,11 @@ struct LoadThresholds {
     var maxLossPercent: Double?
     var maxFirstAudioMs: Int?
 
+    /// Whether a threshold judges the run's figures (setup, first audio, MOS, loss): those a
+    /// saturated generator makes its own, so such a run cannot pass. Failures and verdicts are
+    /// counted, not measured, and stand (docs/cli.md, "When the load generator saturates").
+    var judgesFigures: Bool { maxSetupMs != nil || minMOS != nil || maxLossPercent != nil || maxFirstAudioMs != nil }
+
     /// Each threshold with the run's figure, in the order the flags are documented.
     func checks(failures: Int, attempted: Int, setupP95: Int?, mosMean: Double?, lossPercent: Double?, firstAudioP95: Int?) -> [LoadThresholdCheck] {
         var checks = [LoadThresholdCheck(flag: "--max-failures", limit: Double(maxFailures), figure: Double(failures), kind: .atMost,

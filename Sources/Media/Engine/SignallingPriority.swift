@@ -70,9 +70,11 @@ package enum SignallingPriority {
     }
 
     /// Runs `work` on the calling thread behind every media thread (`bulkPriority`) when the
-    /// thread runs at the signalling priority, and gives it back that priority after. For CPU-heavy jobs
-    /// (milliseconds and more) that run on pool or dispatch threads, which the keeper otherwise
-    /// raises ahead of packet reading. Two system calls each way: not for small work.
+    /// thread runs at the signalling priority, and gives it back that priority after. For CPU-heavy
+    /// jobs (milliseconds and more) on pool or dispatch threads, which the keeper otherwise keeps
+    /// level with packet reading. Two system calls each way: not for small work. A keeper pass
+    /// that read the set just before the thread joined it may raise the thread back for the rest
+    /// of that job.
     package static func runAsBulkWork<T, E: Error>(_ work: () throws(E) -> T) throws(E) -> T {
         var current = sched_param()
         guard sched_getscheduler(0) == SCHED_RR, sched_getparam(0, &current) == 0, current.sched_priority == realtimePriority,
