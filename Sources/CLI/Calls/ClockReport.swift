@@ -22,6 +22,11 @@ struct ClockPayload: Encodable {
     let shards: Int
     let shardCalls: [Int]
     let clockPriority: [String]
+    /// Per shard: the highest Opus complexity its clock lets calls encode with now (10 when it
+    /// has room; lower while its ticks run short of time), and the smoothed share of each 20 ms
+    /// tick its calls take (docs/media.md, "Opus complexity under load").
+    let opusComplexityCeiling: [Int]
+    let clockBusyShare: [Double]
     /// Resident memory and CPU time of the whole process so far (Linux /proc/self).
     let rssKiB: Int?
     /// The anonymous part of `rssKiB` (heap, stacks); the rest is pages of the program and its
@@ -49,6 +54,8 @@ struct ClockPayload: Encodable {
         shards = engine.shardCount
         shardCalls = made.map(\.calls)
         clockPriority = made.map { $0.clock.priority?.description ?? "not started" }
+        opusComplexityCeiling = made.map(\.clock.encoderComplexityCeiling)
+        clockBusyShare = made.map { ($0.clock.busyShare * 1000).rounded() / 1000 }
         sessionTicks = lateness.sessionTicks
         lateSessionTicks = lateness.lateSessionTicks
         frameLateSessionTicks = lateness.frameLateSessionTicks

@@ -74,8 +74,11 @@ struct MediaFlags: ParsableArguments {
     @Option(help: "Seconds without RTP before the call reports media disrupted.")
     var disruptionTimeout: Duration = .seconds(5)
 
-    @Option(help: "Opus encoder complexity, 0 (least CPU) to 10 (best quality); 9 as libwebrtc on desktops.")
+    @Option(help: "Opus encoder complexity, 0 (least CPU) to 10 (best quality); 9 as libwebrtc on desktops. The most a call uses: while a media clock runs short of time its calls encode with less.")
     var opusComplexity = OpusSettings.defaultComplexity
+
+    @Flag(help: "Keep --opus-complexity whatever the load, even when media clocks fall behind (reproducible encodings, codec comparisons).")
+    var fixedOpusComplexity = false
 
     @Option(help: "Seconds after the answer for media to connect (ICE, DTLS, RTP from the far end) before the call ends no-media (exit 4); 0 waits for ever.")
     var mediaTimeout: Duration = .seconds(10)
@@ -195,6 +198,7 @@ struct MediaFlags: ParsableArguments {
             throw ParleyError(kind: .configuration, message: "--opus-complexity must be between 0 and 10")
         }
         options.opusComplexity = opusComplexity
+        options.adaptsOpusComplexity = !fixedOpusComplexity
         guard mediaTimeout >= .zero, mediaTimeout <= .seconds(3600) else { throw ParleyError(kind: .configuration, message: "--media-timeout must be between 0 and 3600 seconds") }
         options.iceMode = ice == .trickle ? .trickle : .vanilla(collectionTimeout: iceTimeout)
         options.relayOnly = relayOnly

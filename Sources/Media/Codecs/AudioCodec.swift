@@ -24,6 +24,13 @@ package protocol AudioEncoder: AnyObject {
     /// Encodes exactly one frame; returns the payload length. Zero means "nothing to send"
     /// (Opus DTX during silence).
     func encode(_ pcm: UnsafeBufferPointer<Int16>, into payload: UnsafeMutableRawBufferPointer) throws(CodecError) -> Int
+    /// Spend no more effort than `ceiling` (0-10, Opus's complexity scale) on the frames from now
+    /// on, never more than the encoder was made with. A codec with no such setting ignores it.
+    func limitComplexity(to ceiling: Int)
+}
+
+extension AudioEncoder {
+    package func limitComplexity(to ceiling: Int) {}
 }
 
 /// Turns RTP payloads back into mono 16-bit PCM and hides losses.

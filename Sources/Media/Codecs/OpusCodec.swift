@@ -6,6 +6,9 @@ package final class OpusEncoder: AudioEncoder {
     package let rtpClockRate = 48000
     package let settings: OpusSettings
     private let encoder: OpaquePointer
+    /// The complexity frames are encoded with now: `settings.complexity` until a clock under
+    /// load lowers it (`limitComplexity`).
+    package private(set) var complexity: Int
 
     package init(settings: OpusSettings = OpusSettings()) throws(CodecError) {
         var error: Int32 = 0
@@ -14,6 +17,7 @@ package final class OpusEncoder: AudioEncoder {
         }
         self.encoder = encoder
         self.settings = settings
+        complexity = settings.complexity
         do {
             try OpusControl.set(encoder, OPUS_SET_BITRATE_REQUEST, Int32(settings.bitrate), name: "bitrate")
             try OpusControl.set(encoder, OPUS_SET_MAX_BANDWIDTH_REQUEST, Self.bandwidth(forPlaybackRate: settings.maxPlaybackRate), name: "max bandwidth")
@@ -31,6 +35,14 @@ package final class OpusEncoder: AudioEncoder {
     deinit { opus_encoder_destroy(encoder) }
 
     package var frameSamples: Int { settings.frameMilliseconds * 48 }
+
+    package func limitComplexity(to ceiling: Int) {
+        let wanted = max(OpusSettings.complexityRange.lowerBound, min(settings.complexity, ceiling))
+        guard wanted != complexity else { return }
+        // A value in 0...10 on a live encoder: libopus cannot refuse it, so there is nothing to report.
+        guard (try? OpusControl.set(encoder, OPUS_SET_COMPLEXITY_REQUEST, Int32(wanted), name: "complexity")) != nil else { return }
+        complexity = wanted
+    }
 
     static func bandwidth(forPlaybackRate rate: Int) -> Int32 {
         switch rate {

@@ -26,6 +26,8 @@ package final class MediaClock: Sendable {
         var sessionTickCount = 0
         var lateSessionTickCount = 0
         var frameLateSessionTickCount = 0
+        var complexityCeiling = EncoderLoadGovernor.highest
+        var busyShare = 0.0
     }
 
     private let state = Lock(State())
@@ -77,6 +79,11 @@ package final class MediaClock: Sendable {
             self.overruns = overruns
         }
     }
+
+    /// The highest Opus complexity this clock's sessions may use now, and the smoothed share of
+    /// each tick its sessions take (`EncoderLoadGovernor`).
+    package var encoderComplexityCeiling: Int { state.withLock { $0.complexityCeiling } }
+    package var busyShare: Double { state.withLock { $0.busyShare } }
 
     static let lateThreshold = Duration.milliseconds(10)
     static let frameLateThreshold = Duration.milliseconds(tickMilliseconds)
@@ -130,12 +137,15 @@ package final class MediaClock: Sendable {
         var stepped = 0
         var late = 0
         var frameLate = 0
+        var governor = EncoderLoadGovernor()
         while true {
             let (current, keepRunning) = state.withLock { state in
                 if state.running { state.tickCount += 1 }
                 state.sessionTickCount += stepped
                 state.lateSessionTickCount += late
                 state.frameLateSessionTickCount += frameLate
+                state.complexityCeiling = governor.ceiling
+                state.busyShare = governor.busy
                 return (state.sessions, state.running)
             }
             guard keepRunning else {
@@ -147,18 +157,23 @@ package final class MediaClock: Sendable {
                 return
             }
             let now = ContinuousClock.now
+            var started = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &started)
             // `deadline` is when this tick was due; a session stepped past it + 10 ms sent late.
             late = 0
             frameLate = 0
+            var done = started
+            let ceiling = governor.ceiling
             for session in current {
-                session.tick(now: now)
-                var done = timespec()
+                session.tick(now: now, encoderComplexityCeiling: ceiling)
                 clock_gettime(CLOCK_MONOTONIC, &done)
                 let behind = (done.tv_sec - deadline.tv_sec) * 1_000_000_000 + (done.tv_nsec - deadline.tv_nsec)
                 if behind > lateNanoseconds { late += 1 }
                 if behind > frameLateNanoseconds { frameLate += 1 }
             }
             stepped = current.count
+            let work = (done.tv_sec - started.tv_sec) * 1_000_000_000 + (done.tv_nsec - started.tv_nsec)
+            governor.record(workNanoseconds: work, tickNanoseconds: interval, late: late > 0)
 
             deadline.tv_nsec += interval
             if deadline.tv_nsec >= 1_000_000_000 {
@@ -174,6 +189,10 @@ package final class MediaClock: Sendable {
                 state.withLock { $0.overrunCount += 1 }
                 deadline = actual
             }
+            // Behind schedule the sleep returns at once; without a yield a clock catching up holds
+            // its core for every tick it owes, and the clocks of the same priority waiting for that
+            // core (another shard's, the far end's in the same machine) fall behind in turn.
+            if lateness > 0 { sched_yield() }
             while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
         }
     }

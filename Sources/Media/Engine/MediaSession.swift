@@ -37,6 +37,9 @@ package final class MediaSession: @unchecked Sendable {
     /// clock tick, so every frame is exactly one `read` of the source.
     private let encodedFormat: EncodedFrameFormat?
     private var encoderFailed = false
+    /// What the clock allows this tick, and what the encoder was last limited to.
+    private var complexityCeiling = EncoderLoadGovernor.highest
+    private var appliedComplexityCeiling = EncoderLoadGovernor.highest
     private var preEncodedFramesSent = 0
     /// Nil when the configuration says not to decode (`decodesAudio` false).
     private let decoder: (any AudioDecoder)?
@@ -256,6 +259,10 @@ package final class MediaSession: @unchecked Sendable {
 
     var isSecure: Bool { withReceiver { $0.channel.isSecure } }
 
+    /// The Opus complexity this call's own encoder uses now; nil before it has one (or when it
+    /// codes something else).
+    package var opusComplexity: Int? { clockLock.withLock { _ in (encoder as? OpusEncoder)?.complexity } }
+
     // MARK: Receive path (network thread)
 
     /// Entry point for every datagram the transport receives (except STUN), on its thread.
@@ -266,8 +273,13 @@ package final class MediaSession: @unchecked Sendable {
     // MARK: Clock path
 
     /// One 20 ms step: play what arrived, send what the source gives, keep DTLS and RTCP going.
-    package func tick(now: ContinuousClock.Instant = .now) {
-        clockLock.withLock { _ in tickLocked(now: now) }
+    /// One clock step. `encoderComplexityCeiling`: the most Opus complexity the clock lets its
+    /// encoders use now (`EncoderLoadGovernor`), for a session whose configuration follows it.
+    package func tick(now: ContinuousClock.Instant = .now, encoderComplexityCeiling: Int = EncoderLoadGovernor.highest) {
+        clockLock.withLock { _ in
+            complexityCeiling = encoderComplexityCeiling
+            tickLocked(now: now)
+        }
     }
 
     private func tickLocked(now: ContinuousClock.Instant) {
@@ -460,6 +472,10 @@ package final class MediaSession: @unchecked Sendable {
         if encoder == nil, !encoderFailed {
             encoder = try? EncodedFrameFormat(codec: configuration.codec, frameMilliseconds: configuration.frameMilliseconds).makeEncoder()
             encoderFailed = encoder == nil
+        }
+        if configuration.followsClockComplexity, complexityCeiling != appliedComplexityCeiling, let encoder {
+            encoder.limitComplexity(to: complexityCeiling)
+            appliedComplexityCeiling = complexityCeiling
         }
         return try? encoder?.encode(pcm, into: payload)
     }

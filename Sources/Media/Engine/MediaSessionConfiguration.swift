@@ -67,6 +67,10 @@ package struct MediaSessionConfiguration: Sendable {
     /// Raise `firstAudiblePlayed` once: until then every played frame is scanned for a sample
     /// above zero, so only a call that someone watches for it pays that.
     package var watchesFirstAudible = false
+    /// Let the clock lower this call's Opus complexity while its ticks run short of time
+    /// (`EncoderLoadGovernor`); false keeps the codec's complexity whatever the load
+    /// (`--fixed-opus-complexity`).
+    package var followsClockComplexity = true
 
     package init(
         codec: MediaCodec, ptimeMilliseconds: Int = 20, telephoneEventPayloadType: UInt8? = nil, receivedTelephoneEventPayloadTypes: [UInt8]? = nil,

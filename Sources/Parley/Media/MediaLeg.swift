@@ -324,6 +324,7 @@ package actor MediaLeg {
             configuration.codec = .opus(payloadType: payloadType, settings: settings)
         }
         configuration.decodesAudio = options.decodesReceivedAudio
+        configuration.followsClockComplexity = options.adaptsOpusComplexity
         configuration.watchesFirstAudible = options.watchesFirstAudible
         let rate = configuration.codec.sampleRate
         let source: AudioSourceSwitch

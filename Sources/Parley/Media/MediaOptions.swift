@@ -35,6 +35,10 @@ public struct MediaOptions: Sendable {
     public var engine: MediaEngine = .shared
     /// libopus encoder complexity 0-10 for the frames this side encodes (`--opus-complexity`).
     public var opusComplexity = OpusSettings.defaultComplexity
+    /// Lets the call's media clock lower that complexity while its ticks run short of time, and
+    /// raise it back when they do not (docs/media.md, "Opus complexity under load"); false keeps
+    /// `opusComplexity` whatever the load (`--fixed-opus-complexity`).
+    public var adaptsOpusComplexity = true
     /// Plays `source` over and over from frames encoded once per process and shared by every
     /// call (`AudioSourceSpec.makeSharedLoopSource`), instead of a source of the call's own.
     public var sharesLoopedSource = false
