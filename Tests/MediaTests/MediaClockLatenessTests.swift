@@ -47,3 +47,22 @@ final class SlowSource: AudioSource {
         #expect(lateness.overruns == 0)
     }
 }
+
+/// A process's clocks tick at their own places in the 20 ms tick (shard k of K at k/K of it), so
+/// their bursts of work do not all fall on the cores at once.
+struct MediaClockPhaseTests {
+    private func nanoseconds(_ time: timespec) -> Int { time.tv_sec * 1_000_000_000 + time.tv_nsec }
+
+    @Test(arguments: [0.0, 0.25, 0.5, 0.75])
+    func theFirstTickComesWithinATickAtTheClocksPlace(phase: Double) {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let first = nanoseconds(MediaClock.firstDeadline(after: now, phase: phase))
+        let origin = nanoseconds(MediaClock.firstDeadline(after: now, phase: 0))
+        #expect(first > nanoseconds(now))
+        #expect(first - nanoseconds(now) <= 20_000_000)
+        // Every clock of the process sits on one grid, `phase` of a tick apart.
+        let apart = ((first - origin) % 20_000_000 + 20_000_000) % 20_000_000
+        #expect(apart == Int(phase * 20_000_000))
+    }
+}

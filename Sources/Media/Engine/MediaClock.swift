@@ -12,6 +12,14 @@ package final class MediaClock: Sendable {
     static let tickMilliseconds = 20
 
     private let name: String
+    /// Where in the 20 ms tick this clock's ticks fall, as a fraction of it, on a grid the
+    /// process picked at random when it started (`processPhaseNanoseconds`). A process's shards
+    /// spread their clocks over the tick (shard k of K at k/K): each clock steps its sessions in
+    /// one burst, and two bursts at once would hold every core of a small machine, so the network
+    /// threads and the process's other work would wait for both. The random grid does the same
+    /// between processes on one machine (a load generator and the callee of `make bench`), whose
+    /// first clocks would otherwise start with the same call and tick together.
+    private let phase: Double
     /// A manual clock has no thread: its owner calls `step` (a profiler stepping a fixed number
     /// of ticks, bench/callgrind-engine).
     private let manual: Bool
@@ -33,9 +41,22 @@ package final class MediaClock: Sendable {
     private let state = Lock(State())
 
     /// `name` names the clock's thread (seen in `top -H`, `perf` and debuggers).
-    package init(name: String = "parley-clock", manual: Bool = false) {
+    package init(name: String = "parley-clock", manual: Bool = false, phase: Double = 0) {
         self.name = name
         self.manual = manual
+        self.phase = min(max(phase, 0), 1)
+    }
+
+    static let processPhaseNanoseconds = Int.random(in: 0..<(tickMilliseconds * 1_000_000))
+
+    /// The first tick's deadline: the next instant after `now` at this clock's place in the tick.
+    package static func firstDeadline(after now: timespec, phase: Double) -> timespec {
+        let interval = tickMilliseconds * 1_000_000
+        let offset = (processPhaseNanoseconds + Int(phase * Double(interval))) % interval
+        let nowNanoseconds = now.tv_sec * 1_000_000_000 + now.tv_nsec
+        let ticks = (nowNanoseconds - offset) / interval + 1
+        let first = ticks * interval + offset
+        return timespec(tv_sec: first / 1_000_000_000, tv_nsec: first % 1_000_000_000)
     }
 
     /// One tick of a manual clock: every session stepped once, on the caller's thread.
@@ -132,8 +153,10 @@ package final class MediaClock: Sendable {
         // Whole durations (seconds included), not only their fractions of a second.
         let lateNanoseconds = Int(Self.lateThreshold / .nanoseconds(1))
         let frameLateNanoseconds = Int(Self.frameLateThreshold / .nanoseconds(1))
-        var deadline = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        var start = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &start)
+        var deadline = Self.firstDeadline(after: start, phase: phase)
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
         var stepped = 0
         var late = 0
         var frameLate = 0

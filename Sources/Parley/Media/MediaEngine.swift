@@ -82,7 +82,7 @@ public final class MediaEngine: Sendable {
                         fewest = calls
                     }
                 }
-                let shard = made[best] ?? MediaShard(index: best, manualClock: manualClocks)
+                let shard = made[best] ?? MediaShard(index: best, of: made.count, manualClock: manualClocks)
                 made[best] = shard
                 shard.joined()
                 return shard
@@ -103,13 +103,14 @@ package final class MediaShard: Sendable {
     package let clock: MediaClock
     private let callCount = Atomic<Int>(0)
 
-    fileprivate init(index: Int, manualClock: Bool) {
+    fileprivate init(index: Int, of shardCount: Int, manualClock: Bool) {
         self.index = index
         network = index == 0 ? .shared : NetworkLoop(name: "parley-net-\(index)")
         if manualClock {
             clock = MediaClock(name: "parley-clock-\(index)", manual: true)
         } else {
-            clock = index == 0 ? .shared : MediaClock(name: "parley-clock-\(index)")
+            // Spread over the tick (MediaClock's `phase`); shard 0's is the shared clock, at 0.
+            clock = index == 0 ? .shared : MediaClock(name: "parley-clock-\(index)", phase: Double(index) / Double(shardCount))
             // Real-time like its clock (one step below), or the clock starves it (ClockPriority).
             network.perform { _ = ClockPriority.raiseNetworkThread() }
         }
