@@ -66,7 +66,8 @@ package final class MediaClock: Sendable {
             state.sessionTickCount += state.sessions.count
             return state.sessions
         }
-        for session in current { session.tick(now: now) }
+        for session in current { session.send(now: now) }
+        for session in current { session.playOut(now: now) }
     }
 
     /// True on this clock's thread: where its sessions are stepped.
@@ -83,10 +84,11 @@ package final class MediaClock: Sendable {
     package var overruns: Int { state.withLock { $0.overrunCount } }
     var sessionCount: Int { state.withLock { $0.sessions.count } }
 
-    /// How far behind the clock runs: every session step of every tick, those that finished
-    /// more than `lateThreshold` after their tick was due (the frame they sent left late), and
-    /// those that finished more than a whole tick late (`frameLateThreshold`: the frame left
-    /// when the next one was due, which a receiver's jitter buffer may no longer absorb).
+    /// How far behind the clock runs: every session step of every tick, those whose send
+    /// (`MediaSession.send`, the first half of a step) finished more than `lateThreshold` after
+    /// their tick was due (the frame left late), and those that finished more than a whole tick
+    /// late (`frameLateThreshold`: the frame left when the next one was due, which a receiver's
+    /// jitter buffer may no longer absorb).
     package struct Lateness: Sendable, Equatable {
         package var sessionTicks: Int
         package var lateSessionTicks: Int
@@ -182,18 +184,21 @@ package final class MediaClock: Sendable {
             let now = ContinuousClock.now
             var started = timespec()
             clock_gettime(CLOCK_MONOTONIC, &started)
-            // `deadline` is when this tick was due; a session stepped past it + 10 ms sent late.
+            // `deadline` is when this tick was due; a frame sent past it + 10 ms left late.
+            // Every session sends before any plays out (`MediaSession.send`).
             late = 0
             frameLate = 0
             var done = started
             let ceiling = governor.ceiling
             for session in current {
-                session.tick(now: now, encoderComplexityCeiling: ceiling)
+                session.send(now: now, encoderComplexityCeiling: ceiling)
                 clock_gettime(CLOCK_MONOTONIC, &done)
                 let behind = (done.tv_sec - deadline.tv_sec) * 1_000_000_000 + (done.tv_nsec - deadline.tv_nsec)
                 if behind > lateNanoseconds { late += 1 }
                 if behind > frameLateNanoseconds { frameLate += 1 }
             }
+            for session in current { session.playOut(now: now) }
+            clock_gettime(CLOCK_MONOTONIC, &done)
             stepped = current.count
             let work = (done.tv_sec - started.tv_sec) * 1_000_000_000 + (done.tv_nsec - started.tv_nsec)
             governor.record(workNanoseconds: work, tickNanoseconds: interval, late: late > 0)

@@ -272,35 +272,45 @@ package final class MediaSession: @unchecked Sendable {
 
     // MARK: Clock path
 
-    /// One 20 ms step: play what arrived, send what the source gives, keep DTLS and RTCP going.
-    /// One clock step. `encoderComplexityCeiling`: the most Opus complexity the clock lets its
-    /// encoders use now (`EncoderLoadGovernor`), for a session whose configuration follows it.
+    /// One 20 ms step: `send`, then `playOut`.
     package func tick(now: ContinuousClock.Instant = .now, encoderComplexityCeiling: Int = EncoderLoadGovernor.highest) {
+        send(now: now, encoderComplexityCeiling: encoderComplexityCeiling)
+        playOut(now: now)
+    }
+
+    /// The first half of a step: DTLS timers, whether media stopped coming, and this tick's frame
+    /// from the source encoded and sent. A clock sends for every session before it plays out for
+    /// any (`MediaClock`): a frame leaves as close to its tick as it can, and the last call's frame
+    /// does not wait for every other call's decoding; playout has the jitter buffer's slack.
+    /// `encoderComplexityCeiling`: the most Opus complexity the clock lets its encoders use now
+    /// (`EncoderLoadGovernor`), for a session whose configuration follows it.
+    package func send(now: ContinuousClock.Instant, encoderComplexityCeiling: Int = EncoderLoadGovernor.highest) {
         clockLock.withLock { _ in
+            guard started, !stopped else { return }
             complexityCeiling = encoderComplexityCeiling
-            tickLocked(now: now)
+            // A moment under the receive side's lock: DTLS timers until keys exist, then the
+            // sending half taken once; whether media stopped coming; whether RFC 4733 events did.
+            withReceiver { receiver in
+                if sender == nil, let taken = receiver.pollSecurity(now: now) {
+                    sender = taken
+                    nextRTCP = now + .milliseconds(500)
+                }
+                receiver.checkDisruption(now: now, expectingMedia: !onHold)
+                if receiver.telephoneEventsArrived { inBandDetector = nil }
+            }
+            capture()
         }
     }
 
-    private func tickLocked(now: ContinuousClock.Instant) {
-        guard started, !stopped else { return }
-        // A moment under the receive side's lock: DTLS timers until keys exist, then the
-        // sending half taken once; whether media stopped coming; whether RFC 4733 events did.
-        withReceiver { receiver in
-            if sender == nil, let taken = receiver.pollSecurity(now: now) {
-                sender = taken
-                nextRTCP = now + .milliseconds(500)
+    /// The second half of a step: what arrived decoded and played out, RTCP when it is due.
+    package func playOut(now: ContinuousClock.Instant) {
+        clockLock.withLock { _ in
+            guard started, !stopped else { return }
+            play()
+            if let nextRTCP, now >= nextRTCP {
+                self.nextRTCP = now + configuration.rtcpInterval
+                sendReports(goodbye: false)
             }
-            receiver.checkDisruption(now: now, expectingMedia: !onHold)
-            if receiver.telephoneEventsArrived { inBandDetector = nil }
-        }
-        // Send first: the frame leaves as close to the tick as it can; playout has the jitter
-        // buffer's slack.
-        capture()
-        play()
-        if let nextRTCP, now >= nextRTCP {
-            self.nextRTCP = now + configuration.rtcpInterval
-            sendReports(goodbye: false)
         }
     }
 
