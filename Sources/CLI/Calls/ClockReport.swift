@@ -9,9 +9,9 @@ import Parley
 struct ClockPayload: Encodable {
     /// Calls answered and not yet ended.
     let calls: Int
-    /// Session steps so far (one per call per 20 ms tick), those that finished more than
-    /// 10 ms after their tick was due (the frames they sent left late), and those that finished
-    /// more than a whole 20 ms frame late.
+    /// Session steps so far (one per call per 20 ms tick), those whose frame left more than
+    /// 10 ms after their tick was due, and those whose frame left more than a whole 20 ms frame
+    /// late.
     let sessionTicks: Int
     let lateSessionTicks: Int
     let frameLateSessionTicks: Int

@@ -36,8 +36,8 @@ package struct EncoderLoadGovernor: Sendable, Equatable {
     }
 
     /// One tick: `workNanoseconds` from the clock's wake to its last session stepped, `late`
-    /// whether any session finished more than 10 ms after the tick was due (the frame it sent
-    /// left late: the clock did not get the CPU it needed, whoever took it).
+    /// whether any session sent its frame more than 10 ms after the tick was due (the clock did
+    /// not get the CPU it needed, whoever took it).
     package mutating func record(workNanoseconds: Int, tickNanoseconds: Int, late: Bool) {
         guard adapts else { return }
         let share = Double(max(0, workNanoseconds)) / Double(tickNanoseconds)
