@@ -14,7 +14,7 @@ final class SlowSource: AudioSource {
     }
 }
 
-/// The clock counts every session step and those that finished more than 10 ms after their
+/// The clock counts every session step and those whose frame left more than 10 ms after their
 /// tick was due, which `parley answer --clock-interval` reports and `make bench` reads.
 @Suite(.serialized) struct MediaClockLatenessTests {
     @Test func stepsThatFinishPastTenMillisecondsAreCountedLate() throws {
