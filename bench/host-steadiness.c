@@ -64,12 +64,20 @@ int main(int argc, char **argv) {
     struct core *all = calloc(cores, sizeof *all);
     pthread_t threads[maximumCores];
     if (!all) return 1;
+    int started = 0;
     for (int c = 0; c < cores; c++) {
         all[c].index = c;
         all[c].seconds = seconds;
-        pthread_create(&threads[c], NULL, measure, &all[c]);
+        if (pthread_create(&threads[c], NULL, measure, &all[c]) != 0) break;
+        started++;
     }
-    for (int c = 0; c < cores; c++) pthread_join(threads[c], NULL);
+    for (int c = 0; c < started; c++) pthread_join(threads[c], NULL);
+    if (started == 0) {
+        fprintf(stderr, "host-steadiness: could not start a thread\n");
+        free(all);
+        return 1;
+    }
+    cores = started;
     // The fastest unit of any core is the machine's own speed; a unit at twice that or more ran
     // on a core the host had lent elsewhere. Slow units less than 50 ms apart make one window.
     double fastest = 1e9;
