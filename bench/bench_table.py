@@ -136,6 +136,10 @@ def render(results):
     lines.append("")
     lines.append("| figure | median / worst | goal |")
     lines.append("|---|---|---|")
+    host = results.get("host")
+    if host:
+        lines.append("| host steadiness, nothing running: 0.5 ms units >= 2x slow, %% (slowest ×, longest window ms) | %s (%s×, %s) | 0 on a host whose cores are its own |" % (
+            host.get("slowUnitsPercent"), host.get("slowestRatio"), host.get("longestSlowWindowMs")))
     floor = results.get("floor", {})
     lines.append("| kernel floor, Opus call (encode+decode+SRTP both ways), µs CPU per call-second | %s | |" % pair(floor.get("opusCall")))
     lines.append("| kernel floor, Opus call with pre-encoded prompts (decode+SRTP), µs/call-s | %s | |" % pair(floor.get("opusCachedCall")))
