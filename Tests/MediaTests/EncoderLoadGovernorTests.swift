@@ -56,12 +56,6 @@ struct EncoderLoadGovernorTests {
         #expect(governor.ceiling == lowered)
     }
 
-    @Test func aFixedGovernorNeverMoves() {
-        var governor = EncoderLoadGovernor(adapts: false)
-        run(&governor, ticks: 300, share: 1.5, late: true)
-        #expect(governor.ceiling == EncoderLoadGovernor.highest)
-    }
-
     @Test func anOpusEncoderTakesTheCeilingButNeverRisesAboveItsOwnSetting() throws {
         let encoder = try OpusEncoder(settings: OpusSettings(complexity: 7))
         #expect(encoder.complexity == 7)

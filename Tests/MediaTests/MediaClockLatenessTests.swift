@@ -37,6 +37,21 @@ final class SlowSource: AudioSource {
         #expect(lateness.frameLateSessionTicks <= lateness.lateSessionTicks)
     }
 
+    /// A clock sends for every session before it plays out for any: A's frame does not wait for
+    /// the playout of B (stepped first: it joined the clock first), however long that takes
+    /// (here 14 ms of the 20).
+    @Test func everySessionSendsBeforeAnyPlaysOut() throws {
+        let tick = 20_000_000
+        let timesA = TickTimeSource()
+        let pair = try SessionPair(codec: .pcmu(), sourceA: timesA, sourceB: SilenceSource(), secure: false, playoutDelayBMilliseconds: 14)
+        defer { pair.finish() }
+        #expect(waitUntil(seconds: 10) { timesA.readTimes.count >= 50 })
+        let place = MediaClock.processPhaseNanoseconds
+        let steps = timesA.readTimes.dropFirst(5)
+        let early = steps.filter { time in ((time - place) % tick + tick) % tick <= 5_000_000 }
+        #expect(early.count * 2 >= steps.count, "\(early.count) of \(steps.count) of A's frames read within 5 ms of the tick")
+    }
+
     @Test func aQuickClockSendsOnTime() throws {
         let pair = try SessionPair(codec: .pcmu(), sourceA: SilenceSource(), sourceB: SilenceSource(), secure: false)
         defer { pair.finish() }
@@ -48,9 +63,48 @@ final class SlowSource: AudioSource {
     }
 }
 
+/// Notes the CLOCK_MONOTONIC time of every frame the session reads: when its clock stepped it.
+final class TickTimeSource: AudioSource {
+    private let lock = NSLock()
+    private var times: [Int] = []
+
+    var readTimes: [Int] { lock.withLock { times } }
+
+    func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        lock.withLock { times.append(now.tv_sec * 1_000_000_000 + now.tv_nsec) }
+        frame.update(repeating: 0)
+        return true
+    }
+}
+
 /// A process's clocks tick at their own places in the 20 ms tick (shard k of K at k/K of it), so
 /// their bursts of work do not all fall on the cores at once.
-struct MediaClockPhaseTests {
+@Suite(.serialized) struct MediaClockPhaseTests {
+    /// Three real clocks at 0, a quarter and a half of the tick: most of each one's steps fall
+    /// within 3 ms of its place on the process's grid (a wake a little late, or a slow moment of
+    /// the machine, moves a few).
+    @Test func clocksTickAtTheirPlacesOnTheProcesssGrid() throws {
+        let tick = 20_000_000
+        var pairs: [(SessionPair, TickTimeSource, Double)] = []
+        defer { for (pair, _, _) in pairs { pair.finish() } }
+        for phase in [0.0, 0.25, 0.5] {
+            let source = TickTimeSource()
+            pairs.append((try SessionPair(codec: .pcmu(), sourceA: source, sourceB: SilenceSource(), secure: false, clockPhase: phase), source, phase))
+        }
+        for (_, source, phase) in pairs {
+            #expect(waitUntil(seconds: 10) { source.readTimes.count >= 50 }, "phase \(phase)")
+            let place = (MediaClock.processPhaseNanoseconds + Int(phase * Double(tick))) % tick
+            let steps = source.readTimes.dropFirst(5)
+            let near = steps.filter { time in
+                let off = ((time - place) % tick + tick) % tick
+                return min(off, tick - off) <= 3_000_000
+            }
+            #expect(near.count * 2 >= steps.count, "phase \(phase): \(near.count) of \(steps.count) steps within 3 ms of \(place) ns into the tick")
+        }
+    }
+
     private func nanoseconds(_ time: timespec) -> Int { time.tv_sec * 1_000_000_000 + time.tv_nsec }
 
     @Test(arguments: [0.0, 0.25, 0.5, 0.75])

@@ -9,9 +9,16 @@ import Locking
 final class CapturingSink: AudioSink, @unchecked Sendable {
     private let storage: Lock<(samples: [Int16], count: Int)>
 
-    init(capacity: Int) { storage = Lock(([Int16](repeating: 0, count: capacity), 0)) }
+    /// Taken by every write, as a sink that is slow to take a frame (a busy disk, a program).
+    private let writeDelay: useconds_t
+
+    init(capacity: Int, writeDelayMilliseconds: Int = 0) {
+        storage = Lock(([Int16](repeating: 0, count: capacity), 0))
+        writeDelay = useconds_t(writeDelayMilliseconds * 1000)
+    }
 
     func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
+        if writeDelay > 0 { usleep(writeDelay) }
         storage.withLock { storage in
             for sample in remote where storage.count < storage.samples.count {
                 storage.samples[storage.count] = sample
@@ -42,7 +49,7 @@ final class EventLog: Sendable {
 
 /// Two media sessions calling each other over real UDP on 127.0.0.1, ticked by one media clock.
 final class SessionPair {
-    let clock = MediaClock()
+    let clock: MediaClock
     let network = LoopbackNetwork()
     let socketA: LoopbackSocket
     let socketB: LoopbackSocket
@@ -56,9 +63,10 @@ final class SessionPair {
     init(
         codec: MediaCodec, telephoneEvent: UInt8? = nil, sourceA: any AudioSource, sourceB: any AudioSource, secure: Bool = true,
         wrongFingerprintForB: Bool = false, disruptionTimeout: Duration = .seconds(2), remoteSSRCForB: UInt32? = nil,
-        bDecodes: Bool = true,
+        bDecodes: Bool = true, clockPhase: Double = 0, playoutDelayBMilliseconds: Int = 0,
         adjustB: (inout MediaSessionConfiguration) -> Void = { _ in }
     ) throws {
+        clock = MediaClock(phase: clockPhase)
         socketA = try LoopbackSocket()
         socketB = try LoopbackSocket()
         socketA.connect(to: socketB)
@@ -80,7 +88,7 @@ final class SessionPair {
         var configuration = MediaSessionConfiguration(codec: codec, telephoneEventPayloadType: telephoneEvent, cname: "a@parley", disruptionTimeout: disruptionTimeout, rtcpInterval: .seconds(1))
         let capacity = codec.sampleRate * 10
         sinkA = CapturingSink(capacity: capacity)
-        sinkB = CapturingSink(capacity: capacity)
+        sinkB = CapturingSink(capacity: capacity, writeDelayMilliseconds: playoutDelayBMilliseconds)
         a = try MediaSession(configuration: configuration, security: securityA, transport: socketA, source: sourceA, sink: sinkA)
         configuration.localSSRC = configuration.localSSRC &+ 1
         configuration.cname = "b@parley"

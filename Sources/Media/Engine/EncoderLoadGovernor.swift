@@ -1,5 +1,5 @@
 /// The highest Opus complexity a media clock lets its sessions' encoders use, from how much of
-/// each 20 ms tick the clock spends stepping them and how late its thread wakes. Encoders are
+/// each 20 ms tick the clock spends stepping them and whether their frames leave late. Encoders are
 /// most of a tick's work when every call encodes its own audio (agent calls, live sources): at
 /// complexity 9 one costs about 18 ms of CPU per call-second here, so a hundred want two cores.
 /// A frame that leaves a tick late is heard as a gap, a lower complexity is not: so while the
@@ -27,11 +27,10 @@ package struct EncoderLoadGovernor: Sendable, Equatable {
     package private(set) var busy = 0.0
     private var ticksSinceLowering = Int.max / 2
     private var roomyTicks = 0
-    /// False holds the ceiling at `highest` (`--fixed-opus-complexity`).
-    private let adapts: Bool
 
-    package init(adapts: Bool = true) {
-        self.adapts = adapts
+    /// A call that asked for a fixed complexity ignores the ceiling (`followsClockComplexity`,
+    /// `--fixed-opus-complexity`); the clock keeps one governor for all its calls.
+    package init() {
         ceiling = Self.highest
     }
 
@@ -39,7 +38,6 @@ package struct EncoderLoadGovernor: Sendable, Equatable {
     /// whether any session sent its frame more than 10 ms after the tick was due (the clock did
     /// not get the CPU it needed, whoever took it).
     package mutating func record(workNanoseconds: Int, tickNanoseconds: Int, late: Bool) {
-        guard adapts else { return }
         let share = Double(max(0, workNanoseconds)) / Double(tickNanoseconds)
         busy += (share - busy) * Self.smoothing
         ticksSinceLowering += 1

@@ -47,7 +47,7 @@ package final class MediaClock: Sendable {
         self.phase = min(max(phase, 0), 1)
     }
 
-    static let processPhaseNanoseconds = Int.random(in: 0..<(tickMilliseconds * 1_000_000))
+    package static let processPhaseNanoseconds = Int.random(in: 0..<(tickMilliseconds * 1_000_000))
 
     /// The first tick's deadline: the next instant after `now` at this clock's place in the tick.
     package static func firstDeadline(after now: timespec, phase: Double) -> timespec {
