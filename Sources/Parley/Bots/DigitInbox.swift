@@ -76,6 +76,18 @@ package actor DigitInbox {
 
     /// Whether the sound of the listening step came before `deadline`, or the call ended.
     func nextSound(before deadline: ContinuousClock.Instant) async -> SoundEvent {
+        if let settled = settledSound(before: deadline) { return settled }
+        return await suspend(until: deadline) { id, continuation in
+            if let settled = settledSound(before: deadline) {
+                continuation.resume(returning: settled)
+            } else {
+                soundWaiter = (id, continuation)
+            }
+        }
+    }
+
+    /// What a wait for the sound returns without waiting, if anything.
+    private func settledSound(before deadline: ContinuousClock.Instant) -> SoundEvent? {
         if heard {
             heard = false
             return .heard
@@ -83,7 +95,7 @@ package actor DigitInbox {
         if ended { return .ended }
         if Task.isCancelled { return .cancelled }
         if deadline <= .now { return .timedOut }
-        return await suspend(until: deadline) { id, continuation in soundWaiter = (id, continuation) }
+        return nil
     }
 
     private func takeSoundWaiter() -> CheckedContinuation<SoundEvent, Never>? {
@@ -95,15 +107,31 @@ package actor DigitInbox {
 
     /// The next digit, or `.timedOut` once `deadline` passes with none, or `.ended`.
     package func next(before deadline: ContinuousClock.Instant) async -> Event {
+        if let settled = settledEvent(before: deadline) { return settled }
+        return await suspend(until: deadline) { id, continuation in
+            if let settled = settledEvent(before: deadline) {
+                continuation.resume(returning: settled)
+            } else {
+                waiter = (id, continuation)
+            }
+        }
+    }
+
+    /// What a wait for a digit returns without waiting, if anything.
+    private func settledEvent(before deadline: ContinuousClock.Instant) -> Event? {
         if !buffered.isEmpty { return .digit(buffered.removeFirst()) }
         if ended { return .ended }
         if Task.isCancelled { return .cancelled }
         if deadline <= .now { return .timedOut }
-        return await suspend(until: deadline) { id, continuation in waiter = (id, continuation) }
+        return nil
     }
 
     /// Parks the caller with `park` until its waiter is resumed: by an event, at `deadline`
-    /// (timed out) or when its task is cancelled.
+    /// (timed out) or when its task is cancelled. The operation closure below does not capture
+    /// the actor, so it runs off it: `isolation: self` brings `park` back onto the actor, and
+    /// `park` checks again for what came in between. Without both, `park` raced `finish()` on
+    /// another thread: the call's end was lost (the bot waited out its timeout, or forever) or
+    /// the process crashed (DigitInboxTests).
     private func suspend<Result: Sendable>(until deadline: ContinuousClock.Instant,
                                            park: (UInt64, CheckedContinuation<Result, Never>) -> Void) async -> Result {
         lastWaiterID += 1
@@ -115,7 +143,7 @@ package actor DigitInbox {
         }
         defer { timer.cancel() }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in park(id, continuation) }
+            await withCheckedContinuation(isolation: self) { continuation in park(id, continuation) }
         } onCancel: {
             // Unstructured: a cancellation handler is synchronous and cannot wait for the actor.
             Task { await self.expire(id, cancelled: true) }
