@@ -52,6 +52,24 @@ final class SlowSource: AudioSource {
         #expect(early.count * 2 >= steps.count, "\(early.count) of \(steps.count) of A's frames read within 5 ms of the tick")
     }
 
+    /// A clock held up far past its catch-up (here 150 ms a tick, as under a CPU quota) gives up
+    /// the lost ticks; each counts as a frame-late step for every session, so its lateness says
+    /// that most frames never left rather than that the few it sent were late.
+    @Test func ticksAStalledClockGivesUpCountAsFrameLate() throws {
+        let pair = try SessionPair(codec: .pcmu(), sourceA: SlowSource(milliseconds: 150), sourceB: SilenceSource(), secure: false)
+        defer { pair.finish() }
+        #expect(waitUntil(seconds: 10) { pair.clock.overruns >= 2 })
+        let start = (instant: ContinuousClock.now, lateness: pair.clock.lateness)
+        #expect(waitUntil(seconds: 10) { pair.clock.overruns >= start.lateness.overruns + 4 })
+        let elapsed = (ContinuousClock.now - start.instant) / .milliseconds(20)
+        let lateness = pair.clock.lateness
+        let steps = lateness.sessionTicks - start.lateness.sessionTicks
+        let frameLate = lateness.frameLateSessionTicks - start.lateness.frameLateSessionTicks
+        // Two sessions for every 20 ms that passed, less the last stall not yet given up.
+        #expect(Double(steps) >= 2 * (elapsed - 8) * 0.8, "\(steps) steps counted in \(elapsed) ticks' time")
+        #expect(frameLate * 10 >= steps * 9, "\(frameLate) of \(steps) steps frame-late")
+    }
+
     @Test func aQuickClockSendsOnTime() throws {
         let pair = try SessionPair(codec: .pcmu(), sourceA: SilenceSource(), sourceB: SilenceSource(), secure: false)
         defer { pair.finish() }

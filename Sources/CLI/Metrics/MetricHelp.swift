@@ -17,7 +17,7 @@ enum MetricHelp {
         "parley_bot_verdicts_total": "Bot verdicts on calls: passed, failed or aborted.",
         "parley_agent_frames_dropped_total": "Audio frames an agent call's bounded queue dropped, oldest first, because its program fell behind or sent too fast.",
         "parley_media_clock_steps_total": "Media-clock session steps (one per call per 20 ms tick), all shards.",
-        "parley_media_clock_late_steps_total": "Media-clock steps whose frame left more than 10 ms, or a whole frame, after their tick.",
+        "parley_media_clock_late_steps_total": "Media-clock steps whose frame left more than 10 ms, or a whole frame, after their tick, or never left (a tick given up).",
         "parley_media_clock_overruns_total": "Times a media clock fell more than five ticks behind and gave up the lost time.",
         "parley_saturated": "1 while this process is itself the bottleneck (media clock late, CPU at its limit, calls begun late).",
         "parley_saturations_total": "Times this process became the bottleneck, by the signal that crossed its bound.",

@@ -212,9 +212,16 @@ package final class MediaClock: Sendable {
             clock_gettime(CLOCK_MONOTONIC, &actual)
             let lateness = (actual.tv_sec - deadline.tv_sec) * 1_000_000_000 + (actual.tv_nsec - deadline.tv_nsec)
             // A few late ticks are made up back to back, so sending and playout keep real time
-            // under a brief stall; beyond that the clock gives up the lost time and counts it.
+            // under a brief stall; beyond that the clock gives up the lost time and counts it:
+            // an overrun, and for every session a frame-late step per tick given up, since a
+            // frame never sent is later than any sent (a clock starved by a CPU quota gives up
+            // most of its ticks, and its lateness must say so).
             if lateness > interval * Self.maximumCatchUpTicks {
                 state.withLock { $0.overrunCount += 1 }
+                let givenUp = (lateness / interval) * current.count
+                stepped += givenUp
+                late += givenUp
+                frameLate += givenUp
                 deadline = actual
             }
             // Behind schedule the sleep returns at once; without a yield a clock catching up holds
