@@ -37,9 +37,8 @@ package final class MediaSession: @unchecked Sendable {
     /// clock tick, so every frame is exactly one `read` of the source.
     private let encodedFormat: EncodedFrameFormat?
     private var encoderFailed = false
-    /// What the clock allows this tick, and what the encoder was last limited to.
+    /// What the clock allows this tick; the encoder ignores a ceiling it already has.
     private var complexityCeiling = EncoderLoadGovernor.highest
-    private var appliedComplexityCeiling = EncoderLoadGovernor.highest
     private var preEncodedFramesSent = 0
     /// Nil when the configuration says not to decode (`decodesAudio` false).
     private let decoder: (any AudioDecoder)?
@@ -483,10 +482,7 @@ package final class MediaSession: @unchecked Sendable {
             encoder = try? EncodedFrameFormat(codec: configuration.codec, frameMilliseconds: configuration.frameMilliseconds).makeEncoder()
             encoderFailed = encoder == nil
         }
-        if configuration.followsClockComplexity, complexityCeiling != appliedComplexityCeiling, let encoder {
-            encoder.limitComplexity(to: complexityCeiling)
-            appliedComplexityCeiling = complexityCeiling
-        }
+        if configuration.followsClockComplexity { encoder?.limitComplexity(to: complexityCeiling) }
         return try? encoder?.encode(pcm, into: payload)
     }
 

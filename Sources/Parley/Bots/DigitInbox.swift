@@ -76,14 +76,7 @@ package actor DigitInbox {
 
     /// Whether the sound of the listening step came before `deadline`, or the call ended.
     func nextSound(before deadline: ContinuousClock.Instant) async -> SoundEvent {
-        if let settled = settledSound(before: deadline) { return settled }
-        return await suspend(until: deadline) { id, continuation in
-            if let settled = settledSound(before: deadline) {
-                continuation.resume(returning: settled)
-            } else {
-                soundWaiter = (id, continuation)
-            }
-        }
+        await wait(until: deadline, settled: { settledSound(before: deadline) }) { soundWaiter = ($0, $1) }
     }
 
     /// What a wait for the sound returns without waiting, if anything.
@@ -107,14 +100,7 @@ package actor DigitInbox {
 
     /// The next digit, or `.timedOut` once `deadline` passes with none, or `.ended`.
     package func next(before deadline: ContinuousClock.Instant) async -> Event {
-        if let settled = settledEvent(before: deadline) { return settled }
-        return await suspend(until: deadline) { id, continuation in
-            if let settled = settledEvent(before: deadline) {
-                continuation.resume(returning: settled)
-            } else {
-                waiter = (id, continuation)
-            }
-        }
+        await wait(until: deadline, settled: { settledEvent(before: deadline) }) { waiter = ($0, $1) }
     }
 
     /// What a wait for a digit returns without waiting, if anything.
@@ -126,14 +112,15 @@ package actor DigitInbox {
         return nil
     }
 
-    /// Parks the caller with `park` until its waiter is resumed: by an event, at `deadline`
-    /// (timed out) or when its task is cancelled. The operation closure below does not capture
-    /// the actor, so it runs off it: `isolation: self` brings `park` back onto the actor, and
-    /// `park` checks again for what came in between. Without both, `park` raced `finish()` on
-    /// another thread: the call's end was lost (the bot waited out its timeout, or forever) or
-    /// the process crashed (DigitInboxTests).
-    private func suspend<Result: Sendable>(until deadline: ContinuousClock.Instant,
-                                           park: (UInt64, CheckedContinuation<Result, Never>) -> Void) async -> Result {
+    /// What `settled` gives now, or else the caller parked with `park` until its waiter is
+    /// resumed: by an event, at `deadline` (timed out) or when its task is cancelled. The
+    /// operation closure below does not capture the actor, so it runs off it: `isolation: self`
+    /// brings the parking back onto the actor, and `settled` is asked again there for what came
+    /// in between. Without both, `park` raced `finish()` on another thread: the call's end was
+    /// lost (the bot waited out its timeout, or forever) or the process crashed (DigitInboxTests).
+    private func wait<Result: Sendable>(until deadline: ContinuousClock.Instant, settled: () -> Result?,
+                                        park: (UInt64, CheckedContinuation<Result, Never>) -> Void) async -> Result {
+        if let result = settled() { return result }
         lastWaiterID += 1
         let id = lastWaiterID
         // Unstructured: the deadline must fire while this task is parked on a continuation; cancelled on return.
@@ -143,7 +130,9 @@ package actor DigitInbox {
         }
         defer { timer.cancel() }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation(isolation: self) { continuation in park(id, continuation) }
+            await withCheckedContinuation(isolation: self) { continuation in
+                if let result = settled() { continuation.resume(returning: result) } else { park(id, continuation) }
+            }
         } onCancel: {
             // Unstructured: a cancellation handler is synchronous and cannot wait for the actor.
             Task { await self.expire(id, cancelled: true) }
