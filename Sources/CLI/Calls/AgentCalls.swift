@@ -32,10 +32,10 @@ enum AgentCalls {
         return nil
     }
 
-    /// Streams the call through its program until it ends; prints the `agent` event and counts drops.
-    static func stream(_ session: AgentSession, call: Call, from: String, to: String, headers: [CustomHeader]) async {
-        let counters = await session.run(call, from: from, to: to, headers: headers)
-        JSONEvents.emit("agent", AgentPayload(call: call.id, counters: counters))
+    /// What the program's link counted, at the call's end (CallDriver streamed it): the `agent`
+    /// event, and the frames dropped counted.
+    static func report(_ counters: AgentCounters, call: String) {
+        JSONEvents.emit("agent", AgentPayload(call: call, counters: counters))
         if counters.droppedToProgram > 0 {
             Counter(label: "parley_agent_frames_dropped_total", dimensions: [("direction", "to-program")]).increment(by: counters.droppedToProgram)
         }

@@ -226,71 +226,53 @@ actor Answerer {
             }
         }
         let quality = CallQualityWatch(call: call, presenter: presenter, watchesInputLevel: !media.source.isGenerated)
-        // Unstructured: watches the call's events while this task serves it; awaited when the call ends.
-        let watcher = Task { [presenter] in
-            for await event in call.events {
-                session?.note(event)
-                quality.note(event)
-                presenter.event(call.id, event)
-            }
+        var driver = CallDriver(call: call)
+        driver.observe = { [presenter] event in
+            quality.note(event)
+            presenter.event(call.id, event)
         }
-        quality.start(statsInterval: statsInterval)
-        var failed = false
-        var streamed = false
-        let offered = ContinuousClock.now
-        // Unstructured: reports the first audio while the call is served; cancelled when it ends.
-        let firstAudio = Task { [reportFirstAudio] in
-            guard reportFirstAudio else { return }
-            await FirstAudioWatch.report(call)
-        }
-        // Unstructured: times the first packet while the call is served; cancelled when it ends.
-        let firstPacket = Task {
-            guard MetricsEndpoint.enabled, let milliseconds = await LoadCall.firstPacket(of: call, since: offered) else { return }
-            CallMetrics.firstAudio(.incoming, .milliseconds(milliseconds))
-        }
-        defer { firstPacket.cancel() }
-        defer { firstAudio.cancel() }
-        do {
-            if earlyMedia > .zero { try await incoming.sendEarlyMedia(media: media) }
-            // The caller may give up (or ring out) while the early media plays: not our failure.
-            var answered = false
-            if earlyMedia == .zero {
-                try await incoming.answer(media: media)
-                answered = true
-            } else if await Self.stillRinging(call, for: earlyMedia) {
-                try await incoming.answer()
-                answered = true
-            }
-            if answered {
-                presenter.negotiated(call.id, await call.statistics())
-                await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter)
-            }
-            if let session, answered {
-                streamed = true
-                await AgentCalls.stream(session, call: call, from: incoming.callerNumber ?? incoming.callerName ?? "", to: incoming.calleeNumber ?? "", headers: incoming.headers)
-            } else if let bot, answered {
-                let outcome = await call.runBot(BotRunner(script: bot, recordDirectory: recordDirectory ?? "."), logger: logger)
+        AnsweredCall.configure(&driver, dtmf: dtmf, duration: duration, presenter: presenter)
+        if let session {
+            // An admitted program whose call never reached it (the caller gave up during early
+            // media, or the answer failed) is told so, and its connection closed.
+            driver.agent = CallDriver.Agent(session: session, from: incoming.callerNumber ?? incoming.callerName ?? "", to: incoming.calleeNumber ?? "",
+                                            headers: incoming.headers) { _ in "the call ended before it was answered" }
+        } else if let bot {
+            driver.bot = CallDriver.Bot(runner: BotRunner(script: bot, recordDirectory: recordDirectory ?? "."), logger: logger, hangsUpAfter: true) { [presenter] outcome in
                 let verdict = outcome.verdict(callingSide: false)
                 // Counted first: a scrape after the bot event sees it.
                 CallMetrics.botVerdict(verdict)
                 presenter.bot(call.id, outcome, verdict: verdict)
-                if case .failed = outcome.ending { failed = true }
-                await call.hangup()
+                return verdict
             }
-        } catch {
-            failed = true
         }
-        // An admitted program whose call never reached it (the caller gave up during early
-        // media, or the answer failed) is told so, and its connection closed.
-        if let session, !streamed { await session.abandon(cause: "the call ended before it was answered") }
-        let reason = await call.waitUntilDone()
-        await watcher.value
+        if reportFirstAudio {
+            driver.add { await FirstAudioWatch.report(call) }
+        }
+        if MetricsEndpoint.enabled {
+            let offered = ContinuousClock.now
+            driver.add {
+                guard let milliseconds = await LoadCall.firstPacket(of: call, since: offered) else { return }
+                CallMetrics.firstAudio(.incoming, .milliseconds(milliseconds))
+            }
+        }
+        // The answer is a child: its failure (already the call's end) fails the call. The caller
+        // may give up (or ring out) while the early media plays: not our failure.
+        driver.add { [earlyMedia, media] () throws(ParleyError) in
+            if earlyMedia == .zero { return try await incoming.answer(media: media) }
+            try await incoming.sendEarlyMedia(media: media)
+            if await Self.stillRinging(call, for: earlyMedia) { try await incoming.answer() }
+        }
+        quality.start(statsInterval: statsInterval)
+        let outcome = await driver.run()
+        if let counters = outcome.agentCounters { AgentCalls.report(counters, call: call.id) }
         quality.stop()
-        _ = await quality.finish(reason)
-        let mediaFailed = await call.failure != nil || reason.localStatus == .noMedia
+        _ = await quality.finish(outcome.reason)
+        let botFailed = if case .failed = outcome.verdict { true } else { false }
+        let mediaFailed = await call.failure != nil || outcome.reason.localStatus == .noMedia
         // A call lost with the network ends the run as it ends `parley call`: status 5.
-        let lost = ExitStatus.forEnd(reason, failure: await call.failure) == ExitStatus.networkLost
-        await served(failed: failed || mediaFailed, lostToNetwork: lost)
+        let lost = ExitStatus.forEnd(outcome.reason, failure: await call.failure) == ExitStatus.networkLost
+        await served(failed: outcome.childFailure != nil || botFailed || mediaFailed, lostToNetwork: lost)
     }
 
     /// Waits out `span`; false as soon as the call has ended.
@@ -311,21 +293,13 @@ actor Answerer {
 
     /// `--forward`: sends the caller on without answering; a refused forward fails the call.
     private func forwardCall(_ incoming: IncomingCall, to destination: String) async {
-        // Unstructured: shows the call's events while the forward is placed; awaited after.
-        let watcher = Task { [presenter] in
-            for await event in incoming.call.events { presenter.event(incoming.id, event) }
-        }
-        var failed = false
-        do {
-            try await incoming.forward(to: destination)
-        } catch {
-            failed = true
-            await incoming.call.hangup()
-        }
-        let reason = await incoming.call.waitUntilDone()
-        await watcher.value
-        presenter.ended(incoming.id, reason, statistics: await incoming.call.statistics())
-        callEnded(failed: failed)
+        var driver = CallDriver(call: incoming.call)
+        driver.observe = { [presenter] event in presenter.event(incoming.id, event) }
+        // A refused forward hangs the call up (CallDriver ends a call whose child failed).
+        driver.add { () throws(ParleyError) in try await incoming.forward(to: destination) }
+        let outcome = await driver.run()
+        presenter.ended(incoming.id, outcome.reason, statistics: await incoming.call.statistics())
+        callEnded(failed: outcome.childFailure != nil)
     }
 
     private func callEnded(failed: Bool) {

@@ -34,60 +34,34 @@ struct CallSession {
         let commands = CommandInput()
         if commandsFromStandardInput { commands.start() }
         let interruption = Interruption()
-        let call = call
-        let presenter = presenter
-        let dtmf = dtmf
-        let duration = duration
+        let (call, presenter, stop) = (call, presenter, stop)
         let quality = CallQualityWatch(call: call, presenter: presenter, watchesInputLevel: watchesInputLevel)
-
-        let bot = bot
-        let logger = logger
-        let stop = stop
-        let agent = agent
-        // Unstructured: watches the call's events while the session takes keys and commands; awaited for the bot's verdict.
-        let watcher = Task { () -> Task<BotVerdict, Never>? in
-            var activated = false
-            var botRun: Task<BotVerdict, Never>?
-            var agentRun: Task<Void, Never>?
-            for await event in call.events {
-                agent?.session.note(event)
-                quality.note(event)
-                presenter.event(call.id, event)
-                guard case .state(.active) = event, !activated else { continue }
-                activated = true
-                if let agent {
-                    // Unstructured: streams the call to the agent while the watcher goes on reading events; awaited at the end.
-                    agentRun = Task { await AgentCalls.stream(agent.session, call: call, from: agent.from, to: agent.to, headers: agent.headers) }
-                }
-                if let bot {
-                    // Unstructured: runs the bot while the watcher goes on reading events; its verdict is awaited.
-                    botRun = Task {
-                        let outcome = await call.runBot(bot, logger: logger)
-                        let verdict = outcome.verdict(callingSide: true, stoppedBy: await Self.stoppedHere(call, stop))
-                        CallMetrics.botVerdict(verdict)
-                        presenter.bot(call.id, outcome, verdict: verdict)
-                        return verdict
-                    }
-                }
-                presenter.negotiated(call.id, await call.statistics())
-                await AnsweredCall.start(call, dtmf: dtmf, duration: duration, presenter: presenter, stop: stop)
-            }
-            await agentRun?.value
-            // Awaited: a program whose call was never answered gets its end before the process exits.
-            if agentRun == nil, let agent { await agent.session.abandon(cause: "NOT_ANSWERED") }
-            return botRun
+        var driver = CallDriver(call: call)
+        driver.observe = { event in
+            quality.note(event)
+            presenter.event(call.id, event)
         }
-        // Unstructured: reads keys while the call runs; cancelled when it ends.
-        let keys = Task {
+        AnsweredCall.configure(&driver, dtmf: dtmf, duration: duration, presenter: presenter, stop: stop)
+        if let agent {
+            // A program whose call was never answered gets its end before the process exits.
+            driver.agent = CallDriver.Agent(session: agent.session, from: agent.from, to: agent.to, headers: agent.headers) { _ in "NOT_ANSWERED" }
+        }
+        if let bot {
+            driver.bot = CallDriver.Bot(runner: bot, logger: logger) { outcome in
+                let verdict = outcome.verdict(callingSide: true, stoppedBy: await Self.stoppedHere(call, stop))
+                CallMetrics.botVerdict(verdict)
+                presenter.bot(call.id, outcome, verdict: verdict)
+                return verdict
+            }
+        }
+        driver.add {
             var keys = keyboard.keys.makeAsyncIterator()
             while let key = await keys.next() { await handle(key, then: &keys) }
         }
-        // Unstructured: reads commands while the call runs; cancelled when it ends.
-        let scripted = Task {
+        driver.add {
             for await line in commands.lines { await perform(line) }
         }
-        // Unstructured: waits for signals while the call runs; cancelled when it ends.
-        let signals = Task {
+        driver.add {
             for await _ in interruption.signals {
                 stop.record("interrupted (Ctrl-C)")
                 await call.hangup()
@@ -97,20 +71,17 @@ struct CallSession {
             presenter.status(state, elapsed: ContinuousClock.now - started, statistics: statistics, quality: quality.quality, muted: await call.isMuted)
         }
 
-        let reason = await call.waitUntilDone()
+        let outcome = await driver.run()
+        if let counters = outcome.agentCounters { AgentCalls.report(counters, call: call.id) }
         await threeWay?.end()
-        let verdict = await watcher.value?.value
         quality.stop()
-        keys.cancel()
-        scripted.cancel()
-        signals.cancel()
         keyboard.stop()
         commands.stop()
         presenter.deviceDelays(call.id, statistics: await call.statistics())
-        let record = await quality.finish(reason)
-        let status = Self.status(ExitStatus.forEnd(reason, failure: await call.failure), verdict: verdict)
+        let record = await quality.finish(outcome.reason)
+        let status = Self.status(ExitStatus.forEnd(outcome.reason, failure: await call.failure), verdict: outcome.verdict)
         if let reports {
-            let row = await reportRow(verdict: verdict, status: status, reason: reason, record: record)
+            let row = await reportRow(verdict: outcome.verdict, status: status, reason: outcome.reason, record: record)
             reports.files.write([row], suite: reports.suite, presenter: presenter)
         }
         return status

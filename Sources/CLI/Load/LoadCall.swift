@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Logging
 import Parley
 
@@ -60,6 +61,34 @@ struct LoadCallPhases: Sendable {
     }
 }
 
+/// What a load call's events told so far: the setup phases, and the time to `active`. Shared by
+/// the driver's `observe`, which notes each event, and its `whenActive` and the call's end.
+final class LoadCallProgress: Sendable {
+    private struct State {
+        var phases: LoadCallPhases
+        var setupMs: Int?
+    }
+
+    private let state: Lock<State>
+
+    init(_ phases: LoadCallPhases) {
+        state = Lock(State(phases: phases))
+    }
+
+    /// Notes `event`, seen `milliseconds` after dialing; returns the setup time at the first `active`.
+    func note(_ event: CallEvent, at milliseconds: Int) -> Int? {
+        state.withLock { state in
+            state.phases.note(event, at: milliseconds)
+            guard case .state(.active) = event, state.setupMs == nil else { return nil }
+            state.setupMs = milliseconds
+            return milliseconds
+        }
+    }
+
+    var phases: LoadCallPhases { state.withLock { $0.phases } }
+    var setupMs: Int? { state.withLock { $0.setupMs } }
+}
+
 /// One call of `parley load`: dial, wait for the answer, send the digits, hold, hang up, and
 /// report the timings and the call's statistics. Written against the public `VoiceClient` and
 /// `Call` API only: dial, events, statistics, hangup.
@@ -98,81 +127,22 @@ struct LoadCall {
             return LoadCallResult(index: index, callID: nil, answered: false, held: false, failure: error.code, setupMs: nil, firstAudioMs: nil,
                                   reason: nil, audio: nil, seconds: (ContinuousClock.now - dialed).inSeconds)
         }
-        var phases = LoadCallPhases(inviteMs: Self.milliseconds(ContinuousClock.now - dialed))
+        let progress = LoadCallProgress(LoadCallPhases(inviteMs: Self.milliseconds(ContinuousClock.now - dialed)))
         await run.track(index, call)
         CallMetrics.callStarted(.outgoing)
-        // Unstructured: times the first packet while the call runs; awaited or cancelled when it ends.
-        let firstAudio = Task {
-            let milliseconds = await Self.firstPacket(of: call, since: dialed)
-            // Into the metrics as it comes, so that a scrape during the run sees the calls up.
-            if let milliseconds { CallMetrics.firstAudio(.outgoing, .milliseconds(milliseconds)) }
-            return milliseconds
-        }
         let traffic = MetricsEndpoint.enabled ? LoadTrafficWatch(call: call) : nil
         if let traffic { LoadTrafficWatch.sampler.add(traffic) }
-        var setupMs: Int?
-        var holding: Task<Bool, Never>?
-        var botRun: Task<BotOutcome, Never>?
-        var agentRun: Task<Void, Never>?
-        for await event in call.events {
-            session?.note(event)
-            phases.note(event, at: Self.milliseconds(ContinuousClock.now - dialed))
-            guard case .state(let state) = event else {
-                switch event {
-                case .error(let error): presenter.error(error, call: call.id)
-                case .recovered(let path):
-                    CallMetrics.recovered(path)
-                    // A run through network changes (make soak) counts the calls that recover.
-                    presenter.event(call.id, event)
-                default: break
-                }
-                continue
-            }
-            if state == .dropped || state == .reconnecting { presenter.state(call.id, state) }
-            if state == .active, setupMs == nil {
-                let setup = Self.milliseconds(ContinuousClock.now - dialed)
-                setupMs = setup
-                CallMetrics.setup(.outgoing, .milliseconds(setup))
-                await run.answered(setupMs: setup)
-                if let session {
-                    // Unstructured: streams the call to the agent while the loop goes on reading events; awaited at the end.
-                    agentRun = Task { [destination, options] in
-                        await AgentCalls.stream(session, call: call, from: options.callerNumber, to: destination, headers: options.headers)
-                    }
-                }
-                if let bot {
-                    // Unstructured: runs the bot while the loop goes on reading events; awaited at the end.
-                    botRun = Task { [logger] in await call.runBot(bot, logger: logger) }
-                    continue
-                }
-                // Unstructured: sends DTMF and holds while the loop goes on reading events; cancelled and awaited at the end.
-                holding = Task { [dtmf, hold, presenter] in
-                    if let dtmf {
-                        do throws(ParleyError) { try await call.sendDTMF(dtmf) } catch { presenter.error(error, call: call.id) }
-                    }
-                    do { try await Task.sleep(for: hold) } catch { return false }
-                    await call.hangup()
-                    return true
-                }
-            }
-            if state.isDone { break }
-        }
-        let reason = await call.waitUntilDone()
-        if agentRun == nil { await session?.abandon(cause: reason.cause ?? "NOT_ANSWERED") }
-        await agentRun?.value
+        let outcome = await driver(for: call, dialed: dialed, session: session, progress: progress, run: run).run()
+        let reason = outcome.reason
+        if let counters = outcome.agentCounters { AgentCalls.report(counters, call: call.id) }
         // The program may end its call before the hold does: our own clean hang-up is a held call.
         let callFailure = await call.failure
         let agentEnded = session != nil && reason.localStatus == .endedByLocalUser && callFailure == nil
-        holding?.cancel()
-        firstAudio.cancel()
-        let held = await holding?.value ?? false || agentEnded
-        // Ctrl-C hung the call up under its bot: the test was cut short, not failed by the far end.
-        // Any call still up when the run stopped ended because of the stop, whichever side's bye
-        // the call saw first (the far end may answer our hangup with its own).
-        let stoppedBy = await run.isStopping ? "interrupted (Ctrl-C)" : nil
-        let verdict = await botRun?.value.verdict(callingSide: true, stoppedBy: stoppedBy)
-        if let verdict { CallMetrics.botVerdict(verdict) }
-        let firstAudioMs = await firstAudio.value
+        let held = outcome.timerHungUp || agentEnded
+        let verdict = outcome.verdict
+        let (phases, setupMs) = (progress.phases, progress.setupMs)
+        // The call has ended: its first packet, if any, is known at once.
+        let firstAudioMs = await Self.firstPacket(of: call, since: dialed)
         await run.untrack(index)
         let audio = await call.statistics().audio
         let quality = LoadCallQuality(audio)
@@ -181,30 +151,83 @@ struct LoadCall {
         traffic?.finish(audio)
         CallMetrics.callEnded(.outgoing, reason: reason, mos: quality?.mos, lossPercent: quality?.lossPercent,
                               jitterMs: audio.flatMap { $0.packetsReceived > 0 ? $0.jitterMs : nil })
-        var failure: String?
-        if reason.localStatus == .noMedia {
-            // No media is a failure even when the hold ran out first (docs/cli.md).
-            failure = TerminationReason.LocalStatus.noMedia.rawValue
-        } else if let verdict {
-            switch verdict {
-            case .passed: break
-            case .failed: failure = "bot-failed"
-            case .aborted: failure = "interrupted"
-            }
-        } else if !held {
-            if let error = await call.failure {
-                failure = error.code
-            } else if setupMs == nil {
-                // Hung up by Ctrl-C while ringing: our own hangup, not the far end's clearing.
-                let stopped = await run.isStopping && reason.localStatus == .endedByLocalUser
-                failure = stopped ? "interrupted" : reason.cause ?? reason.localStatus?.rawValue ?? "NOT_ANSWERED"
-            } else {
-                failure = await run.isStopping ? "interrupted" : "ended-early"
-            }
-        }
+        let failure = await Self.failure(of: call, reason: reason, verdict: verdict, held: held, answered: setupMs != nil, run: run)
         return LoadCallResult(index: index, callID: call.id, answered: setupMs != nil, held: held, failure: failure, setupMs: setupMs,
                               firstAudioMs: firstAudioMs, phases: phases, reason: reason, audio: audio, verdict: verdict, quality: quality,
                               seconds: (ContinuousClock.now - dialed).inSeconds)
+    }
+
+    /// The call's children: what its events say, its agent or bot, its digits and its hold.
+    private func driver(for call: Call, dialed: ContinuousClock.Instant, session: AgentSession?, progress: LoadCallProgress,
+                        run: LoadRun) -> CallDriver {
+        var driver = CallDriver(call: call)
+        driver.observe = { [presenter] event in
+            let setup = progress.note(event, at: Self.milliseconds(ContinuousClock.now - dialed))
+            if let setup { CallMetrics.setup(.outgoing, .milliseconds(setup)) }
+            switch event {
+            case .error(let error): presenter.error(error, call: call.id)
+            case .recovered(let path):
+                CallMetrics.recovered(path)
+                // A run through network changes (make soak) counts the calls that recover.
+                presenter.event(call.id, event)
+            case .state(let state) where state == .dropped || state == .reconnecting: presenter.state(call.id, state)
+            default: break
+            }
+        }
+        if let session {
+            driver.agent = CallDriver.Agent(session: session, from: options.callerNumber, to: destination, headers: options.headers) { reason in
+                reason.cause ?? "NOT_ANSWERED"
+            }
+        }
+        if let bot {
+            driver.bot = CallDriver.Bot(runner: bot, logger: logger) { outcome in
+                // Ctrl-C hung the call up under its bot: the test was cut short, not failed by the far end.
+                // Any call still up when the run stopped ended because of the stop, whichever side's bye
+                // the call saw first (the far end may answer our hangup with its own).
+                _ = await call.waitUntilDone()
+                let verdict = outcome.verdict(callingSide: true, stoppedBy: await run.isStopping ? "interrupted (Ctrl-C)" : nil)
+                CallMetrics.botVerdict(verdict)
+                return verdict
+            }
+        }
+        driver.whenActive = { [dtmf, presenter, bot] in
+            if let setup = progress.setupMs { await run.answered(setupMs: setup) }
+            guard bot == nil, let dtmf else { return }
+            do throws(ParleyError) { try await call.sendDTMF(dtmf) } catch { presenter.error(error, call: call.id) }
+        }
+        // Without a bot, the call is held for `hold` once active (after the digits), then hung up.
+        if bot == nil { driver.hangUp(after: hold) }
+        // Into the metrics as it comes, so that a scrape during the run sees the calls up.
+        driver.add {
+            if let milliseconds = await Self.firstPacket(of: call, since: dialed) { CallMetrics.firstAudio(.outgoing, .milliseconds(milliseconds)) }
+        }
+        return driver
+    }
+
+    /// Why the call counts as failed, nil when it does not (LoadCallResult.failure).
+    private static func failure(of call: Call, reason: TerminationReason, verdict: BotVerdict?, held: Bool, answered: Bool,
+                                run: LoadRun) async -> String? {
+        if reason.localStatus == .noMedia {
+            // No media is a failure even when the hold ran out first (docs/cli.md).
+            return TerminationReason.LocalStatus.noMedia.rawValue
+        } else if let verdict {
+            switch verdict {
+            case .passed: break
+            case .failed: return "bot-failed"
+            case .aborted: return "interrupted"
+            }
+        } else if !held {
+            if let error = await call.failure {
+                return error.code
+            } else if !answered {
+                // Hung up by Ctrl-C while ringing: our own hangup, not the far end's clearing.
+                let stopped = await run.isStopping && reason.localStatus == .endedByLocalUser
+                return stopped ? "interrupted" : reason.cause ?? reason.localStatus?.rawValue ?? "NOT_ANSWERED"
+            } else {
+                return await run.isStopping ? "interrupted" : "ended-early"
+            }
+        }
+        return nil
     }
 
     /// Milliseconds from dialing to the arrival of the first RTP packet from the far end, nil
