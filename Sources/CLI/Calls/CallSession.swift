@@ -88,8 +88,8 @@ struct CallSession {
         }
         // Unstructured: waits for signals while the call runs; cancelled when it ends.
         let signals = Task {
-            for await _ in interruption.signals {
-                stop.record("interrupted (Ctrl-C)")
+            for await number in interruption.signals {
+                stop.record(Interruption.reason(number))
                 await call.hangup()
             }
         }
