@@ -32,8 +32,17 @@ struct SDPInput {
             return (result.description, result.warnings)
         } catch {
             let location = error.line > 0 ? "\(displayName):\(error.line)" : displayName
-            fail("\(location): \(error.reason)", code: "sdp.\(error.kind.rawValue)", line: error.line > 0 ? error.line : nil, status: Self.invalidInputStatus)
+            let reason = error.kind == .documentTooLarge ? tooLarge(limit: limits.maxDocumentBytes) : error.reason
+            fail("\(location): \(reason)", code: "sdp.\(error.kind.rawValue)", line: error.line > 0 ? error.line : nil, status: Self.invalidInputStatus)
         }
+    }
+
+    /// The input's real size against the limit: only `limit + 1` bytes were read, so a file's size
+    /// comes from the file system; a stream's is unknown beyond the limit.
+    private func tooLarge(limit: Int) -> String {
+        let size = path == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        let what = size.map { "\($0) bytes" } ?? "more than \(limit) bytes"
+        return "document is \(what); the limit for an SDP is \(limit) bytes"
     }
 
     /// Reads at most `limit + 1` bytes, so an oversized input is refused by the parser's size check

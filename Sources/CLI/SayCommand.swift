@@ -19,7 +19,7 @@ struct SayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The WAV file to write (16-bit mono).", valueName: "FILE.wav"))
     var output: String
 
-    @Option(help: ArgumentHelp("An espeak-ng voice or language (espeak-ng --voices lists them).", valueName: "VOICE"))
+    @Option(help: ArgumentHelp("An espeak-ng voice or language, such as en-gb (an unknown one is refused with the list of languages).", valueName: "VOICE"))
     var voice = Speech.defaultVoice
 
     @Option(help: ArgumentHelp("Words a minute, \(Speech.rates.lowerBound)-\(Speech.rates.upperBound).", valueName: "WPM"))

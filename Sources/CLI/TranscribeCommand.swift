@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Media
 import Parley
 
 /// Shows what the recogniser hears in a recording, to try it before writing a `heard:` step.
@@ -39,7 +40,10 @@ struct TranscribeCommand: AsyncParsableCommand {
             words = try await Transcription.words(inFile: file)
             if !heard.isEmpty { match = try await Transcription.heard(inFile: file).accuracy(of: heard) }
         } catch {
-            Diagnostics.fail("error (transcribe): \(error)", json: json, code: "transcribe", status: ExitStatus.usage)
+            // A file that cannot be read earns 66, as `--play` of one does (LocalInputError).
+            let unreadable = if case .cannotOpen? = error as? AudioError { true } else { false }
+            Diagnostics.fail("error (transcribe): \(error)", json: json, code: "transcribe",
+                             status: unreadable ? LocalInputError.unreadableInput : ExitStatus.usage)
         }
         let elapsed = ContinuousClock.now - started
         let usage = SpeechRecognizer.shared.usage

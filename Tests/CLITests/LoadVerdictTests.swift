@@ -85,6 +85,20 @@ import Testing
         #expect(csv.hasSuffix("call 1,c1,failed,menu,\"heard \"\"<press 1>\"\" & more,\u{1} here\nthen\",40,60,4.40,0.00,1.500,,\r\n"))
     }
 
+    @Test func junitCarriesTheRunsVerdictAndWallTime() throws {
+        let rows = (1...3).map { CallReportRow(name: "call \($0)", callID: "c\($0)", seconds: 2.5, setupMs: 40, firstAudioMs: 60, mos: 4.4,
+                                               lossPercent: 0, verdict: "passed", failedStep: nil, reason: nil) }
+        let failed = RunVerdictCase(problems: ["setup p95 40 ms is over --max-setup-ms 1"], verdictLine: "FAILED: setup p95 40 ms over --max-setup-ms 1", seconds: 3.2)
+        let xml = JUnitReport(suite: "parley load ivr", rows: rows, run: failed).xml
+        #expect(xml.contains("<testsuite name=\"parley load ivr\" tests=\"4\" failures=\"1\" errors=\"0\" skipped=\"0\" time=\"3.200\""))
+        #expect(xml.contains("name=\"run: thresholds and saturation\" time=\"3.200\">\n      <failure message=\"setup p95 40 ms is over --max-setup-ms 1\" type=\"failed\">"))
+        let passed = RunVerdictCase(problems: [], verdictLine: "PASSED: failed calls 0 of 3 within --max-failures 0", seconds: 3.2)
+        let green = JUnitReport(suite: "parley load ivr", rows: rows, run: passed).xml
+        #expect(green.contains("tests=\"4\" failures=\"0\"") && !green.contains("<failure"))
+        // A single call (parley call) has no run case; its time is the call's.
+        #expect(JUnitReport(suite: "parley call ivr", rows: [rows[0]]).xml.contains("tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"2.500\""))
+    }
+
     @Test func aFailedHeardStepFillsExpectedAndHeard() throws {
         let reason = "expected \"press one for sales\" or \"press 1\" within 10 s; heard \"thanks for calling\" (word accuracy 0.20)"
         let row = CallReportRow(name: "call 1", callID: "c1", seconds: 1.5, setupMs: 40, firstAudioMs: 60, mos: 4.4, lossPercent: 0,

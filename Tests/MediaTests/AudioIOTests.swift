@@ -112,6 +112,29 @@ import Testing
         #expect(throws: AudioError.cannotOpen(path: "/nonexistent/x.wav", reason: "no such file")) { try WAVFileSource(path: "/nonexistent/x.wav", sampleRate: 8000) }
     }
 
+    @Test func aTruncatedWAVIsRefusedAndAnUnfinishedOnePlaysToItsEnd() throws {
+        let path = temporaryPath("cut.wav")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        writeWAV(path: path, rate: 8000, channels: 1, frames: (1...100).map { [Int16($0)] })
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let dataChunk = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual("data".utf8) })
+        let dataSizeOffset = dataChunk + 4
+        func setDataSize(_ size: Int) { for index in 0..<4 { bytes[dataSizeOffset + index] = UInt8(truncatingIfNeeded: size >> (8 * index)) } }
+        // The header says 479 KB of samples; the file holds 16 bytes of them.
+        setDataSize(479_000)
+        try Data(bytes.prefix(dataChunk + 8 + 16)).write(to: URL(fileURLWithPath: path))
+        let truncated = AudioError.notWAV(path: path, reason: "truncated: its data chunk says 479000 bytes of samples, the file holds 16")
+        #expect(throws: truncated) { try WAVFileSource(path: path, sampleRate: 8000) }
+        #expect(throws: truncated) { try AudioSourceSpec.wav(path: path, loop: false).check() }
+        // A recorder that never wrote its sizes (0 or a stream's 0xFFFFFFFF): every sample plays.
+        for placeholder in [0, 0xFFFF_FFFF] {
+            setDataSize(placeholder)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let source = try WAVFileSource(path: path, sampleRate: 8000)
+            #expect(source.duration == 100)
+        }
+    }
+
     @Test func checkingAFIFONamedLikeAWAVRefusesItWithoutHanging() async throws {
         let path = temporaryPath("pipe.wav")
         try #require(mkfifo(path, 0o600) == 0)

@@ -24,6 +24,9 @@ enum AgentCalls {
             presenter.note("refusing call \(incoming.id.prefix(8)): its agent rejected it\(cause.map { " (\($0))" } ?? "")")
             try? await incoming.reject(cause: cause.map { HangupCause(cause: $0) } ?? .callRejected)
             await session.abandon(cause: cause ?? "CALL_REJECTED")
+        case .callEnded(let reason):
+            presenter.note("call \(incoming.id.prefix(8)) ended before its agent answered (\(reason))")
+            await session.abandon(cause: reason.cause ?? "ORIGINATOR_CANCEL")
         case .failed(let error):
             presenter.error(error, call: incoming.id)
             try? await incoming.reject(cause: .normalTemporaryFailure)

@@ -62,8 +62,8 @@ struct CallSession {
             for await line in commands.lines { await perform(line) }
         }
         driver.add {
-            for await _ in interruption.signals {
-                stop.record("interrupted (Ctrl-C)")
+            for await number in interruption.signals {
+                stop.record(Interruption.reason(number))
                 await call.hangup()
             }
         }

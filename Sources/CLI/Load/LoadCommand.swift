@@ -55,7 +55,7 @@ struct LoadCommand: LongRunningCommand {
     @Option(help: "Fail the run when the 95th percentile of setup time (dial to answer) is over this many milliseconds.")
     var maxSetupMs: Int?
 
-    @Option(name: .customLong("min-mos"), help: "Fail the run when the mean MOS of the calls (E-model, each over its whole length) is under this (1-5).")
+    @Option(name: .customLong("min-mos"), help: "Fail the run when the mean MOS of the calls (E-model, each over its whole length) is under this (1-4.5, the E-model's highest).")
     var minMOS: Double?
 
     @Option(name: .customLong("max-loss"), help: "Fail the run when its packet loss (lost over expected, all calls) is over this many percent.")
@@ -75,7 +75,7 @@ struct LoadCommand: LongRunningCommand {
         guard ringTimeout >= .zero else { throw ValidationError("--ring-timeout must not be negative") }
         guard maxFailures >= 0 else { throw ValidationError("--max-failures must not be negative") }
         if let maxSetupMs, maxSetupMs < 1 { throw ValidationError("--max-setup-ms must be at least 1") }
-        if let minMOS, !(1...5).contains(minMOS) { throw ValidationError("--min-mos must be between 1 and 5") }
+        if let minMOS, !(1...4.5).contains(minMOS) { throw ValidationError("--min-mos must be between 1 and 4.5: the E-model never gives a MOS above 4.5") }
         if let maxLoss, !(0...100).contains(maxLoss) { throw ValidationError("--max-loss must be between 0 and 100 percent") }
         if let maxFirstAudioMs, maxFirstAudioMs < 1 { throw ValidationError("--max-first-audio-ms must be at least 1") }
         guard connection.dialect == .verto else { throw ValidationError("parley load speaks Verto only (--dialect verto)") }
@@ -201,7 +201,8 @@ struct LoadCommand: LongRunningCommand {
             interrupted: await run.isStopping,
             thresholds: LoadThresholds(maxFailures: maxFailures, maxSetupMs: maxSetupMs, minMOS: minMOS, maxLossPercent: maxLoss, maxFirstAudioMs: maxFirstAudioMs),
             bot: bot != nil, saturation: saturation.report)
-        reports.write(results.sorted { $0.index < $1.index }.map(CallReportRow.init), suite: "parley load \(destination)", presenter: presenter)
+        reports.write(results.sorted { $0.index < $1.index }.map(CallReportRow.init), suite: "parley load \(destination)",
+                      run: RunVerdictCase(summary), presenter: presenter)
         if presenter.json {
             JSONEvents.emit("summary", summary)
         } else {

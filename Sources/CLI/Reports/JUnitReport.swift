@@ -3,22 +3,37 @@ import Foundation
 /// `--junit FILE`: JUnit XML as Jenkins, GitLab and GitHub's test reporters read it. Each call
 /// is a `testcase`; a failed one holds a `failure` (the step, why, and what was expected and
 /// heard when known), an aborted one an `error` (the test did not finish); the figures and the
-/// transcript go in `system-out`.
+/// transcript go in `system-out`. A run (`parley load`) adds its own verdict as a last test case
+/// and its wall time as the suite's: the calls overlap, so their times do not add up to it.
 struct JUnitReport {
     let suite: String
     let rows: [CallReportRow]
+    var run: RunVerdictCase? = nil
 
     var xml: String {
-        let failures = rows.count(where: { $0.verdict == "failed" })
+        let runFailed = run.map { !$0.passed } ?? false
+        let tests = rows.count + (run == nil ? 0 : 1)
+        let failures = rows.count(where: { $0.verdict == "failed" }) + (runFailed ? 1 : 0)
         let errors = rows.count(where: { $0.verdict == "aborted" })
-        let time = Self.seconds(rows.reduce(0) { $0 + $1.seconds })
+        let time = Self.seconds(run?.seconds ?? rows.reduce(0) { $0 + $1.seconds })
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"\(Self.escape(suite, attribute: true))\" tests=\"\(rows.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time)\">\n"
-        xml += "  <testsuite name=\"\(Self.escape(suite, attribute: true))\" tests=\"\(rows.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"\(time)\""
+        xml += "<testsuites name=\"\(Self.escape(suite, attribute: true))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time)\">\n"
+        xml += "  <testsuite name=\"\(Self.escape(suite, attribute: true))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"\(time)\""
             + " timestamp=\"\(Date().formatted(.iso8601))\">\n"
         for row in rows { xml += testCase(row) }
+        if let run { xml += runCase(run) }
         xml += "  </testsuite>\n</testsuites>\n"
         return xml
+    }
+
+    private func runCase(_ run: RunVerdictCase) -> String {
+        var xml = "    <testcase classname=\"\(Self.escape(suite, attribute: true))\" name=\"\(Self.escape(RunVerdictCase.name, attribute: true))\" time=\"\(Self.seconds(run.seconds))\">\n"
+        if !run.passed {
+            xml += "      <failure message=\"\(Self.escape(run.problems.joined(separator: "; "), attribute: true))\" type=\"failed\">"
+                + "\(Self.escape(run.problems.joined(separator: "\n")))</failure>\n"
+        }
+        xml += "      <system-out>\(Self.escape(run.verdictLine))</system-out>\n"
+        return xml + "    </testcase>\n"
     }
 
     private func testCase(_ row: CallReportRow) -> String {

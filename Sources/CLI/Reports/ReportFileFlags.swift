@@ -25,8 +25,9 @@ struct ReportFileFlags: ParsableArguments {
     }
 
     /// Writes the reports asked for; a file that cannot be written is an error on standard error.
-    func write(_ rows: [CallReportRow], suite: String, presenter: CallPresenter) {
-        if let junit { save(JUnitReport(suite: suite, rows: rows).xml, to: junit, flag: "--junit", presenter: presenter) }
+    /// `run`: a whole run's verdict, a test case of its own in JUnit (the CSV has a row per call only).
+    func write(_ rows: [CallReportRow], suite: String, run: RunVerdictCase? = nil, presenter: CallPresenter) {
+        if let junit { save(JUnitReport(suite: suite, rows: rows, run: run).xml, to: junit, flag: "--junit", presenter: presenter) }
         if let csv { save(CSVReport(rows: rows).text, to: csv, flag: "--csv", presenter: presenter) }
     }
 

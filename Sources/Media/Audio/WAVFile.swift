@@ -51,9 +51,16 @@ struct WAVContent {
                 }
                 guard (1...2).contains(format.channels) else { throw .unsupportedWAV(path: path, reason: "\(format.channels) channels") }
                 guard (8000...96000).contains(format.rate) else { throw .unsupportedWAV(path: path, reason: "\(format.rate) Hz") }
+                // A recorder that never finished leaves the size it starts with (0, or 0xFFFFFFFF
+                // for a stream): play to the file's end. Any other size past the end is a file cut
+                // short, which would play as a moment of sound and then silence: refused.
+                let unfinished = size == 0 || size == 0xFFFF_FFFF
+                let present = fileSize - body
+                guard unfinished || size <= present else {
+                    throw .notWAV(path: path, reason: "truncated: its data chunk says \(size) bytes of samples, the file holds \(max(present, 0))")
+                }
                 guard readsSamples else { return WAVContent(sampleRate: format.rate, channels: format.channels, samples: []) }
-                // A truncated data chunk (a recorder that never finished) plays what is there.
-                let end = min(data.count, body + size) & ~1
+                let end = (unfinished ? data.count : min(data.count, body + size)) & ~1
                 let samples = stride(from: body, to: end, by: 2).map { Int16(bitPattern: UInt16(u16($0))) }
                 return WAVContent(sampleRate: format.rate, channels: format.channels, samples: samples)
             }

@@ -22,4 +22,6 @@ public enum AgentDecision: Sendable, Equatable {
     case reject(cause: String?)
     /// The program went away or said nothing in time: the call is refused with this error.
     case failed(ParleyError)
+    /// The caller gave up (or the call ended otherwise) before the program decided.
+    case callEnded(TerminationReason)
 }

@@ -101,6 +101,12 @@ public actor AgentSession {
             self.decide(.failed(ParleyError(kind: .agent, message: "the agent did not answer or reject the call within \(Self.decisionTimeout)")))
         }
         defer { timeout.cancel() }
+        // Unstructured: a caller who gives up while the program thinks ends the wait; cancelled on return.
+        let callEnd = Task { [call = incoming.call] in
+            let reason = await call.waitUntilDone()
+            self.decide(.callEnded(reason))
+        }
+        defer { callEnd.cancel() }
         return await withCheckedContinuation { decisionWaiter = $0 }
     }
 

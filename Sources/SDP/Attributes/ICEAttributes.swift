@@ -143,6 +143,8 @@ public struct ICEUsernameFragment: TypedAttribute, Equatable {
 }
 
 /// `a=ice-pwd:<password>` (RFC 8839 §5.4). A secret: never logged, never quoted in errors.
+/// Accepts the same characters as the ufrag: libwebrtc's own SDPs send `pwd_voice`; the parser
+/// warns about them (`isStrict`).
 public struct ICEPassword: TypedAttribute, Equatable, CustomStringConvertible {
     public static let attributeName = "ice-pwd"
     public var password: String
@@ -151,11 +153,14 @@ public struct ICEPassword: TypedAttribute, Equatable, CustomStringConvertible {
 
     public init(attributeValue: String?) throws(AttributeValueError) {
         let text = try Self.requireValue(attributeValue)
-        guard isICEChars(text), text.utf8.count <= 256 else {
-            throw AttributeValueError("a=ice-pwd must be up to 256 letters, digits, + or /")
+        guard isLenientICEChars(text), text.utf8.count <= 256 else {
+            throw AttributeValueError("a=ice-pwd must be up to 256 letters, digits, + or / (other visible characters but : are tolerated)")
         }
         password = text
     }
+
+    /// Only RFC 8839 `ice-char`s: letters, digits, `+` and `/`.
+    public static func isStrict(_ password: String) -> Bool { isICEChars(password) }
 
     public var attributeValue: String? { password }
     public var description: String { "ICEPassword(<redacted>)" }

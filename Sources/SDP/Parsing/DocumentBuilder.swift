@@ -311,10 +311,15 @@ struct DocumentBuilder {
         } catch {
             throw SDPParseError(line: number, kind: .invalidAttribute, reason: error.reason)
         }
-        if name == ICEUsernameFragment.attributeName, let ufrag = attributeValue, !ICEUsernameFragment.isStrict(ufrag) {
+        let isLenientICE = switch name {
+        case ICEUsernameFragment.attributeName: attributeValue.map { !ICEUsernameFragment.isStrict($0) } ?? false
+        case ICEPassword.attributeName: attributeValue.map { !ICEPassword.isStrict($0) } ?? false
+        default: false
+        }
+        if isLenientICE {
             warnings.append(SDPParseWarning(
                 line: number, kind: .iceCharacters,
-                message: "a=ice-ufrag has characters other than letters, digits, + and / (RFC 8839), as libwebrtc allows; accepted, kept as written"))
+                message: "a=\(name) has characters other than letters, digits, + and / (RFC 8839), as libwebrtc allows; accepted, kept as written"))
         }
         return attribute
     }

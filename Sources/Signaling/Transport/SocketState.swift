@@ -47,8 +47,9 @@ final class SocketState {
     private var feedStorage: UnsafeMutableRawBufferPointer?
     var peerClose: (code: UInt16?, reason: String)?
     var failure: WebSocketError?
-    /// The host a client connects to, for messages.
+    /// The host and port a client connects to, for messages.
     var host = ""
+    var port = 0
     /// OpenSSL showed us the server's certificate (TLS got that far).
     var certificateSeen = false
     let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>

@@ -135,6 +135,7 @@ final class WebSocketService: @unchecked Sendable {
         let socket = SocketState(id: request.id, listener: nil, options: request.limits, sink: request.sink, budget: request.budget)
         socket.feed = request.feed
         socket.host = request.url.host
+        socket.port = request.url.port
         socket.retryPolicy.pointee.secs_since_valid_ping = request.options.pingAfterIdleSeconds
         socket.retryPolicy.pointee.secs_since_valid_hangup = request.options.dropAfterIdleSeconds
         sockets[request.id] = socket
@@ -332,7 +333,7 @@ final class WebSocketService: @unchecked Sendable {
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             guard let socket = socket(for: wsi) else { return 0 }
             let text = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "unknown error"
-            let error = socket.failure ?? Self.classifyConnectError(text, certificateSeen: socket.certificateSeen)
+            let error = socket.failure ?? Self.classifyConnectError(text, host: socket.host, port: socket.port, certificateSeen: socket.certificateSeen)
             sockets[socket.id] = nil
             socket.finish(WebSocketClosure(code: nil, reason: "", initiatedByPeer: false, error: error))
         case LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED, LWS_CALLBACK_CLOSED_CLIENT_HTTP, LWS_CALLBACK_WSI_DESTROY:
@@ -516,9 +517,15 @@ final class WebSocketService: @unchecked Sendable {
         return (code, reason)
     }
 
-    private static func classifyConnectError(_ text: String, certificateSeen: Bool) -> WebSocketError {
+    private static func classifyConnectError(_ text: String, host: String, port: Int, certificateSeen: Bool) -> WebSocketError {
         let lowered = text.lowercased()
-        guard ["tls", "ssl", "cert", "verify"].contains(where: lowered.contains) else { return .connectFailed(text) }
+        guard ["tls", "ssl", "cert", "verify"].contains(where: lowered.contains) else {
+            // lws says only "Unable to connect"; a refused port is the common case worth naming.
+            if lowered.contains("unable to connect"), ConnectProbe.isRefused(host: host, port: port) {
+                return .connectFailed("connection refused — is the server running at \(ConnectProbe.address(host: host, port: port))?")
+            }
+            return .connectFailed(text)
+        }
         // No certificate ever arrived: the peer did not answer the ClientHello in TLS.
         if TLSFailure.notTLS(lowered) || !certificateSeen { return .tlsFailed(TLSFailure.notTLSMessage + " (\(text))") }
         return .tlsFailed(text)

@@ -90,12 +90,26 @@ package final class SpeechSynthesizer: @unchecked Sendable {
         if voice != speech.voice {
             guard espeak_SetVoiceByName(speech.voice) == EE_OK || Self.selectLanguage(speech.voice) else {
                 voice = nil
-                throw .speech("espeak-ng has no voice \"\(speech.voice)\" (espeak-ng --voices lists them)")
+                throw .speech("espeak-ng has no voice \"\(speech.voice)\"; its languages are \(Self.languages().joined(separator: ", "))")
             }
             voice = speech.voice
         }
         espeak_SetParameter(espeakRATE, Int32(speech.rate), 0)
         espeak_SetParameter(espeakPITCH, Int32(speech.pitch), 0)
+    }
+
+    /// The languages espeak-ng-data has voices for (each voice's first), for the unknown-voice
+    /// message: the `espeak-ng` command that would list them is not part of the library's package.
+    private static func languages() -> [String] {
+        guard let list = espeak_ListVoices(nil) else { return [] }
+        var names = Set<String>()
+        var index = 0
+        while let voice = list[index] {
+            // Each entry is a priority byte, then the language's name.
+            if let languages = voice.pointee.languages, languages.pointee != 0 { names.insert(String(cString: languages + 1)) }
+            index += 1
+        }
+        return names.sorted()
     }
 
     /// A language tag such as "en-gb" names no voice file; espeak-ng picks the best voice for it.
