@@ -36,3 +36,27 @@ reap() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
     for pid in "${pids[@]}"; do bounded "$pid" 5 >/dev/null 2>&1; done
 }
+
+# Of a call's recording and its --json events (the agent scripts): seconds of 100 ms chunks at a
+# frequency (scripts/wav-tones), and a field of the ended event's reason.
+tone_seconds() { # WAV FREQ
+    scripts/wav-tones "$1" "$2" 880 660 | awk -v f="$2" '$1 == f { s += $2 } END { print s + 0 }'
+}
+ended_field() { # FILE FIELD
+    grep '"event":"ended"' "$1" | head -1 | python3 -c 'import json,sys; print(json.loads(sys.stdin.read())["reason"].get(sys.argv[1], ""))' "$2"
+}
+
+# pipecat_python: the Python of the virtual environment that holds Pipecat for scripts/test-pipecat
+# (docs/agents.md, "Platform dialects"), made and installed from PyPI by pip the first time and
+# kept ($PARLEY_PIPECAT_VENV, by default ~/.cache/parley/pipecat-VERSION): its pins would move
+# the system Python's other peers. scripts/bootstrap calls it too.
+pipecat_version=1.14.0
+pipecat_python() {
+    local venv=${PARLEY_PIPECAT_VENV:-$HOME/.cache/parley/pipecat-$pipecat_version}
+    if ! "$venv/bin/python" -c 'import pipecat.serializers.vonage, fastapi, uvicorn' >/dev/null 2>&1; then
+        echo "installing pipecat-ai $pipecat_version from PyPI into $venv" >&2
+        python3 -m venv "$venv" && "$venv/bin/pip" install -q --disable-pip-version-check \
+            "pipecat-ai[websocket]==$pipecat_version" "uvicorn==0.38.0" >&2 || return 1
+    fi
+    echo "$venv/bin/python"
+}

@@ -92,6 +92,7 @@ struct AnswerCommand: LongRunningCommand {
         let agent: AgentEndpoint?
         do {
             agent = try agentFlags.endpoint(tls: connection)
+            try agentFlags.startPlatformAPI()
             logger = try logging.bootstrap()
             presenter.logger = logger
             configuration = try connection.clientConfiguration(media: try media.mediaOptions(profile: profile))

@@ -138,6 +138,7 @@ struct CallCommand: LongRunningCommand {
         // The program first: a call is not placed for a program that is not there.
         var agentSession: AgentSession?
         do throws(ParleyError) {
+            try agentFlags.startPlatformAPI()
             if let endpoint = try agentFlags.endpoint(tls: connection) { agentSession = try await AgentSession.connect(endpoint) }
         } catch {
             await client.disconnect()

@@ -101,6 +101,7 @@ struct LoadCommand: LongRunningCommand {
             // Loads the WAV file now: a bad one is a usage error before anything connects.
             _ = try callMedia.source.makeSharedLoopSource(sampleRate: 48000)
             _ = try agentFlags.endpoint(tls: connection)
+            try agentFlags.startPlatformAPI()
             // Makes the --save-sdp folder now: one that cannot be made stops the run before it starts.
             if let directory = media.saveSDP { _ = try SDPRecorder(directory: directory, dialect: .verto, peer: destination) }
             try reports.check()

@@ -10,7 +10,23 @@ struct AgentFlags: ParsableArguments {
     @Option(help: "Start this command (by /bin/sh -c) for each call and stream the call over its standard input and output as newline-delimited JSON (docs/agents.md).")
     var agentExec: String?
 
+    @Option(help: "Whose media-stream protocol the --agent program speaks: parley (the default), twilio, telnyx, exotel, plivo or vonage (docs/agents.md, \"Platform dialects\").")
+    var agentDialect: String = AgentDialect.parley.rawValue
+
+    @Option(help: "A custom parameter told to a platform dialect's bot at the start of each call, NAME=VALUE; repeatable (docs/agents.md).")
+    var agentParam: [String] = []
+
+    @Option(help: "Serve the REST calls a platform's bot makes to hang up or transfer its call (Twilio, Telnyx, Plivo, Vonage) on 127.0.0.1:PORT for the run; 0 picks a free port (docs/agents.md).")
+    var agentApiPort: Int?
+
     var isSet: Bool { agent != nil || agentExec != nil }
+
+    /// Starts the emulated REST API when asked, and says where it is.
+    func startPlatformAPI() throws(ParleyError) {
+        guard let agentApiPort else { return }
+        let api = try AgentPlatformAPI.start(port: agentApiPort) { Diagnostics.say("agent REST API: \($0)") }
+        Diagnostics.say("agent REST API at \(api.baseURL)")
+    }
 
     func validate() throws {
         if agent != nil, agentExec != nil { throw ValidationError("--agent and --agent-exec cannot go together") }
@@ -22,6 +38,25 @@ struct AgentFlags: ParsableArguments {
             }
         }
         if let agentExec, agentExec.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--agent-exec needs a command") }
+        do {
+            let options = try dialectOptions()
+            if options.dialect != .parley, agent == nil { throw ValidationError("--agent-dialect \(options.dialect.rawValue) goes with --agent URL (a platform's bot is a WebSocket server)") }
+            if agentApiPort != nil, options.dialect == .parley { throw ValidationError("--agent-api-port goes with a platform --agent-dialect") }
+            if let agentApiPort, !(0...65535).contains(agentApiPort) { throw ValidationError("--agent-api-port must be 0-65535") }
+            if !options.parameters.isEmpty, options.dialect == .parley { throw ValidationError("--agent-param goes with a platform --agent-dialect; Parley's protocol tells the program the call's headers") }
+        } catch let error as ParleyError {
+            throw ValidationError(error.message)
+        }
+    }
+
+    /// The dialect and its custom parameters, checked.
+    func dialectOptions() throws(ParleyError) -> AgentDialectOptions {
+        guard let dialect = AgentDialect(rawValue: agentDialect) else {
+            throw ParleyError(kind: .configuration, message: "--agent-dialect must be one of \(AgentDialect.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        var parameters: [AgentParameter] = []
+        for text in agentParam { parameters.append(try AgentParameter(parsing: text)) }
+        return AgentDialectOptions(dialect: dialect, parameters: parameters)
     }
 
     /// Where each call's program is, with the signalling URL's TLS choices; nil without either flag.
@@ -36,6 +71,6 @@ struct AgentFlags: ParsableArguments {
         }
         var options = try connection.socketOptions()
         options.connectTimeout = .seconds(5)
-        return .webSocket(url, options)
+        return .webSocket(url, options, try dialectOptions())
     }
 }

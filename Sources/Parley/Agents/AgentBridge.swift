@@ -23,6 +23,8 @@ final class AgentBridge: AudioSource, ReceivedAudioListener, WebSocketFeed, @unc
     private let wake: @Sendable () -> Void
     /// What the link can carry: exec links are text only.
     private let binaryAllowed: Bool
+    /// A platform dialect's messages (Dialects/); nil for Parley's own protocol.
+    let wire: (any AgentWire)?
     private let lock = Lock(())
 
     // Guarded by `lock`.
@@ -40,6 +42,7 @@ final class AgentBridge: AudioSource, ReceivedAudioListener, WebSocketFeed, @unc
     private var lastUplinkAppend = ContinuousClock.now
     private var downlinkIdleArrival: ContinuousClock.Instant?
     private var counters = AgentCounters()
+    private var lastRefusal: AgentProtocolError?
     /// What arrived for the downlink behind a `say` still being synthesised, in order: audio and
     /// marks wait until the speech before them is queued (a mark after a say is echoed after it).
     private var waiting: [Waiting] = []
@@ -68,10 +71,17 @@ final class AgentBridge: AudioSource, ReceivedAudioListener, WebSocketFeed, @unc
     static let downlinkSeconds = 20
     static let maximumControlMessages = 256
 
-    init(binaryAllowed: Bool, wake: @escaping @Sendable () -> Void) {
+    init(binaryAllowed: Bool, wire: (any AgentWire)? = nil, wake: @escaping @Sendable () -> Void) {
         (commands, commandSink) = AsyncStream.makeStream(of: AgentCommand.self)
         self.binaryAllowed = binaryAllowed
+        self.wire = wire
         self.wake = wake
+        // A platform's bot says no hello: its audio format is the platform's, and the platform speaks first.
+        if let wire {
+            helloSeen = true
+            configure(rate: wire.sampleRate, encoding: .binary, frameSamples: wire.frameSamples)
+            if let connected = wire.connected() { control.append(connected) }
+        }
     }
 
     deinit {
@@ -160,8 +170,8 @@ final class AgentBridge: AudioSource, ReceivedAudioListener, WebSocketFeed, @unc
     func counterSnapshot() -> AgentCounters {
         lock.withLock { _ in
             var snapshot = counters
-            snapshot.droppedToProgram = uplink.dropped / max(frameSamples, 1)
-            snapshot.droppedFromProgram = downlink.dropped / max(frameSamples, 1)
+            snapshot.droppedToProgram = uplink.dropped / max(rate / 50, 1)
+            snapshot.droppedFromProgram = downlink.dropped / max(rate / 50, 1)
             snapshot.controlDropped = controlDropped
             return snapshot
         }
@@ -237,7 +247,7 @@ final class AgentBridge: AudioSource, ReceivedAudioListener, WebSocketFeed, @unc
             if let mark = marks.first, mark.position <= downlink.removed {
                 marks.removeFirst()
                 counters.marksEchoed += 1
-                return .text(AgentEvent.json(["event": "mark", "name": mark.name]))
+                return .text(wire?.markPlayed(mark.name) ?? AgentEvent.json(["event": "mark", "name": mark.name]))
             }
             guard streaming, frameSamples > 0, uplink.count >= frameSamples else { return nil }
             let taken = uplink.read(into: UnsafeMutableBufferPointer(rebasing: linkSamples[..<frameSamples]))
@@ -254,6 +264,7 @@ final class AgentBridge: AudioSource, ReceivedAudioListener, WebSocketFeed, @unc
             return (utf8.count, false)
         case .audio(let count, let encoding):
             let samples = UnsafeBufferPointer(rebasing: linkSamples[..<count])
+            if let wire { return wire.media(samples, into: buffer) }
             if encoding == .binary {
                 for (index, sample) in samples.enumerated() { buffer.storeBytes(of: sample.littleEndian, toByteOffset: index * 2, as: Int16.self) }
                 return (count * 2, true)
@@ -263,6 +274,7 @@ final class AgentBridge: AudioSource, ReceivedAudioListener, WebSocketFeed, @unc
     }
 
     func received(_ message: UnsafeRawBufferPointer, binary: Bool) {
+        if let wire { return receivedFromBot(message, binary: binary, wire: wire) }
         if binary {
             guard helloSeen else { return refuse(.helloFirst) }
             guard message.count % 2 == 0 else {
@@ -297,23 +309,14 @@ final class AgentBridge: AudioSource, ReceivedAudioListener, WebSocketFeed, @unc
                 return refuse(.invalidField(event: "hello", field: "audio", reason: "must be base64 on --agent-exec (a text stream)"))
             }
             helloSeen = true
-            configure(rate: rate, encoding: audio)
+            configure(rate: rate, encoding: audio, frameSamples: rate / 50)
             commandSink.yield(command)
             return
         }
         guard helloSeen else { return refuse(.helloFirst) }
         switch command {
         case .media(let payload): payload.withUnsafeBufferPointer { appendDownlink($0) }
-        case .mark(let name):
-            let reached = lock.withLock { _ -> Bool in
-                guard waiting.isEmpty else {
-                    waiting.append(.mark(name))
-                    return false
-                }
-                marks.append((downlink.appended, name))
-                return downlink.count == 0
-            }
-            if reached { wake() }
+        case .mark(let name): queueMark(name)
         case .say(let text, let voice):
             let ticket = lock.withLock { _ -> Int in
                 nextTicket += 1
@@ -321,28 +324,67 @@ final class AgentBridge: AudioSource, ReceivedAudioListener, WebSocketFeed, @unc
                 return nextTicket
             }
             commandSink.yield(.speak(text: text, voice: voice, ticket: ticket))
-        case .clear:
-            lock.withLock { _ in
-                _ = downlink.clear()
-                // Speech still being made is dropped with the rest; marks behind it are passed.
-                for case .mark(let name) in waiting { marks.append((downlink.appended, name)) }
-                waiting.removeAll()
-                clearRequested = true
-                downlinkIdleArrival = nil
-                counters.clears += 1
-            }
-            wake()
+        case .clear: clearDownlink()
         default: commandSink.yield(command)
         }
     }
 
-    private func configure(rate: Int, encoding: AgentAudioEncoding) {
+    /// A platform bot's message: audio, a mark, a clear; anything else is refused and counted,
+    /// never answered (the platforms send no error events), and the call goes on.
+    private func receivedFromBot(_ message: UnsafeRawBufferPointer, binary: Bool, wire: any AgentWire) {
+        do {
+            switch try wire.read(message, binary: binary, into: linkSamples) {
+            case .audio(let count): appendDownlink(UnsafeBufferPointer(rebasing: linkSamples[..<count]))
+            case .mark(let name): queueMark(name)
+            case .clear:
+                clearDownlink()
+                if let cleared = wire.cleared() { send(cleared) }
+            case .ignored: break
+            }
+        } catch {
+            lock.withLock { _ in
+                counters.errorsSent += 1
+                lastRefusal = error
+            }
+        }
+    }
+
+    /// Echoed once the audio queued before it has played.
+    private func queueMark(_ name: String) {
+        let reached = lock.withLock { _ -> Bool in
+            guard waiting.isEmpty else {
+                waiting.append(.mark(name))
+                return false
+            }
+            marks.append((downlink.appended, name))
+            return downlink.count == 0
+        }
+        if reached { wake() }
+    }
+
+    private func clearDownlink() {
+        lock.withLock { _ in
+            _ = downlink.clear()
+            // Speech still being made is dropped with the rest; marks behind it are passed.
+            for case .mark(let name) in waiting { marks.append((downlink.appended, name)) }
+            waiting.removeAll()
+            clearRequested = true
+            downlinkIdleArrival = nil
+            counters.clears += 1
+        }
+        wake()
+    }
+
+    /// The last message a platform bot sent that was refused, for the `agent` event's note.
+    var lastBotRefusal: AgentProtocolError? { lock.withLock { _ in lastRefusal } }
+
+    private func configure(rate: Int, encoding: AgentAudioEncoding, frameSamples: Int) {
         let uplink = SampleQueue(capacity: rate * Self.uplinkSeconds)
         let downlink = SampleQueue(capacity: rate * Self.downlinkSeconds)
         lock.withLock { _ in
             self.rate = rate
             self.encoding = encoding
-            frameSamples = rate / 50
+            self.frameSamples = frameSamples
             self.uplink = uplink
             self.downlink = downlink
         }

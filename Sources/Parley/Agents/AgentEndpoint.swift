@@ -3,12 +3,13 @@ import Signaling
 /// Where a call's agent program is (docs/agents.md): a WebSocket it serves, or a command Parley
 /// starts per call and speaks to over standard input and output.
 public enum AgentEndpoint: Sendable, Equatable, CustomStringConvertible {
-    case webSocket(WebSocketURL, WebSocketOptions)
+    /// A WebSocket server; `dialect` says whose protocol it speaks (Parley's, or a platform's).
+    case webSocket(WebSocketURL, WebSocketOptions, AgentDialectOptions = .parley)
     case exec(command: String)
 
     public var description: String {
         switch self {
-        case .webSocket(let url, _): url.description
+        case .webSocket(let url, _, let options): options.dialect == .parley ? url.description : "\(url) (\(options.dialect.rawValue))"
         case .exec(let command): "the command \"\(command.prefix(60))\""
         }
     }

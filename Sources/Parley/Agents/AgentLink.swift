@@ -3,8 +3,9 @@ import Signaling
 /// How an agent session reaches its program: a WebSocket, or a process's standard streams.
 /// The bridge is the link's feed either way; the link only carries bytes.
 protocol AgentLink: Sendable {
-    /// Waits until the link is closed, by either side or by failure, and says why.
-    func closed() async -> String
+    /// Waits until the link is closed, by either side or by failure, and says why; `onOpen` runs
+    /// once the link is up (a platform dialect's bot says no hello).
+    func closed(onOpen: @escaping @Sendable () async -> Void) async -> String
     /// Closes once what waits for the program (the `end` event) has been sent.
     func close(reason: String)
 }
@@ -18,9 +19,13 @@ struct WebSocketAgentLink: AgentLink {
         connection = WebSocketConnection(url: url, options: options, feed: bridge)
     }
 
-    func closed() async -> String {
+    func closed(onOpen: @escaping @Sendable () async -> Void) async -> String {
         for await event in connection.events {
-            if case .closed(let closure) = event { return closure.description }
+            switch event {
+            case .opened: await onOpen()
+            case .closed(let closure): return closure.description
+            default: break
+            }
         }
         return "closed"
     }

@@ -63,11 +63,18 @@ extension AgentMediaText {
 
     /// Base64 (with its padding) of little-endian 16-bit samples into `samples`.
     private static func decode(_ text: UnsafeRawBufferPointer, into samples: UnsafeMutableBufferPointer<Int16>) -> Int? {
+        guard let byteCount = decodeBytes(text, into: UnsafeMutableRawBufferPointer(samples)), byteCount % 2 == 0 else { return nil }
+        let count = byteCount / 2
+        for sample in 0..<count { samples[sample] = Int16(littleEndian: samples[sample]) }
+        return count
+    }
+
+    /// Canonical base64 (with its padding) into `bytes`; nil for anything else or more than fits.
+    static func decodeBytes(_ text: UnsafeRawBufferPointer, into bytes: UnsafeMutableRawBufferPointer) -> Int? {
         guard text.count % 4 == 0 else { return nil }
         let padding = text.count == 0 ? 0 : (text[text.count - 1] == UInt8(ascii: "=") ? 1 : 0) + (text.count > 1 && text[text.count - 2] == UInt8(ascii: "=") ? 1 : 0)
         let byteCount = text.count / 4 * 3 - padding
-        guard byteCount % 2 == 0, byteCount / 2 <= samples.count else { return nil }
-        let bytes = UnsafeMutableRawBufferPointer(samples)
+        guard byteCount <= bytes.count else { return nil }
         var written = 0
         var index = 0
         while index < text.count {
@@ -92,8 +99,6 @@ extension AgentMediaText {
             }
             index += 4
         }
-        let count = byteCount / 2
-        for sample in 0..<count { samples[sample] = Int16(littleEndian: samples[sample]) }
-        return count
+        return byteCount
     }
 }

@@ -7,6 +7,11 @@ import Signaling
 /// and tells it how the call ended. One actor per call; nothing here runs per packet.
 public actor AgentSession {
     public nonisolated let endpoint: AgentEndpoint
+    /// `--agent-param` pairs, told to a platform dialect's bot with the call's headers.
+    private var parameters: [AgentParameter] {
+        if case .webSocket(_, _, let dialect) = endpoint { return dialect.parameters }
+        return []
+    }
     let bridge: AgentBridge
     private let link: any AgentLink
     private var call: Call?
@@ -44,8 +49,8 @@ public actor AgentSession {
     public static func connect(_ endpoint: AgentEndpoint) async throws(ParleyError) -> AgentSession {
         let session: AgentSession
         switch endpoint {
-        case .webSocket(let url, let options):
-            let bridge = AgentBridge(binaryAllowed: true, wake: { WebSocketFeeds.wake() })
+        case .webSocket(let url, let options, let dialect):
+            let bridge = AgentBridge(binaryAllowed: true, wire: dialect.dialect.makeWire(), wake: { WebSocketFeeds.wake() })
             session = AgentSession(endpoint: endpoint, link: WebSocketAgentLink(url: url, options: options, bridge: bridge), bridge: bridge)
         case .exec(let command):
             let bridge = AgentBridge(binaryAllowed: false, wake: { ExecAgentPump.shared.wake() })
@@ -63,7 +68,7 @@ public actor AgentSession {
         }
         // Unstructured: waits for the link to close for the session's life, past `open`; ends when the link closes.
         closePump = Task { [link] in
-            let reason = await link.closed()
+            let reason = await link.closed(onOpen: { await self.linkOpened() })
             await self.lost(reason)
         }
         // Unstructured: the hello timeout must fire while this task waits on a continuation; cancelled on return.
@@ -79,6 +84,13 @@ public actor AgentSession {
         }
     }
 
+    /// A platform's bot says no hello: the open socket is its readiness.
+    private func linkOpened() {
+        guard bridge.wire != nil else { return }
+        helloDone = true
+        resumeHello(.success(()))
+    }
+
     private func helloTimedOut() {
         resumeHello(.failure(ParleyError(kind: .agent, message: "the agent at \(endpoint) sent no hello within \(Self.helloTimeout)")))
     }
@@ -90,6 +102,9 @@ public actor AgentSession {
 
     /// Offers an incoming call to the program and waits for its answer or rejection.
     public func offer(_ incoming: IncomingCall) async -> AgentDecision {
+        if let linkLost { return .failed(ParleyError(kind: .agent, message: "the agent went away: \(linkLost)")) }
+        // The platforms answer the call before they open the stream: their bots never decide.
+        if bridge.wire != nil { return .answer }
         bridge.send(AgentEvent.json([
             "event": "incoming", "callId": incoming.id, "from": incoming.callerNumber ?? incoming.callerName ?? "",
             "to": incoming.calleeNumber ?? "", "headers": Self.headers(incoming.headers),
@@ -129,11 +144,18 @@ public actor AgentSession {
             do {
                 try bridge.attach(codecRate: taps.sampleRate)
                 let codec = await call.statistics().audio?.codec ?? ""
-                bridge.startStreaming(start: AgentEvent.json([
-                    "event": "start", "version": AgentProtocol.version, "callId": call.id, "direction": call.direction.rawValue,
-                    "from": from, "to": to, "headers": Self.headers(headers), "codec": codec,
-                    "sampleRate": bridge.sampleRate, "audio": bridge.audioEncoding.rawValue,
-                ]))
+                if let wire = bridge.wire {
+                    var parameters = Self.headers(headers)
+                    for parameter in self.parameters { parameters[parameter.name] = parameter.value }
+                    bridge.startStreaming(start: wire.start(AgentWireCall(callId: call.id, direction: call.direction.rawValue, from: from, to: to, parameters: parameters)))
+                    AgentPlatformCalls.shared.register(wire.platformCallId, call: call)
+                } else {
+                    bridge.startStreaming(start: AgentEvent.json([
+                        "event": "start", "version": AgentProtocol.version, "callId": call.id, "direction": call.direction.rawValue,
+                        "from": from, "to": to, "headers": Self.headers(headers), "codec": codec,
+                        "sampleRate": bridge.sampleRate, "audio": bridge.audioEncoding.rawValue,
+                    ]))
+                }
                 taps.sink.listen(bridge)
                 let source = taps.source
                 let bridge = self.bridge
@@ -150,9 +172,14 @@ public actor AgentSession {
         let reason = await call.waitUntilDone()
         forwarder.cancel()
         ended = true
-        var end: [String: Any] = ["event": "end", "localStatus": reason.reportedLocalStatus.rawValue]
-        if let cause = reason.cause { end["cause"] = cause }
-        bridge.send(AgentEvent.json(end))
+        if let wire = bridge.wire {
+            AgentPlatformCalls.shared.remove(wire.platformCallId)
+            if let stop = wire.stop() { bridge.send(stop) }
+        } else {
+            var end: [String: Any] = ["event": "end", "localStatus": reason.reportedLocalStatus.rawValue]
+            if let cause = reason.cause { end["cause"] = cause }
+            bridge.send(AgentEvent.json(end))
+        }
         let counters = bridge.counterSnapshot()
         shutDown(reason: "the call ended")
         // A process that exits after its last call must not take the `end` event with it.
@@ -165,7 +192,8 @@ public actor AgentSession {
     public func abandon(cause: String) async {
         guard !ended else { return }
         ended = true
-        bridge.send(AgentEvent.json(["event": "end", "cause": cause, "localStatus": "not-started"]))
+        // A platform's bot hears of a call that never started only by its socket closing.
+        if bridge.wire == nil { bridge.send(AgentEvent.json(["event": "end", "cause": cause, "localStatus": "not-started"])) }
         shutDown(reason: cause)
         await waitForLinkClose(within: Self.closeTimeout)
     }
@@ -195,6 +223,11 @@ public actor AgentSession {
     }
 
     private func forward(_ event: CallEvent) {
+        if let wire = bridge.wire {
+            // The platforms tell their bots of digits only.
+            if case .dtmf(let digit) = event { bridge.send(wire.dtmf(digit)) }
+            return
+        }
         switch event {
         case .dtmf(let digit): bridge.send(AgentEvent.json(["event": "dtmf", "digit": String(digit)]))
         case .state(let state):
@@ -266,6 +299,8 @@ public actor AgentSession {
         resumeHello(.failure(ParleyError(kind: .agent, message: "the agent at \(endpoint) is unreachable or closed: \(reason)")))
         decide(.failed(ParleyError(kind: .agent, message: "the agent went away: \(reason)")))
         guard let call, !ended else { return }
+        // A platform's bot ends its call by closing the socket (docs/agents.md, "Platform dialects").
+        if bridge.wire != nil { return await call.hangup(cause: .normalClearing) }
         await call.end(TerminationReason(localStatus: .agentLost), failure: ParleyError(kind: .agent, message: "the agent went away: \(reason)"),
                        notifyServer: true)
     }

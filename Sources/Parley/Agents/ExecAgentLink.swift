@@ -75,7 +75,8 @@ final class ExecAgentLink: AgentLink, @unchecked Sendable {
         return true
     }
 
-    func closed() async -> String {
+    /// A process is up once started: `onOpen` is not needed (its hello says it is ready).
+    func closed(onOpen: @escaping @Sendable () async -> Void) async -> String {
         for await reason in closures { return reason }
         return "closed"
     }

@@ -1,0 +1,63 @@
+import Foundation
+
+/// Telnyx Media Streaming (docs/agents.md, "Telnyx"): PCMU 8 kHz in base64 `media` messages,
+/// snake_case fields, `stream_id` at the top and `start.call_control_id`.
+final class TelnyxWire: AgentWire {
+    let sampleRate = 8000
+    let frameSamples = 160
+    let callControlId = "v3:" + AgentWireId.hex("", digits: 40)
+    let streamId = AgentWireId.uuid()
+    let userId = AgentWireId.uuid()
+    private let sequence = AgentWireSequence()
+    private let chunks = AgentWireChunks(frameMilliseconds: 20)
+
+    var platformCallId: String { callControlId }
+
+    func connected() -> String? { AgentWireJSON.text(["event": "connected", "version": "1.0.0"]) }
+
+    func start(_ call: AgentWireCall) -> String {
+        AgentWireJSON.text([
+            "event": "start", "sequence_number": String(sequence.next()), "stream_id": streamId,
+            "start": [
+                "user_id": userId, "call_control_id": callControlId, "client_state": "", "from": call.from, "to": call.to,
+                "custom_parameters": call.parameters,
+                "media_format": ["encoding": "PCMU", "sample_rate": 8000, "channels": 1] as [String: Any],
+            ] as [String: Any],
+        ])
+    }
+
+    func media(_ samples: UnsafeBufferPointer<Int16>, into buffer: UnsafeMutableRawBufferPointer) -> (length: Int, binary: Bool) {
+        let (chunk, timestamp) = chunks.next()
+        var writer = AgentWireWriter(buffer)
+        writer.text(#"{"event":"media","sequence_number":""#)
+        writer.number(sequence.next())
+        writer.text(#"","media":{"track":"inbound","chunk":""#)
+        writer.number(chunk)
+        writer.text(#"","timestamp":""#)
+        writer.number(timestamp)
+        writer.text(#"","payload":""#)
+        writer.audio(samples, .muLaw)
+        writer.text(#""},"stream_id":""#)
+        writer.plain(streamId)
+        writer.text(#""}"#)
+        return (writer.count, false)
+    }
+
+    func dtmf(_ digit: Character) -> String {
+        AgentWireJSON.text(["event": "dtmf", "stream_id": streamId, "sequence_number": String(sequence.next()),
+                            "occurred_at": ISO8601DateFormatter().string(from: Date()), "dtmf": ["digit": String(digit)]])
+    }
+
+    func markPlayed(_ name: String) -> String {
+        AgentWireJSON.text(["event": "mark", "sequence_number": String(sequence.next()), "stream_id": streamId, "mark": ["name": name]])
+    }
+
+    func stop() -> String? {
+        AgentWireJSON.text(["event": "stop", "sequence_number": String(sequence.next()), "stream_id": streamId,
+                            "stop": ["user_id": userId, "call_control_id": callControlId]])
+    }
+
+    func read(_ message: UnsafeRawBufferPointer, binary: Bool, into samples: UnsafeMutableBufferPointer<Int16>) throws(AgentProtocolError) -> AgentWireInput {
+        try AgentWireScan.readMediaMarkClear(message, binary: binary, format: .muLaw, into: samples)
+    }
+}
