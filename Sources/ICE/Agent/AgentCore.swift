@@ -330,6 +330,33 @@ final class AgentCore: @unchecked Sendable {
         loop.perform { self.gather(generation) }
     }
 
+    /// A new peer on the current session: its sockets, local candidates and credentials stay
+    /// (the peer was given them in a description it answered, and a port that keeps answering
+    /// under them must be the one the new checks reach), while the old peer's credentials,
+    /// candidates and checks go. libnice's stream restart does that; the local credentials it
+    /// draws are set back to ours. The selected pair keeps carrying packets until the new
+    /// peer's checks select one, which starts a fresh path watch (a lost consent of the old
+    /// peer's pair is not the new one's).
+    func restartRemoteSide() throws(ICEError) {
+        guard let generation = current, state.withLock({ $0.started }) else { throw .closed }
+        let credentials = generation.credentials
+        loop.perform {
+            guard !generation.closed else { return }
+            nice_agent_restart_stream(generation.agent, generation.streamID)
+            nice_agent_set_local_credentials(generation.agent, generation.streamID, credentials.ufrag, credentials.password)
+            generation.remoteCredentials = nil
+            generation.pendingRemoteCandidates = []
+            generation.remoteEndOfCandidates = false
+            generation.peerGatheringDoneSignalled = false
+            generation.selectedPairs = [:]
+            if let watch = generation.pathWatch {
+                self.loop.cancel(watch.timer)
+                generation.pathWatch = nil
+            }
+            self.logger.info("ICE checks restarted for a new peer on the same session", metadata: ["generation": "\(generation.number)"])
+        }
+    }
+
     // MARK: Connectivity
 
     func componentStateChanged(_ generation: Generation, component: Int, to newState: UInt32) {

@@ -61,6 +61,14 @@ package final class ICEAgent: Sendable {
         try core.restart(keepingCredentials: keepingCredentials)
     }
 
+    /// Takes on a new peer without a new session: the same sockets, candidates and credentials,
+    /// checks with the peer's credentials and candidates that follow (`setRemoteCredentials`,
+    /// `addRemoteCandidate`). For a peer that answered a description of ours it was re-sent
+    /// (a browser re-attaching from a new peer connection, docs/ice.md).
+    package func restartRemoteSide() throws(ICEError) {
+        try core.restartRemoteSide()
+    }
+
     /// Sends one packet on the selected pair of `component` (1 = RTP, 2 = RTCP). Returns false
     /// when there is no selected pair or the socket refused it. Allocates nothing.
     @discardableResult

@@ -30,9 +30,11 @@ extension MediaLeg {
 
     /// Answers a re-offer for the running media. Our ICE restarts when the far end's credentials
     /// changed (its restart) or when `moved` says our own addresses did; otherwise the answer
-    /// repeats what we have. `keepingCredentials` restarts under the same ufrag and password,
-    /// for a re-offer whose answer the far end will never see (a relaying server re-attaching
-    /// the other party).
+    /// repeats what we have. `keepingCredentials` is for a re-offer whose answer the far end
+    /// will never see (a relaying server re-attaching the other party, whose description
+    /// answers ours): our session, ports and credentials stay and only the far end's change
+    /// (`ICEAgent.restartRemoteSide`); if our addresses moved, a new session under the same
+    /// credentials.
     /// `attach` says the re-offer is the server's `verto.attach` after we logged in again.
     /// Returns the answer, and whether our ICE restarted for it.
     package func answerReoffer(_ text: String, moved: Bool, keepingCredentials: Bool, attach: Bool = false) async throws(ParleyError) -> (sdp: String, restarted: Bool) {
@@ -44,7 +46,16 @@ extension MediaLeg {
         guard let security = answerSecurity(for: remote) else { throw ParleyError(kind: .callState, message: "no media to renegotiate yet") }
         offeredDirection = remote.section.attributes.direction ?? offer.attributes.direction ?? .sendrecv
         let restarts = moved || remote.ufrag != remoteUfrag
-        let ice = restarts ? try await restartICE(keepingCredentials: keepingCredentials) : currentICE()
+        let ice: ICEDescription
+        if restarts && keepingCredentials && !moved {
+            // A relayed re-attach: the far end answered our description as the switch re-sent
+            // it, so it checks the ports and credentials in it. A new port would go unheard
+            // behind its firewall while the old one answers its checks; the session stays.
+            try restartRemoteSide()
+            ice = currentICE()
+        } else {
+            ice = restarts ? try await restartICE(keepingCredentials: keepingCredentials) : currentICE()
+        }
         sdpVersion += 1
         let answer: Answer
         do {
@@ -67,6 +78,17 @@ extension MediaLeg {
     }
 
     // MARK: Inside
+
+    /// The far end is new, we are not: checks start again with it on the running session.
+    private func restartRemoteSide() throws(ParleyError) {
+        tricklesCandidates = false
+        do {
+            try agent.restartRemoteSide()
+        } catch {
+            throw ParleyError(error)
+        }
+        logger.info("ICE checks restarted with a new far end on the same ports")
+    }
 
     /// Starts a new ICE session and waits for its candidates: until gathering ends, or for the
     /// vanilla collection timeout (a second in trickle mode, where nothing else bounds it).

@@ -15,10 +15,11 @@
     "10000000-1000-4000-8000-100000000000".replace(/[018]/g, (c) => (c ^ (crypto.getRandomValues(new Uint8Array(1))[0] & (15 >> (c / 4)))).toString(16)));
 
   const phone = {
-    socket: null, sessid: uuid(), nextID: 1, pending: new Map(), me: null, call: null,
+    // A reload keeps the tab's sessid, so the switch re-offers the calls it left (as verto.js's recovery does).
+    socket: null, sessid: sessionStorage.getItem("parley.sessid") || uuid(), nextID: 1, pending: new Map(), me: null, call: null,
     audio: null, micStream: null, inputAnalyser: null, outputAnalyser: null,
     sentDigits: "", heardDigits: "", heardFrequency: null, inputLevel: 0, outputLevel: 0,
-    stats: {}, history: [], restarts: 0, reoffers: 0, reattaches: 0, attachAnsweredAt: null, log: [],
+    stats: {}, history: [], restarts: 0, reoffers: 0, reattaches: 0, attachAnsweredAt: null, oldConnectionClosedAt: null, log: [],
     loginError: null, online: [], durationSeconds: null,
   };
   window.softphone = phone;
@@ -66,6 +67,7 @@
       try {
         const result = await request("login", { login, passwd: password, loginParams: {}, userVariables: {} });
         if (result && result.sessid) phone.sessid = result.sessid;
+        sessionStorage.setItem("parley.sessid", phone.sessid);
         phone.me = login;
         $("me").textContent = login;
         refreshOnline();
@@ -298,8 +300,16 @@
 
   async function attached(frame, params) {
     reply(frame);
-    const call = phone.call && phone.call.id === params.callID ? phone.call : null;
-    if (!call || !params.sdp) return;
+    if (!params.sdp) return;
+    let call = phone.call && phone.call.id === params.callID ? phone.call : null;
+    if (!call && !phone.call) {
+      // After a reload the page has no call: the switch's attach brings it back.
+      const outbound = params.caller_id_number === phone.me;
+      call = newCall(params.callID, outbound ? "outbound" : "inbound", (outbound ? params.callee_id_name : params.caller_id_name) || "unknown", $("trickle").checked);
+      call.answeredAt = Date.now();
+    }
+    if (!call) return;
+    phone.oldConnectionClosedAt = Date.now();
     if (call.pc) call.pc.close();
     Object.assign(call, { pc: null, remoteSet: false, localSent: false, queuedLocal: [], queuedRemote: [] });
     try {
@@ -312,6 +322,7 @@
       phone.attachAnsweredAt = Date.now();
       phone.reattaches += 1;
       flushLocal(call);
+      setState(holdState(call));
       note("re-attached from a new peer connection");
     } catch (error) {
       note("re-attach failed: " + error.message);
