@@ -112,7 +112,7 @@ final class SpeechDecoder: @unchecked Sendable {
         let padding = [Int16](repeating: 0, count: Self.sampleRate / 2)
         let padded = padding + samples + padding
         guard ps_start_utt(decoder) == 0 else { throw .decoder("cannot start an utterance") }
-        let processed = padded.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 0) }
+        let processed = stream(padded)
         guard ps_end_utt(decoder) == 0, processed >= 0 else { throw .decoder("cannot decode the audio") }
         var best: [String: Double] = [:]
         var segment = ps_seg_iter(decoder)
@@ -132,6 +132,33 @@ final class SpeechDecoder: @unchecked Sendable {
         }
         if let segment { ps_seg_free(segment) }
         return best
+    }
+
+    /// Audio handed to the streaming (not whole-utterance) search at once: 128 ms, 12.8 frames
+    /// of 10 ms, far under the 256 frames sphinxbase's live feature ring holds (LIVEBUFBLOCKSIZE
+    /// in sphinxbase/feat.h).
+    static let streamBlock = 2048
+
+    /// Feeds `samples` to the utterance under way in blocks of `streamBlock`: frames searched,
+    /// or a negative pocketsphinx error. One call with the whole buffer is not safe once
+    /// `decode` has run on this decoder: a whole-utterance decode leaves the acoustic model's
+    /// cepstrum buffer as long as that utterance, and the streaming path then hands sphinxbase's
+    /// live feature code (cmn_live, feat_s2mfc2feat_live) more frames than its ring holds in one
+    /// go: it reads past the ring (SIGSEGV in libsphinxbase) or silently stops early (of a 33 s
+    /// stretch, 7.5 s searched). In blocks, no call converts more than a block's frames, whatever
+    /// the buffer's size (PhraseSpotterTests, "a transcript then spotting on one decoder").
+    private func stream(_ samples: [Int16]) -> Int32 {
+        samples.withUnsafeBufferPointer { buffer in
+            var searched: Int32 = 0
+            // Bounded by the buffer: each pass consumes one block.
+            for start in stride(from: 0, to: buffer.count, by: Self.streamBlock) {
+                let count = min(Self.streamBlock, buffer.count - start)
+                let frames = ps_process_raw(decoder, buffer.baseAddress! + start, count, 0, 0)
+                guard frames >= 0 else { return frames }
+                searched += frames
+            }
+            return searched
+        }
     }
 
     /// The phones of `phrase` by the dictionary's first pronunciation; nil when a word is not in it.
