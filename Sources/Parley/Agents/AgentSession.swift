@@ -92,7 +92,8 @@ public actor AgentSession {
     }
 
     private func helloTimedOut() {
-        resumeHello(.failure(ParleyError(kind: .agent, message: "the agent at \(endpoint) sent no hello within \(Self.helloTimeout)")))
+        let what = bridge.wire == nil ? "sent no hello" : "did not accept the WebSocket"
+        resumeHello(.failure(ParleyError(kind: .agent, message: "the agent at \(endpoint) \(what) within \(Self.helloTimeout)")))
     }
 
     private func resumeHello(_ result: Result<Void, ParleyError>) {
