@@ -15,6 +15,7 @@ let package = Package(
         .executableTarget(name: "SDPFuzz", dependencies: ["FuzzSupport", .product(name: "SDP", package: parley)]),
         .executableTarget(name: "VertoFuzz", dependencies: ["FuzzSupport", .product(name: "Signaling", package: parley)]),
         .executableTarget(name: "SwitchFuzz", dependencies: ["FuzzSupport", .product(name: "Switch", package: parley), .product(name: "Signaling", package: parley)]),
+        .executableTarget(name: "SIPFuzz", dependencies: ["FuzzSupport", .product(name: "Signaling", package: parley)]),
         .executableTarget(name: "JanusFuzz", dependencies: ["FuzzSupport", .product(name: "Signaling", package: parley)]),
         .executableTarget(name: "RTPFuzz", dependencies: ["FuzzSupport", .product(name: "Media", package: parley)]),
         .executableTarget(name: "RTCPFuzz", dependencies: ["FuzzSupport", .product(name: "Media", package: parley)]),
