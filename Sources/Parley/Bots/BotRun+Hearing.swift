@@ -10,7 +10,8 @@ extension BotRun {
         case matched(BotTarget?)
         /// It did not come in time; what was heard instead.
         case missed(HearingJudge.Summary)
-        case ended
+        /// The call ended first; what the step heard before it did.
+        case ended(HearingJudge.Summary)
         case cancelled
         case failed(String)
     }
@@ -29,8 +30,11 @@ extension BotRun {
         let step = await inbox.beginListening()
         let (stretches, feed) = AsyncStream.makeStream(of: SpeechSegmenter.Segment.self, bufferingPolicy: .bufferingNewest(8))
         // The call's first step hears the greeting already under way when the call came up:
-        // there is no earlier prompt whose tail it could take for new speech.
-        let segmenter = SpeechSegmenter(sampleRate: call.receivedSampleRate, startQuiet: trail.visited == 1 ? .zero : SpeechSegmenter.defaultStartQuiet) { feed.yield($0) }
+        // there is no earlier prompt whose tail it could take for new speech. A step right
+        // after a key press hears the speech under way too: a barge-in IVR stops its prompt at
+        // the key and answers without a gap, so the answer continues straight from the prompt.
+        let hearsSpeechUnderWay = trail.visited == 1 || followsKeyPress
+        let segmenter = SpeechSegmenter(sampleRate: call.receivedSampleRate, startQuiet: hearsSpeechUnderWay ? .zero : SpeechSegmenter.defaultStartQuiet) { feed.yield($0) }
         let inbox = self.inbox
         // Unstructured: judges speech stretches while this step also waits for digits; awaited or cancelled before the step returns.
         let judging = Task { () -> (HearingJudge, BotTarget??, String?) in
@@ -63,12 +67,13 @@ extension BotRun {
         let (judged, match, failure) = await judging.value
         if let failure { return .failed(failure) }
         if let match { return .matched(match) }
-        if event == .ended { return .ended }
         var heard = judged
         await heard.transcribe()
         // Voices the general language model reads well pass on the transcript made for the
-        // verdict, at no more cost (docs/speech.md, "How a call is heard").
-        return heard.transcriptMatches ? .matched(nil) : .missed(heard.summary)
+        // verdict, at no more cost (docs/speech.md, "How a call is heard"), whether the
+        // deadline passed or the call ended.
+        if heard.transcriptMatches { return .matched(nil) }
+        return event == .ended ? .ended(heard.summary) : .missed(heard.summary)
     }
 
     /// A step's verdict when what it expected did not come: what it expected and what it heard.

@@ -32,9 +32,9 @@ extension BotRun {
             switch await hear(hearing, within: expectation.within) {
             case .matched: return .go(expectation.next)
             case .missed(let heard): return await missed(hearing, within: expectation.within, step: name, heard: heard)
-            case .ended:
+            case .ended(let heard):
                 let cause = await call.endCause()
-                return .end(.failed(.expectationFailed(step: name, reason: "expected \(hearing) within \(within); the call ended (\(cause)) first")))
+                return .end(.failed(.expectationFailed(step: name, reason: "expected \(hearing) within \(within); the call ended (\(cause)) first; \(heard.description)")))
             case .cancelled: return .end(await fail(.cancelled))
             case .failed(let reason): return .end(await fail(.expectationFailed(step: name, reason: reason)))
             }

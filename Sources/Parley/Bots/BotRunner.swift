@@ -66,6 +66,10 @@ struct BotRun {
     var recordings: [BotRecordingResult] = []
     /// The last menu entry, for `{digits}` in spoken prompts.
     var lastEntry = ""
+    /// Whether the step before the one under way pressed keys: a barge-in IVR cuts its prompt
+    /// at the key and answers at once, so the next `heard:` step hears the speech under way
+    /// (docs/speech.md, "How a call is heard").
+    var followsKeyPress = false
 
     init(script: BotScript, recordDirectory: String, call: any BotCallControl, inbox: DigitInbox, logger: Logger) {
         self.script = script
@@ -83,7 +87,9 @@ struct BotRun {
             guard !Task.isCancelled else { return await fail(.cancelled) }
             trail.append(name)
             logger.debug("bot step", metadata: ["call": .string(call.callID), "step": .string(name)])
-            switch await perform(step, named: name) {
+            let result = await perform(step, named: name)
+            if case .send = step { followsKeyPress = true } else { followsKeyPress = false }
+            switch result {
             case .go(let next): target = next
             case .end(let ending): return ending
             }

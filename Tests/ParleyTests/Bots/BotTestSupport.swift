@@ -131,7 +131,26 @@ final class FakeBotCall: BotCallControl, @unchecked Sendable {
 
     func listen(for sound: BotSound, heard: @escaping @Sendable () -> Void) { soundListener.withLock { $0 = (sound, heard) } }
 
-    func stopListening() { soundListener.withLock { $0 = nil } }
+    func stopListening() {
+        soundListener.withLock { $0 = nil }
+        audioListener.withLock { $0 = nil }
+    }
+
+    /// What hears the far end's audio now (a `heard:` step's segmenter); `say(_:)` feeds it.
+    let audioListener = Guarded<(any ReceivedAudioListener)?>(nil)
+
+    func listen(with listener: any ReceivedAudioListener) { audioListener.withLock { $0 = listener } }
+
+    /// The far end's audio at 16 kHz, in 20 ms frames, to the listener of the moment; false
+    /// when none listened.
+    @discardableResult
+    func say(_ samples: [Int16]) -> Bool {
+        guard let listener = audioListener.withLock({ $0 }) else { return false }
+        for start in stride(from: 0, to: samples.count, by: 320) {
+            samples[start..<min(samples.count, start + 320)].withUnsafeBufferPointer { listener.listen(to: $0) }
+        }
+        return true
+    }
 
     var listeningFor: BotSound? { soundListener.withLock { $0?.sound } }
 
