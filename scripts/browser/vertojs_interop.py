@@ -279,6 +279,40 @@ def transfers(page, work):
     check(f"{label}: Parley hangs up the transferred call; both exit", status is not None and target_status == 0, f"exit {status} and {target_status}")
 
 
+def reload(page, work):
+    """verto.js's call recovery: the page reloads mid-call, logs in again with the sessid it keeps
+    in localStorage and answers the switch's verto.attach from a new peer connection; media
+    comes back both ways behind the firewall."""
+    label = "verto.js page reloads mid-call"
+    output = os.path.join(work, "vjs-reload.json")
+    with open(output, "w") as out, open(os.path.join(work, "vjs-reload.err"), "w") as err:
+        process = bed.in_b([bed.PARLEY, "call", LOGIN, "--server", bed.SERVER, "--insecure", "--login", "caller", "--interface", f"{bed.BED}b0",
+                            "--no-ipv6", "--play", f"tone:{bed.PARLEY_TONE}", "--json", "--stats-interval", "0.25"],
+                           env={**os.environ, "PARLEY_PASSWORD": PASSWORDS["caller"]}, stdin=bed.subprocess.PIPE, stdout=out, stderr=err, text=True)
+    page.wait_state("ringing", 15)
+    page.page.evaluate("vjs.answer()")
+    check(f"{label}: the call is up", page.wait_state("active", 10) and page.hears(bed.PARLEY_TONE), f"state {page.state()}")
+    sessid = page.value("vjs.sessid")
+    dropped_at = time.time()
+    page.page.reload()
+    started = f"vjs.start({json.dumps(bed.SERVER)}, {json.dumps(LOGIN + '@' + DOMAIN)}, {json.dumps(PASSWORDS[LOGIN])})"
+    page.page.evaluate(f"Promise.race([{started}, new Promise((resolve) => setTimeout(() => resolve(false), 10000))])")
+    answered = wait_until(lambda: page.value("vjs.attachAnsweredAt"), 15)
+    check(f"{label}: the page logs in again with its sessid and answers verto.attach",
+          answered and page.value("vjs.sessid") == sessid and page.state() == "active", f"state {page.state()}")
+    parley_back = wait_until(lambda: bed.parley_resumed(output, answered / 1000, dropped_at), 5, step=0.1) if answered else None
+    heard = page.hears(bed.PARLEY_TONE, seconds=5)
+    page_back = page.value("Date.now() - vjs.attachAnsweredAt") / 1000 - 0.3 if heard and answered else None
+    check(f"{label}: media back both ways within 2 s of the attach answer", parley_back is not None and parley_back <= 2 and page_back is not None and page_back <= 2,
+          f"Parley received the page again {parley_back} s, the page heard Parley {page_back} s after it")
+    if parley_back is not None and page_back is not None:
+        figure(f"{label}: media back {parley_back:.2f} s (Parley, by its stats every 0.5 s) and {page_back:.2f} s (page) after its verto.attach")
+    process.stdin.write("hangup\n")
+    process.stdin.flush()
+    status = bed.exit_status(process, 10)
+    check(f"{label}: Parley hangs up and exits 0; the page gets verto.bye", status == 0 and page.wait_state("ended", 5), f"exit {status}, page {page.state()}")
+
+
 def main():
     work = bed.WORK
     switch_log = start_switch(work)
@@ -309,6 +343,7 @@ def main():
             check("the page, pinged every 2 s of silence and never answering, stays logged in", pings >= 3 and page.value("vjs.closed") is None
                   and not dropped, f"{pings} verto.ping, socket closed {page.value('vjs.closed')}")
             figure(f"verto.js page: {pings} verto.ping unanswered, {len(methods)} server requests, still logged in")
+            reload(page, work)  # last: the reload drops the socket the checks above watched
             outputs = [os.path.join(work, name) for name in os.listdir(work) if name.startswith("vjs-") and name.endswith((".json", ".err", ".log"))]
             leaks = [os.path.basename(path) for path in outputs if any(secret in open(path, errors="replace").read() for secret in PASSWORDS.values())]
             check("no password in any output or log of the switch or the Parley clients", not leaks and len(outputs) >= 8, f"leaks in {leaks}")
