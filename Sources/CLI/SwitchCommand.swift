@@ -45,6 +45,9 @@ struct SwitchCommand: LongRunningCommand {
     @Option(help: "Seconds a pinged telnyx_rtc client may stay silent before its socket is dropped and its calls detached (verto.* clients answer no ping).")
     var pingTimeout: Duration = .seconds(10)
 
+    @Option(help: "The domain of user@domain logins: bob@DOMAIN logs in as bob (as FreeSWITCH's verto users do); without it, any domain.")
+    var domain: String?
+
     @Flag(help: "Also serve the browser softphone on the same port (https:// with --cert/--key); see docs/browser.md.")
     var web = false
 
@@ -56,6 +59,9 @@ struct SwitchCommand: LongRunningCommand {
     func validate() throws {
         guard !users.isEmpty || !tokens.isEmpty || usersFile != nil else {
             throw ValidationError("give at least one --user LOGIN:PASSWORD, --users FILE or --token TOKEN=LOGIN")
+        }
+        if let domain, domain.isEmpty || domain.contains(where: { $0 == "@" || $0.isWhitespace }) {
+            throw ValidationError("--domain must be a domain name such as example.com")
         }
         guard detachTimeout > .zero else { throw ValidationError("--detach-timeout must be positive") }
         guard noAnswerTimeout >= .zero else { throw ValidationError("--no-answer-timeout must not be negative") }
@@ -103,6 +109,7 @@ struct SwitchCommand: LongRunningCommand {
         configuration.pingTimeout = pingTimeout
         configuration.noAnswerTimeout = noAnswerTimeout
         configuration.servesSoftphone = web
+        configuration.domain = domain
         let embedded: EmbeddedSwitch
         do {
             embedded = try await EmbeddedSwitch.start(listen: try WebSocketURL(parsing: listen), configuration: configuration,

@@ -45,7 +45,9 @@ extension SwitchCore {
             "callID": .string(callID), "sdp": .string(sdp),
             "caller_id_name": .string(callerName), "caller_id_number": .string(callerNumber),
             "callee_id_name": .string(destination), "callee_id_number": .string(destination),
-            "display_direction": "inbound", "dialogParams": ["custom_headers": headers],
+            // As FreeSWITCH and Telnyx send an invite to their clients: verto.js shows the caller
+            // only for "outbound".
+            "display_direction": "outbound", "dialogParams": ["custom_headers": headers],
         ]
         if let state = dialog["clientState"] { offer["client_state"] = state }
         if params["trickle"]?.boolValue == true {

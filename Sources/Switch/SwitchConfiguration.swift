@@ -57,11 +57,23 @@ package struct SwitchConfiguration: Sendable {
     package var voiceSDKID: String = "VSDK-parley-" + UUID().uuidString.lowercased()
     /// Serve the browser softphone (docs/browser.md) by HTTP GET on the switch's own port.
     package var servesSoftphone = false
+    /// The domain of `user@domain` logins (FreeSWITCH's verto users log in so): `bob@DOMAIN` is
+    /// `bob`; nil takes any domain (docs/signaling.md, "Embedded switch").
+    package var domain: String?
 
     package init(accounts: [SwitchAccount]) {
         self.accounts = accounts
     }
 
-    func account(login: String) -> SwitchAccount? { accounts.first { $0.login == login } }
+    /// The account a login names: itself, or `user@domain` for `user` when the domain is ours
+    /// (any domain when we have none), as FreeSWITCH matches `bob@example.com` to `bob`.
+    func account(login: String) -> SwitchAccount? {
+        if let exact = accounts.first(where: { $0.login == login }) { return exact }
+        guard let at = login.lastIndex(of: "@"), at != login.startIndex else { return nil }
+        let user = String(login[..<at])
+        let loginDomain = login[login.index(after: at)...]
+        guard !loginDomain.isEmpty, domain.map({ $0.lowercased() == loginDomain.lowercased() }) ?? true else { return nil }
+        return accounts.first { $0.login == user }
+    }
     func account(token: String) -> SwitchAccount? { accounts.first { $0.tokens.contains(token) } }
 }

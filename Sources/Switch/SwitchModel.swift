@@ -100,6 +100,10 @@ struct SwitchLink {
     /// (Telnyx's SDKs send their credentials at once and need `telnyx_rtc.clientReady`).
     var dialect: SwitchDialect { spokenDialect ?? (askedForCredentials ? .verto : .telnyx) }
 
+    /// verto.js, as its login and its methods show: it follows no `modify` transfer and ends a
+    /// call only on a bye. (Parley's client with `verto.` names logs in at once, and follows.)
+    var isVertoJS: Bool { askedForCredentials && dialect == .verto }
+
     /// Since when the link has been quiet: the last frame heard, or the last ping it need not answer.
     var idleSince: Double { max(lastHeard, lastPingAt ?? lastHeard) }
 }

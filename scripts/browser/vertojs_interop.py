@@ -28,7 +28,8 @@ from playwright.sync_api import sync_playwright
 PAGE = f"https://{bed.SWITCH_ADDRESS}:{bed.PORT}/vertojs.html"
 PAGE_HTML = open(os.path.join(bed.HERE, "vertojs_page.html")).read()
 LOGIN = "vera"
-PASSWORDS = {name: f"{name}-Pw-{os.getpid()}" for name in (LOGIN, "ivrj", "caller")}
+DOMAIN = "parley.test"  # the page logs in as vera@parley.test, as FreeSWITCH's verto users do
+PASSWORDS = {name: f"{name}-Pw-{os.getpid()}" for name in (LOGIN, "ivrj", "caller", "target")}
 check, figure, wait_until, events = bed.check, bed.figure, bed.wait_until, bed.events
 
 
@@ -70,12 +71,12 @@ def start_switch(work):
     users = [arg for name in PASSWORDS for arg in ("--user", f"{name}:{PASSWORDS[name]}")]
     with open(os.path.join(work, "vjs-switch.json"), "w") as out, open(os.path.join(work, "vjs-switch.err"), "w") as err:
         bed.in_b([bed.PARLEY, "switch", "--listen", bed.SERVER, "--cert", cert, "--key", key, *users, "--json",
-                  "--ping-interval", "2", "--ping-timeout", "2"], stdout=out, stderr=err)
+                  "--ping-interval", "2", "--ping-timeout", "2", "--domain", DOMAIN], stdout=out, stderr=err)
     return os.path.join(work, "vjs-switch.json")
 
 
 def login(page):
-    started = f"vjs.start({json.dumps(bed.SERVER)}, {json.dumps(LOGIN)}, {json.dumps(PASSWORDS[LOGIN])})"
+    started = f"vjs.start({json.dumps(bed.SERVER)}, {json.dumps(LOGIN + '@' + DOMAIN)}, {json.dumps(PASSWORDS[LOGIN])})"
     logged_in = page.page.evaluate(f"Promise.race([{started}, new Promise((resolve) => setTimeout(() => resolve(false), 10000))])")
     sent = [frame for frame in page.value("vjs.sent") if frame.get("method") == "login"]
     first = page.value("vjs.received")[0] if page.value("vjs.received") else {}
@@ -84,6 +85,8 @@ def login(page):
           and first["error"].get("message") == "Authentication Required", f"first answer {first}")
     check("verto.js login: the credentials that follow log the page in", logged_in and set(sent[1]["params"]) >= {"login", "passwd"},
           f"login error {page.value('vjs.loginError')}")
+    logins = [e.get("login") for e in events(os.path.join(bed.WORK, "vjs-switch.json"), "switch") if e.get("kind") == "login"]
+    check(f"verto.js login as {LOGIN}@{DOMAIN} (the switch's --domain) is the user {LOGIN}", logged_in and LOGIN in logins, f"logins {logins}")
     ready = wait_until(lambda: "verto.clientReady" in page.received_methods(), 5)
     check("the switch sends the page verto.clientReady", ready, f"methods {page.received_methods()}")
 
@@ -185,6 +188,10 @@ def parley_calls(page, work):
         process.stdin.flush()
 
     check(f"{label}: the page rings on verto.invite", page.wait_state("ringing", 15), f"state {page.state()}")
+    invite = page.value("vjs.current.params")
+    check(f"{label}: the invite shows the caller as FreeSWITCH's does (display_direction outbound)",
+          invite.get("display_direction") == "outbound" and invite.get("caller_id_number") == "caller",
+          f"display_direction {invite.get('display_direction')!r}, caller {invite.get('caller_id_number')!r}")
     page.page.evaluate("vjs.answer()")
     check(f"{label}: the page's verto.answer makes the call active", page.wait_state("active", 10), f"state {page.state()}")
     check(f"{label}: Parley sees the call active and secured",
@@ -228,6 +235,84 @@ def parley_calls(page, work):
           f"before {before}, after {sorted(set(after))}")
 
 
+def transfers(page, work):
+    """Blind transfers with verto.js, which ignores a `verto.modify` transfer it is sent: one it
+    would have to follow is refused and the call goes on; when it transfers Parley away, Parley
+    calls the target and the page gets a bye BLIND_TRANSFER."""
+    label = "transfer with the verto.js page"
+    output, log = os.path.join(work, "vjs-transfer.json"), os.path.join(work, "vjs-transfer.log")
+    target_output = os.path.join(work, "vjs-target.json")
+    with open(target_output, "w") as out, open(os.path.join(work, "vjs-target.err"), "w") as err:
+        target = bed.in_b([bed.PARLEY, "answer", "--server", bed.SERVER, "--insecure", "--login", "target", "--interface", f"{bed.BED}b0",
+                           "--no-ipv6", "--play", "tone:660", "--calls", "1", "--json"],
+                          env={**os.environ, "PARLEY_PASSWORD": PASSWORDS["target"]}, stdout=out, stderr=err)
+    wait_until(lambda: any(e.get("kind") == "login" and e.get("login") == "target" for e in events(os.path.join(work, "vjs-switch.json"), "switch")), 10)
+    with open(output, "w") as out, open(os.path.join(work, "vjs-transfer.err"), "w") as err:
+        process = bed.in_b([bed.PARLEY, "call", LOGIN, "--server", bed.SERVER, "--insecure", "--login", "caller", "--interface", f"{bed.BED}b0",
+                            "--no-ipv6", "--play", f"tone:{bed.PARLEY_TONE}", "--json", "--log-level", "debug", "--log-file", log],
+                           env={**os.environ, "PARLEY_PASSWORD": PASSWORDS["caller"]}, stdin=bed.subprocess.PIPE, stdout=out, stderr=err, text=True)
+
+    def command(line):
+        process.stdin.write(line + "\n")
+        process.stdin.flush()
+
+    page.wait_state("ringing", 15)
+    page.page.evaluate("vjs.answer()")
+    check(f"{label}: the call is up", page.wait_state("active", 10) and page.hears(bed.PARLEY_TONE), f"state {page.state()}")
+    command("transfer target")
+    failed = wait_until(lambda: [e for e in events(output, "transfer") if e.get("transfer") == "failed"], 5)
+    reason = failed[0].get("reason") if failed else None
+    check(f"{label}: Parley's transfer of the page is refused, saying why", failed and "verto.js" in (reason or ""), f"reason {reason!r}")
+    check(f"{label}: after the refusal the call goes on: the page still hears Parley, both active",
+          page.state() == "active" and bed.parley_state(output) == "active" and page.hears(bed.PARLEY_TONE),
+          f"page {page.state()}, Parley {bed.parley_state(output)}")
+    page.page.evaluate("vjs.transfer('target')")
+    ended = page.wait_state("ended", 5)
+    check(f"{label}: the page transfers Parley away and gets a bye BLIND_TRANSFER, not a dead call",
+          ended and page.value("vjs.current.cause") == "BLIND_TRANSFER", f"state {page.state()}, cause {page.value('vjs.current.cause')}")
+    moved = wait_until(lambda: [e for e in events(output, "transfer") if e.get("transfer") == "transferred"], 5)
+    answered = wait_until(lambda: any(e.get("state") == "active" for e in events(target_output, "state")), 10)
+    check(f"{label}: Parley follows the transfer and the target answers", moved and answered,
+          f"Parley {[e.get('transfer') for e in events(output, 'transfer')]}, target {[e.get('state') for e in events(target_output, 'state')]}")
+    command("hangup")
+    status, target_status = bed.exit_status(process, 10), bed.exit_status(target, 10)
+    check(f"{label}: Parley hangs up the transferred call; both exit", status is not None and target_status == 0, f"exit {status} and {target_status}")
+
+
+def reload(page, work):
+    """verto.js's call recovery: the page reloads mid-call, logs in again with the sessid it keeps
+    in localStorage and answers the switch's verto.attach from a new peer connection; media
+    comes back both ways behind the firewall."""
+    label = "verto.js page reloads mid-call"
+    output = os.path.join(work, "vjs-reload.json")
+    with open(output, "w") as out, open(os.path.join(work, "vjs-reload.err"), "w") as err:
+        process = bed.in_b([bed.PARLEY, "call", LOGIN, "--server", bed.SERVER, "--insecure", "--login", "caller", "--interface", f"{bed.BED}b0",
+                            "--no-ipv6", "--play", f"tone:{bed.PARLEY_TONE}", "--json", "--stats-interval", "0.25"],
+                           env={**os.environ, "PARLEY_PASSWORD": PASSWORDS["caller"]}, stdin=bed.subprocess.PIPE, stdout=out, stderr=err, text=True)
+    page.wait_state("ringing", 15)
+    page.page.evaluate("vjs.answer()")
+    check(f"{label}: the call is up", page.wait_state("active", 10) and page.hears(bed.PARLEY_TONE), f"state {page.state()}")
+    sessid = page.value("vjs.sessid")
+    dropped_at = time.time()
+    page.page.reload()
+    started = f"vjs.start({json.dumps(bed.SERVER)}, {json.dumps(LOGIN + '@' + DOMAIN)}, {json.dumps(PASSWORDS[LOGIN])})"
+    page.page.evaluate(f"Promise.race([{started}, new Promise((resolve) => setTimeout(() => resolve(false), 10000))])")
+    answered = wait_until(lambda: page.value("vjs.attachAnsweredAt"), 15)
+    check(f"{label}: the page logs in again with its sessid and answers verto.attach",
+          answered and page.value("vjs.sessid") == sessid and page.state() == "active", f"state {page.state()}")
+    parley_back = wait_until(lambda: bed.parley_resumed(output, answered / 1000, dropped_at), 5, step=0.1) if answered else None
+    heard = page.hears(bed.PARLEY_TONE, seconds=5)
+    page_back = page.value("Date.now() - vjs.attachAnsweredAt") / 1000 - 0.3 if heard and answered else None
+    check(f"{label}: media back both ways within 2 s of the attach answer", parley_back is not None and parley_back <= 2 and page_back is not None and page_back <= 2,
+          f"Parley received the page again {parley_back} s, the page heard Parley {page_back} s after it")
+    if parley_back is not None and page_back is not None:
+        figure(f"{label}: media back {parley_back:.2f} s (Parley, by its stats every 0.5 s) and {page_back:.2f} s (page) after its verto.attach")
+    process.stdin.write("hangup\n")
+    process.stdin.flush()
+    status = bed.exit_status(process, 10)
+    check(f"{label}: Parley hangs up and exits 0; the page gets verto.bye", status == 0 and page.wait_state("ended", 5), f"exit {status}, page {page.state()}")
+
+
 def main():
     work = bed.WORK
     switch_log = start_switch(work)
@@ -246,6 +331,7 @@ def main():
             login(page)
             bot_call(page, work)
             parley_calls(page, work)
+            transfers(page, work)
             methods = page.received_methods()
             pings = methods.count("verto.ping")
             check("the page hears only verto.* names", methods and all(m.startswith("verto.") for m in methods), f"{sorted(set(methods))}")
@@ -257,6 +343,7 @@ def main():
             check("the page, pinged every 2 s of silence and never answering, stays logged in", pings >= 3 and page.value("vjs.closed") is None
                   and not dropped, f"{pings} verto.ping, socket closed {page.value('vjs.closed')}")
             figure(f"verto.js page: {pings} verto.ping unanswered, {len(methods)} server requests, still logged in")
+            reload(page, work)  # last: the reload drops the socket the checks above watched
             outputs = [os.path.join(work, name) for name in os.listdir(work) if name.startswith("vjs-") and name.endswith((".json", ".err", ".log"))]
             leaks = [os.path.basename(path) for path in outputs if any(secret in open(path, errors="replace").read() for secret in PASSWORDS.values())]
             check("no password in any output or log of the switch or the Parley clients", not leaks and len(outputs) >= 8, f"leaks in {leaks}")

@@ -49,7 +49,7 @@ struct CallCommand: LongRunningCommand {
     @Option(help: "Caller id number.")
     var callerNumber = ""
 
-    @Option(help: "Seconds the call may ring unanswered before it ends no-answer (NO_ANSWER, exit status 7); 0: ring until the far end or the server ends it.")
+    @Option(help: "Seconds the call may ring unanswered before it ends no-answer (NO_ANSWER, exit status 8); 0: ring until the far end or the server ends it.")
     var ringTimeout: Duration = .seconds(60)
 
     @Option(help: "Seconds between --json stats events (0: only at the end).")

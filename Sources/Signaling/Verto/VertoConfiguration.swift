@@ -87,6 +87,8 @@ public struct HangupCause: Sendable, Equatable {
     public static let unallocatedNumber = HangupCause(cause: "UNALLOCATED_NUMBER", causeCode: 1)
     public static let normalTemporaryFailure = HangupCause(cause: "NORMAL_TEMPORARY_FAILURE", causeCode: 41)
     public static let incompatibleDestination = HangupCause(cause: "INCOMPATIBLE_DESTINATION", causeCode: 88)
+    /// FreeSWITCH's own cause (not Q.850) for a party that transferred its call away.
+    public static let blindTransfer = HangupCause(cause: "BLIND_TRANSFER", causeCode: 800)
 }
 
 /// Our side of an outgoing call's dialogParams.

@@ -15,8 +15,7 @@
     "10000000-1000-4000-8000-100000000000".replace(/[018]/g, (c) => (c ^ (crypto.getRandomValues(new Uint8Array(1))[0] & (15 >> (c / 4)))).toString(16)));
 
   const phone = {
-    // A reload keeps the tab's sessid, so the switch re-offers the calls it left (as verto.js's recovery does).
-    socket: null, sessid: sessionStorage.getItem("parley.sessid") || uuid(), nextID: 1, pending: new Map(), me: null, call: null,
+    socket: null, sessid: uuid(), nextID: 1, pending: new Map(), me: null, call: null,
     audio: null, micStream: null, inputAnalyser: null, outputAnalyser: null,
     sentDigits: "", heardDigits: "", heardFrequency: null, inputLevel: 0, outputLevel: 0,
     stats: {}, history: [], restarts: 0, reoffers: 0, reattaches: 0, attachAnsweredAt: null, oldConnectionClosedAt: null, log: [],
@@ -58,6 +57,9 @@
   }
 
   function connect(login, password) {
+    // A reload keeps the tab's sessid for this login, so the switch re-offers the calls it left
+    // (as verto.js's recovery does); another login in the same tab gets its own.
+    phone.sessid = sessionStorage.getItem("parley.sessid." + login) || uuid();
     const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/";
     status("Connecting to " + url);
     const socket = new WebSocket(url);
@@ -67,7 +69,7 @@
       try {
         const result = await request("login", { login, passwd: password, loginParams: {}, userVariables: {} });
         if (result && result.sessid) phone.sessid = result.sessid;
-        sessionStorage.setItem("parley.sessid", phone.sessid);
+        sessionStorage.setItem("parley.sessid." + login, phone.sessid);
         phone.me = login;
         $("me").textContent = login;
         refreshOnline();
