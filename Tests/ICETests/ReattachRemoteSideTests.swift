@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// A peer re-attaching from a brand-new connection answers the description of ours the server
-/// re-sent, so it checks the ports and credentials in it (issue 44): `restartRemoteSide` takes
+/// re-sent, so it checks the ports and credentials in it: `restartRemoteSide` takes
 /// on the new peer on the same session, where a restart would gather new ports that a peer
 /// behind a firewall never hears of while the old ones answer its checks.
 @Suite(.serialized, .tags(.slow), .notInQuickCheck) struct ReattachRemoteSideTests {

@@ -2,7 +2,7 @@ import Signaling
 @testable import Switch
 import Testing
 
-/// `user@domain` logins, as FreeSWITCH's verto users log in (issue 44): `bob@example.com` is
+/// `user@domain` logins, as FreeSWITCH's verto users log in: `bob@example.com` is
 /// `bob` in the switch's `--domain`, or in any domain when it has none; and the invite a callee
 /// gets says `display_direction: "outbound"`, as FreeSWITCH's and Telnyx's do.
 @Suite struct SwitchDomainLoginTests {

@@ -2,7 +2,7 @@ import Signaling
 @testable import Switch
 import Testing
 
-/// Blind transfers with a verto.js party (issue 44): verto.js has no handler for an incoming
+/// Blind transfers with a verto.js party: verto.js has no handler for an incoming
 /// `modify` transfer, so the switch refuses a transfer it would have to follow, and ends its
 /// side with a bye BLIND_TRANSFER when it transfers the other party away.
 @Suite struct SwitchVertoJSTransferTests {

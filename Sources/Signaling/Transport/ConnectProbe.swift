@@ -1,10 +1,27 @@
 import Foundation
 
 /// Why a TCP connect failed, which libwebsockets does not say ("Unable to connect"): one more
-/// connect to the same address, which a closed port refuses at once. Bounded by a short wait, as
-/// it runs on the socket service thread.
+/// connect to the same address, which a closed port refuses at once. It resolves a name and waits
+/// up to 200 ms, so it never runs on the socket service thread: `explain` runs it on Dispatch's
+/// global queue and hands the closure on from there.
 enum ConnectProbe {
     private static let wait: Int32 = 200  // milliseconds
+
+    /// Hands `closure` to `deliver`, naming a refused port when libwebsockets said only that it
+    /// was unable to connect; at once for any other closure.
+    static func explain(_ closure: WebSocketClosure, host: String, port: Int, deliver: @escaping @Sendable (WebSocketClosure) -> Void) {
+        guard case .connectFailed(let text)? = closure.error, text.lowercased().contains("unable to connect") else {
+            deliver(closure)
+            return
+        }
+        DispatchQueue.global().async {
+            var explained = closure
+            if isRefused(host: host, port: port) {
+                explained.error = .connectFailed("connection refused — is the server running at \(address(host: host, port: port))?")
+            }
+            deliver(explained)
+        }
+    }
 
     /// True when the first address of `host` refuses a TCP connection to `port`.
     static func isRefused(host: String, port: Int) -> Bool {

@@ -28,8 +28,15 @@ package final class WebSocketConnection: Sendable {
         }
         let limits = SocketLimits(maximumMessageSize: options.maximumMessageSize, maximumQueuedBytes: options.maximumQueuedBytes)
         service.submit(.connect(ClientSocketRequest(id: id, url: url, options: options, limits: limits, budget: budget, feed: feed) { event in
-            continuation.yield(event)
-            if case .closed = event { continuation.finish() }
+            guard case .closed(let closure) = event else {
+                continuation.yield(event)
+                return
+            }
+            // The close is the last event, so explaining it later keeps the order.
+            ConnectProbe.explain(closure, host: url.host, port: url.port) { explained in
+                continuation.yield(.closed(explained))
+                continuation.finish()
+            }
         }))
     }
 

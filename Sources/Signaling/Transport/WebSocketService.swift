@@ -520,10 +520,8 @@ final class WebSocketService: @unchecked Sendable {
     private static func classifyConnectError(_ text: String, host: String, port: Int, certificateSeen: Bool) -> WebSocketError {
         let lowered = text.lowercased()
         guard ["tls", "ssl", "cert", "verify"].contains(where: lowered.contains) else {
-            // lws says only "Unable to connect"; a refused port is the common case worth naming.
-            if lowered.contains("unable to connect"), ConnectProbe.isRefused(host: host, port: port) {
-                return .connectFailed("connection refused — is the server running at \(ConnectProbe.address(host: host, port: port))?")
-            }
+            // lws says only "Unable to connect"; whether the port refused is asked off this
+            // thread, by the connection that hears of it (ConnectProbe.explain).
             return .connectFailed(text)
         }
         // No certificate ever arrived: the peer did not answer the ClientHello in TLS.

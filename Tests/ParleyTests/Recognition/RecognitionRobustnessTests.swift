@@ -10,7 +10,7 @@ import Testing
 @Suite(.serialized) struct RecognitionRobustnessTests {
     static let northwind = "Thank you for calling Northwind Bank. To check your balance, press one. To report a lost card, press two."
 
-    /// Issue 43's crash: a whole-utterance decode (the free transcript) left the decoder's
+    /// The recogniser's crash: a whole-utterance decode (the free transcript) left the decoder's
     /// cepstrum buffer as long as the sentence, and the next spotting search on that decoder
     /// died in libsphinxbase's cmn_live (SpeechDecoder.stream says why).
     @Test func aTranscriptThenSpottingOnOneDecoderHearsTheWholeSentence() async throws {
