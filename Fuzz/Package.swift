@@ -24,6 +24,7 @@ let package = Package(
         .executableTarget(name: "WAVFuzz", dependencies: ["FuzzSupport", .product(name: "Media", package: parley)]),
         .executableTarget(name: "BotScriptFuzz", dependencies: ["FuzzSupport", .product(name: "Parley", package: parley)]),
         .executableTarget(name: "AgentFuzz", dependencies: ["FuzzSupport", .product(name: "Parley", package: parley)]),
+        .executableTarget(name: "HearingFuzz", dependencies: ["FuzzSupport", .product(name: "Parley", package: parley)]),
     ],
     swiftLanguageModes: [.v6]
 )
