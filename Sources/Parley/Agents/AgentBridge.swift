@@ -23,7 +23,7 @@ final class AgentBridge: AudioSource, ReceivedAudioListener, WebSocketFeed, @unc
     private let wake: @Sendable () -> Void
     /// What the link can carry: exec links are text only.
     private let binaryAllowed: Bool
-    private let lock = Lock(())
+    private let lock = Lock((), rank: .agentBridge)
 
     // Guarded by `lock`.
     private var rate = 0
