@@ -15,20 +15,30 @@ import CThreadSanitizer
 /// Public, not package: a `package` @inlinable body was not inlined into the other modules of a
 /// release build, so every call went through the unspecialised generic entry point, which looks
 /// `Mutex<Value>`'s metadata up at run time, several times per packet.
+///
+/// A lock that nests with others has a `LockRank`; a debug build checks each `withLock` of it
+/// against the order (`LockOrder`), a release build pays one stored optional and no check.
 @frozen
 public struct Lock<Value: ~Copyable>: ~Copyable {
     @usableFromInline
     let mutex: Mutex<Value>
+    @usableFromInline
+    let rank: LockRank?
 
     @inlinable
-    public init(_ initialValue: consuming sending Value) {
+    public init(_ initialValue: consuming sending Value, rank: LockRank? = nil) {
         mutex = Mutex(initialValue)
+        self.rank = rank
     }
 
     @inlinable
     public borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
+        #if DEBUG
+        if let rank { LockOrder.willTake(rank) }
+        defer { if let rank { LockOrder.didRelease(rank) } }
+        #endif
         #if PARLEY_THREAD_SANITIZER
         // The Mutex's own address: fixed while the lock is shared, one per lock, and taken
         // from a borrow, which TSan does not count as an access (the inout value's address

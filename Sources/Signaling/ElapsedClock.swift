@@ -1,3 +1,5 @@
+import Locking
+
 /// Seconds since creation on the monotonic clock: the `now` the dialect state machines take.
 package struct ElapsedClock: Sendable {
     private let clock = ContinuousClock()

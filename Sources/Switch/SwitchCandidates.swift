@@ -1,3 +1,4 @@
+import Locking
 import Signaling
 
 /// Trickle ICE between a call's two sides (docs/signaling.md, "Trickle ICE"). Trickle is opt-in

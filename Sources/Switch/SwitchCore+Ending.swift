@@ -1,3 +1,4 @@
+import Locking
 import Signaling
 
 /// Calls the switch ends itself: one nobody answered within the no-answer timeout, and every

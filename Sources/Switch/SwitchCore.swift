@@ -1,5 +1,6 @@
 import CoreMetrics
 import Foundation
+import Locking
 import Signaling
 
 /// The server side of the Verto/Telnyx dialect as a state machine without I/O: logins,

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Parley
 
 /// What `parley call` and `parley answer` do once a call is answered: show what was negotiated,

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Parley
 
 /// The schedule of `parley load`: starts calls at most `rate` a second and at most

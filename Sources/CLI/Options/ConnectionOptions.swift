@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Locking
 import Parley
 
 /// Where and as whom to log in. Flags win over `PARLEY_SERVER`, `PARLEY_LOGIN`,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Locking
 import Signaling
 
 /// Every flag that is a time takes a number of seconds on the command line (`--hold 2.5`) and is

@@ -25,7 +25,7 @@ package final class MediaSession: @unchecked Sendable {
     private let receiveLock = Lock(())
     /// Only ever reached through `withReceiver`, under `receiveLock`.
     private let receiver: MediaReceiver
-    private let clockLock = Lock(())
+    private let clockLock = Lock((), rank: .mediaSessionClock)
     private let continuation: AsyncStream<MediaEvent>.Continuation
     /// Taken from the channel once it is secure: nothing is sent before.
     private var sender: SRTPSender?

@@ -25,7 +25,7 @@ final class AgentBridge: AudioSource, ReceivedAudioListener, WebSocketFeed, @unc
     private let binaryAllowed: Bool
     /// A platform dialect's messages (Dialects/); nil for Parley's own protocol.
     let wire: (any AgentWire)?
-    private let lock = Lock(())
+    private let lock = Lock((), rank: .agentBridge)
 
     // Guarded by `lock`.
     private var rate = 0

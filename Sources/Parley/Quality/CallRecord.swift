@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Signaling
 
 /// What a finished call leaves behind (docs/calls.md, "Call record"): its times, codec, traffic

@@ -1,3 +1,4 @@
+import Locking
 /// Requests this side sent and still waits for, each with its own deadline.
 ///
 /// Time is passed in rather than read, so the dialect state machines stay deterministic and

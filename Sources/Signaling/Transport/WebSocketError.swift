@@ -1,3 +1,4 @@
+import Locking
 /// What went wrong with a WebSocket, in words a person can act on.
 public enum WebSocketError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidURL(String, reason: String)

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// The client side of the Verto/Telnyx dialect as a state machine without I/O.
 ///
