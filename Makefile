@@ -7,13 +7,14 @@ FUZZ_SECONDS ?= 60
 SOAK_MINUTES ?= 10
 PARLEY := .build/debug/parley
 
-.PHONY: all bootstrap build check install uninstall test demo fuzz sanitize bench soak clean
+.PHONY: all bootstrap build check release install uninstall package package-test test demo fuzz sanitize bench soak clean distclean
 
 all: build
 
 bootstrap:
 	@scripts/bootstrap
 	@scripts/pkgconfig-shims $(PKGCONFIG_SHIMS)
+	@scripts/build-tree-moved
 
 build: bootstrap
 	swift build
@@ -35,13 +36,33 @@ test: build
 	scripts/run-e2e $(PARLEY)
 
 # A release build installed under PREFIX (default /usr/local; DESTDIR stages it): the binary, a
-# manual page made from the commands' help, shell completions, the examples (scripts/install).
-# The binary finds the Swift runtime where it was built (/opt/swift), as `make build`'s does.
+# manual page made from the commands' help, shell completions, the examples and the docs
+# (scripts/install). The Swift runtime is linked into the binary (--static-swift-stdlib), so it
+# runs where no Swift toolchain is: it needs only the Debian packages of deploy/runtime-packages.
 PREFIX ?= /usr/local
-install: bootstrap
-	swift package plugin generate-manual --configuration release
-	swift build -c release --product parley
-	PREFIX=$(PREFIX) scripts/install install .build/release/parley .build/plugins/GenerateManual/outputs/CLI/parley.1
+RELEASE_PARLEY := .build/release/parley
+MANPAGE := .build/manual/parley.1
+# The manual comes from the release binary's own help, by swift-argument-parser's generator built
+# in debug: its plugin would build parley in release a second time, with its own flags.
+release: bootstrap
+	swift build -c release --product parley --static-swift-stdlib
+	swift build --product generate-manual
+	mkdir -p $(dir $(MANPAGE))
+	.build/debug/generate-manual-tool $(RELEASE_PARLEY) -o $(dir $(MANPAGE))
+
+install: release
+	PREFIX=$(PREFIX) scripts/install install $(RELEASE_PARLEY) $(MANPAGE)
+
+# The Debian package, .build/package/parley_VERSION_ARCH.deb (scripts/package): what `make
+# install` puts under /usr, with Depends generated from the binary's libraries.
+package: release
+	scripts/package $(RELEASE_PARLEY) $(MANPAGE) .build/package
+
+# Installs that package where there is no Swift toolchain and no build tree (a mount namespace
+# hides them, no network), then runs it (scripts/package-test). Not in `make test`: the release
+# build alone takes minutes on two cores.
+package-test: package
+	scripts/package-test .build/package/parley_*.deb
 
 uninstall:
 	PREFIX=$(PREFIX) scripts/install uninstall
@@ -68,5 +89,11 @@ fuzz: bootstrap
 sanitize: bootstrap
 	@scripts/sanitize
 
+# Removes what was built and keeps what was fetched (the dependencies' checkouts), so a build
+# after it works offline. distclean removes everything.
 clean:
+	swift package clean
+	if [ -d Fuzz/.build ]; then cd Fuzz && swift package clean; fi
+
+distclean:
 	rm -rf .build Fuzz/.build

@@ -35,7 +35,7 @@ import Testing
 
     @Test func errorsNeverQuoteSecrets() {
         let head = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 RTP/SAVP 0\r\n"
-        for line in ["a=ice-pwd:secret!pass", "a=crypto:1 AES_CM_128_HMAC_SHA1_80 secretkeymaterial", "a=crypto:x AES secretkeymaterial"] {
+        for line in ["a=ice-pwd:secret:pass", "a=ice-pwd:secret pass", "a=crypto:1 AES_CM_128_HMAC_SHA1_80 secretkeymaterial", "a=crypto:x AES secretkeymaterial"] {
             let error = #expect(throws: SDPParseError.self) { try SDPParser().parse(head + line + "\r\n") }
             #expect(error?.line == 6)
             #expect(error.map { !$0.description.contains("secret") } == true, "\(error.map(String.init(describing:)) ?? "")")
