@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Media
 import Parley
 
 /// Shows what the recogniser hears in a recording, to try it before writing a `heard:` step.

@@ -25,9 +25,13 @@ extension LockRank {
     /// `MediaSession.clockLock`: a session's clock side, held while a tick pulls its source and
     /// pushes to its sink.
     public static let mediaSessionClock = LockRank(level: 10, name: "MediaSession.clockLock")
-    /// `AudioSourceSwitch.lock` and `AudioSinkSwitch.lock`: the current source or sink, held
-    /// while it is pulled or pushed (never one inside the other).
-    public static let audioSwitch = LockRank(level: 20, name: "AudioSourceSwitch.lock / AudioSinkSwitch.lock")
+    /// `AudioSinkSwitch.lock`: the current sink and its listeners, held while a played frame is
+    /// pushed; a listener may stop the prompt under way (a bot's barge-in: `SpeechOnsetDetector`
+    /// → `BotRun.playUntilInterrupted` → `AudioSourceSwitch.stopPrompt`), so the source switch
+    /// ranks after it.
+    public static let audioSinkSwitch = LockRank(level: 20, name: "AudioSinkSwitch.lock")
+    /// `AudioSourceSwitch.lock`: the current source, held while the frame to send is pulled.
+    public static let audioSourceSwitch = LockRank(level: 25, name: "AudioSourceSwitch.lock")
     /// `AgentBridge.lock`: an agent call's queues, taken by the switch's current source or sink.
     public static let agentBridge = LockRank(level: 30, name: "AgentBridge.lock")
 }

@@ -6,7 +6,7 @@ import Locking
 /// starts and stops while the call runs. Written once per tick on the media clock thread.
 /// Unchecked: fields behind one Lock<()> taken once per tick around several of them.
 final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
-    private let lock = Lock((), rank: .audioSwitch)
+    private let lock = Lock((), rank: .audioSinkSwitch)
     private let base: any AudioSink
     private var recording: (any AudioSink)?
     private var listener: (any ReceivedAudioListener)?

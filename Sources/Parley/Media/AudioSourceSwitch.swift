@@ -8,7 +8,7 @@ import Locking
 /// A prompt that comes pre-encoded (`EncodedAudioSource`) lends its frames to the session.
 /// Unchecked: mutable fields behind `lock` (a Lock<()>, to take it once per tick around several), and `lastEncoded` only on the clock thread.
 final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
-    private let lock = Lock((), rank: .audioSwitch)
+    private let lock = Lock((), rank: .audioSourceSwitch)
     private var base: any AudioSource
     private let encodedBase: (any EncodedAudioSource)?
     private var prompt: (source: any AudioSource, encoded: (any EncodedAudioSource)?, finished: CheckedContinuation<Bool, Never>)?

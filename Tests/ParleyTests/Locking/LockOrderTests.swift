@@ -15,8 +15,9 @@ import Testing
 
     final class RankedLocks: Sendable {
         let clock = Lock((), rank: .mediaSessionClock)
-        let sourceSwitch = Lock((), rank: .audioSwitch)
-        let sinkSwitch = Lock((), rank: .audioSwitch)
+        let sourceSwitch = Lock((), rank: .audioSourceSwitch)
+        let otherSourceSwitch = Lock((), rank: .audioSourceSwitch)
+        let sinkSwitch = Lock((), rank: .audioSinkSwitch)
         let bridge = Lock((), rank: .agentBridge)
     }
 
@@ -28,6 +29,8 @@ import Testing
             locks.clock.withLock { _ in
                 locks.sourceSwitch.withLock { _ in locks.bridge.withLock { _ in } }
                 locks.sinkSwitch.withLock { _ in locks.bridge.withLock { _ in } }
+                // A bot's barge-in: a listener of the sink stops the prompt the source plays.
+                locks.sinkSwitch.withLock { _ in locks.sourceSwitch.withLock { _ in locks.bridge.withLock { _ in } } }
             }
         }
         #expect(reports.all.isEmpty)
@@ -47,6 +50,15 @@ import Testing
     }
 
     @Test func takingTwoLocksOfOneRankIsReported() {
+        let reports = Reports()
+        let locks = RankedLocks()
+        LockOrder.reportingViolations(to: reports.add) {
+            locks.sourceSwitch.withLock { _ in locks.otherSourceSwitch.withLock { _ in } }
+        }
+        #expect(reports.all.count == 1)
+    }
+
+    @Test func takingTheSinkSwitchWhileHoldingTheSourceSwitchIsReported() {
         let reports = Reports()
         let locks = RankedLocks()
         LockOrder.reportingViolations(to: reports.add) {

@@ -1,7 +1,7 @@
 import Locking
 
 /// The calls a platform dialect's bots may name over the emulated REST API
-/// (AgentRESTServer.swift): the platform's call id → the call, while the call streams.
+/// (AgentPlatformAPI.swift): the platform's call id → the call, while the call streams.
 final class AgentPlatformCalls: Sendable {
     static let shared = AgentPlatformCalls()
     private let calls = Lock([String: Call]())
