@@ -31,9 +31,14 @@ import Testing
         return (watch, pump)
     }
 
-    /// `ours` was the controlled side of its first peer (it answered); the new peer answers our
-    /// description again, so it is controlled too: the role conflict settles who nominates.
-    @Test(arguments: [ICEAgentConfiguration.Role.controlled, .controlling])
+    /// `ours` controls, as the side whose description the new peer answered. Where `ours` had
+    /// answered its first peer (controlled), the new peer is controlled too and the role
+    /// conflict settles who nominates: Chromium settles it every time (scripts/test-browser's
+    /// re-attach variants, page as caller), but libnice 0.1.21 on both ends does not always:
+    /// with NICE_DEBUG, a side that switches role after its pair succeeded leaves that pair
+    /// "waiting-for-nom" and never nominates it (about 1 run in 3 here), so that case is not a
+    /// libnice-to-libnice test.
+    @Test(arguments: [ICEAgentConfiguration.Role.controlling])
     func aNewPeerIsTakenOnOnTheSamePortsAndCredentials(ours role: ICEAgentConfiguration.Role) async throws {
         let loop = NetworkLoop(name: "parley-t-reattach")
         let configuration = { (role: ICEAgentConfiguration.Role) in ICEAgentConfiguration(role: role, allowedInterfaces: ["lo"], ipv6: false) }

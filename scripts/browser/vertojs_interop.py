@@ -274,6 +274,9 @@ def transfers(page, work):
     answered = wait_until(lambda: any(e.get("state") == "active" for e in events(target_output, "state")), 10)
     check(f"{label}: Parley follows the transfer and the target answers", moved and answered,
           f"Parley {[e.get('transfer') for e in events(output, 'transfer')]}, target {[e.get('state') for e in events(target_output, 'state')]}")
+    # Hung up only once audio has reached the target: a call ended before any media ends as a
+    # media failure, which the target's exit status (rightly) counts.
+    wait_until(lambda: any("mos" in e for e in events(target_output, "stats")), 10)
     command("hangup")
     status, target_status = bed.exit_status(process, 10), bed.exit_status(target, 10)
     check(f"{label}: Parley hangs up the transferred call; both exit", status is not None and target_status == 0, f"exit {status} and {target_status}")
