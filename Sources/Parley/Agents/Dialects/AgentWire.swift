@@ -94,6 +94,25 @@ struct AgentWireWriter {
         for value in text.utf8 { byte(value) }
     }
 
+    /// The `media` event Twilio sends and Telnyx copies in its own spelling: μ-law in base64,
+    /// its sequence, chunk and timestamp as strings. `opening` and `closing` are the platform's
+    /// fragments around the shared middle (`{"event":"media","sequenceNumber":"` and
+    /// `"},"streamSid":"` for Twilio), so nothing is built per frame.
+    mutating func chunkedMedia(_ samples: UnsafeBufferPointer<Int16>, sequence: Int, chunk: Int, timestamp: Int,
+                               opening: StaticString, closing: StaticString, stream: String) {
+        text(opening)
+        number(sequence)
+        text(#"","media":{"track":"inbound","chunk":""#)
+        number(chunk)
+        text(#"","timestamp":""#)
+        number(timestamp)
+        text(#"","payload":""#)
+        audio(samples, .muLaw)
+        text(closing)
+        plain(stream)
+        text(#""}"#)
+    }
+
     mutating func number(_ value: Int) {
         guard value > 0 else { return byte(UInt8(ascii: "0")) }
         var digits = 0

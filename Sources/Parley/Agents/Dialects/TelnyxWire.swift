@@ -29,17 +29,8 @@ final class TelnyxWire: AgentWire {
     func media(_ samples: UnsafeBufferPointer<Int16>, into buffer: UnsafeMutableRawBufferPointer) -> (length: Int, binary: Bool) {
         let (chunk, timestamp) = chunks.next()
         var writer = AgentWireWriter(buffer)
-        writer.text(#"{"event":"media","sequence_number":""#)
-        writer.number(sequence.next())
-        writer.text(#"","media":{"track":"inbound","chunk":""#)
-        writer.number(chunk)
-        writer.text(#"","timestamp":""#)
-        writer.number(timestamp)
-        writer.text(#"","payload":""#)
-        writer.audio(samples, .muLaw)
-        writer.text(#""},"stream_id":""#)
-        writer.plain(streamId)
-        writer.text(#""}"#)
+        writer.chunkedMedia(samples, sequence: sequence.next(), chunk: chunk, timestamp: timestamp,
+                            opening: #"{"event":"media","sequence_number":""#, closing: #""},"stream_id":""#, stream: streamId)
         return (writer.count, false)
     }
 

@@ -27,17 +27,8 @@ final class TwilioWire: AgentWire {
     func media(_ samples: UnsafeBufferPointer<Int16>, into buffer: UnsafeMutableRawBufferPointer) -> (length: Int, binary: Bool) {
         let (chunk, timestamp) = chunks.next()
         var writer = AgentWireWriter(buffer)
-        writer.text(#"{"event":"media","sequenceNumber":""#)
-        writer.number(sequence.next())
-        writer.text(#"","media":{"track":"inbound","chunk":""#)
-        writer.number(chunk)
-        writer.text(#"","timestamp":""#)
-        writer.number(timestamp)
-        writer.text(#"","payload":""#)
-        writer.audio(samples, .muLaw)
-        writer.text(#""},"streamSid":""#)
-        writer.plain(streamSid)
-        writer.text(#""}"#)
+        writer.chunkedMedia(samples, sequence: sequence.next(), chunk: chunk, timestamp: timestamp,
+                            opening: #"{"event":"media","sequenceNumber":""#, closing: #""},"streamSid":""#, stream: streamSid)
         return (writer.count, false)
     }
 
