@@ -26,14 +26,18 @@ build: bootstrap
 check:
 	@scripts/bootstrap --build-only
 	@scripts/pkgconfig-shims $(PKGCONFIG_SHIMS)
+	scripts/shellcheck-all
 	swift build --build-tests
 	PARLEY_QUICK_CHECK=1 swift test --skip-build --no-parallel
 
 # Serial: the interop suites run real peers (Janus, aiortc, coturn) and media clocks; run side by
 # side on two cores they starve each other and time out. Serial takes about a minute longer.
+# A normal user runs both as root of a user namespace of its own (scripts/as-namespace-root):
+# every namespace test runs; the few that need the host's root (real-time priorities, a cgroup
+# quota) say they are skipped.
 test: build
-	swift test --no-parallel
-	scripts/run-e2e $(PARLEY)
+	scripts/as-namespace-root swift test --no-parallel
+	scripts/as-namespace-root scripts/run-e2e $(PARLEY)
 
 # A release build installed under PREFIX (default /usr/local; DESTDIR stages it): the binary, a
 # manual page made from the commands' help, shell completions, the examples and the docs

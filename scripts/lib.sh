@@ -1,7 +1,78 @@
-# Helpers the end-to-end test scripts source: counted checks, and waits that are all bounded in
-# time, so a process that hangs fails its check instead of hanging `make test`; a wait that times
-# out fails loudly on its own (docs/hardening.md, "Adding an end-to-end test").
-# The sourcing script keeps `passed`, `failed` and `pids` (the processes `reap` ends).
+# shellcheck shell=bash
+# Helpers the end-to-end test scripts source: one preamble and one ending, counted checks, and
+# waits that are all bounded in time, so a process that hangs fails its check instead of hanging
+# `make test`; a wait that times out fails loudly on its own (docs/hardening.md, "Adding an
+# end-to-end test"). A script starts
+#
+#     set -uo pipefail
+#     parley=$(realpath "${1:?usage: scripts/test-NAME PATH-TO-PARLEY}")
+#     . "$(dirname "$0")/lib.sh"          # bench/ sources "$(dirname "$0")/../scripts/lib.sh"
+#     begin_test test-NAME PREFIX "$@"    # PREFIX names its network namespaces; "" for none
+#
+# and ends with `end_test`. It keeps `passed`, `failed` and `pids` (the processes `reap` ends).
+
+# The repository's root, wherever the sourcing script was started from.
+parley_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# begin_test NAME PREFIX ARGS...: with a PREFIX, the script builds network namespaces and runs
+# again as namespace root when it is not root (scripts/as-namespace-root), with ARGS as before.
+# Then from the repository's root: `id` (PREFIX and this process's id, for the namespaces'
+# names), `work` (a temporary directory, kept with KEEP=1), `pids`, `passed`, `failed`, and a trap
+# that on any exit runs the script's own `on_cleanup` when it has one, ends `pids`, removes the
+# test bed `id` and the work directory.
+begin_test() {
+    test_name=$1
+    test_prefix=$2
+    shift 2
+    if [ -n "$test_prefix" ] && [ "$(id -u)" -ne 0 ]; then
+        exec "$parley_root/scripts/as-namespace-root" "$0" "$@"
+    fi
+    cd "$parley_root" || exit 1
+    id="$test_prefix$(printf '%x' "$BASHPID" | tail -c 6)"
+    work=$(mktemp -d)
+    [ -z "${KEEP:-}" ] || echo "$test_name: work directory $work is kept" >&2
+    pids=()
+    passed=0
+    failed=0
+    trap finish_test EXIT INT TERM
+}
+
+finish_test() {
+    if declare -F on_cleanup >/dev/null; then on_cleanup; fi
+    reap
+    if [ -n "$test_prefix" ]; then scripts/netns/topology down "$id" >/dev/null 2>&1; fi
+    [ -n "${KEEP:-}" ] || rm -rf "$work"
+}
+
+# in_user_namespace: true when this runs as root only inside a user namespace of a normal user
+# (scripts/as-namespace-root), where cgroups, real-time priorities and raised limits are out of reach.
+in_user_namespace() {
+    ! grep -qE '^ *0 +0 +4294967295 *$' /proc/self/uid_map
+}
+
+# up_test_bed KIND: the namespaces of scripts/netns/topology KIND under `id`, or the script ends.
+up_test_bed() {
+    scripts/netns/topology up "$1" "$id" >/dev/null || { echo "$test_name: could not build the test bed" >&2; exit 1; }
+}
+
+# in_a / in_b COMMAND...: runs COMMAND in the test bed's namespace ID-a or ID-b.
+in_a() { ip netns exec "$id-a" "$@"; }
+in_b() { ip netns exec "$id-b" "$@"; }
+
+# end_test [PATTERN]: prints `NAME: N passed, M failed`, and when one failed the last lines of
+# each process's standard error in the work directory and the `--json` events matching PATTERN
+# (cut to 600 characters); its status is the script's verdict.
+end_test() {
+    echo "$test_name: $passed passed, $failed failed"
+    if [ "$failed" -ne 0 ]; then
+        local file
+        for file in "$work"/*.err; do
+            if [ -s "$file" ]; then echo "--- $(basename "$file")"; tail -n 5 "$file"; fi
+        done >&2
+        if [ -n "${1:-}" ]; then grep -h -- "$1" "$work"/*.json | cut -c1-600 >&2; fi
+    fi
+    [ "$failed" -eq 0 ]
+}
 
 check() { # NAME CONDITION-EXIT-STATUS
     if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1" >&2; fi
@@ -13,6 +84,18 @@ wait_for() { # FILE PATTERN SECONDS: on timeout it says so, shows the file's las
         if [ $SECONDS -ge $deadline ]; then
             echo "FAIL: timed out after $3 s waiting for /$2/ in $1; its last lines:" >&2
             tail -n 20 "$1" 2>/dev/null | sed 's/^/    /' >&2
+            failed=$((${failed:-0} + 1))
+            return 1
+        fi
+        sleep 0.1
+    done
+}
+
+wait_count() { # FILE PATTERN COUNT SECONDS: waits for COUNT lines matching PATTERN, failing as wait_for does
+    local deadline=$((SECONDS + $4))
+    until [ "$(grep -c -- "$2" "$1" 2>/dev/null)" -ge "$3" ]; do
+        if [ $SECONDS -ge $deadline ]; then
+            echo "FAIL: timed out after $4 s waiting for $3 of /$2/ in $1" >&2
             failed=$((${failed:-0} + 1))
             return 1
         fi

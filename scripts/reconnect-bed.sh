@@ -1,20 +1,13 @@
+# shellcheck shell=bash disable=SC2154  # parley comes from the sourcing script, id and work from begin_test
 # Shared by scripts/test-reconnect and bench/reconnect: a flat test bed with `parley switch` on
 # 10.0.1.200 (an address of ID-b's loopback that ID-a reaches over the link, so bob's address can
 # change without moving the switch), bob (`parley answer --bot`, a steady 880 Hz) in ID-b and
 # alice (`parley call bob`, 440 Hz) in ID-a, one interface each; helpers to wait and measure.
-# Source it from the project root with $parley set; it sets id, work, pids and a cleanup trap.
+# Source it after scripts/lib.sh with $parley set; it begins the test (begin_test: id, work, pids,
+# the cleanup trap). Its waits poll faster than lib.sh's, for the timelines, and count no failure:
+# the check after each does.
 # bed_up; start_switch; start_bob; start_alice [EXTRA-FLAGS...]
-id="r$(printf '%x' $$ | tail -c 6)$((RANDOM % 10))"
-id=${id:0:9}
-work=$(mktemp -d); [ -n "${KEEP:-}" ] && echo "work: $work" >&2
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
-    wait 2>/dev/null
-    scripts/netns/topology down "$id" >/dev/null 2>&1
-    [ -n "${KEEP:-}" ] || rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
+begin_test "$(basename "$0")" r "$@"
 wait_for() { # FILE PATTERN SECONDS
     local deadline=$((SECONDS + $3))
     until grep -q -- "$2" "$1" 2>/dev/null; do
@@ -29,8 +22,6 @@ wait_count() { # FILE PATTERN COUNT SECONDS
         sleep 0.05
     done
 }
-in_a() { ip netns exec "$id-a" "$@"; }
-in_b() { ip netns exec "$id-b" "$@"; }
 now() { date +%s.%N; }
 received() { # JSON-FILE: the packets received in the last stats event
     python3 -c 'import json,sys
@@ -133,7 +124,7 @@ bed_up() {
 start_switch() {
     in_b "$parley" switch --listen "$server" --user "alice:$alice_pw" --user "bob:$bob_pw" \
         --ping-interval 2 --ping-timeout 3 --detach-timeout 6 --json > "$work/switch.json" 2> "$work/switch.err" &
-    pids+=($!)
+    pids+=("$!")
     wait_for "$work/switch.json" '"listening"' 10
 }
 start_bob() { # [FLAGS...] for parley answer
@@ -144,7 +135,7 @@ start_bob() { # [FLAGS...] for parley answer
         --bot "$work/tone.yaml" --record-dir "$work/bob" --calls 1 --json --log-level debug --log-file "$work/bob.log" \
         --disruption-timeout 0.1 --stats-interval 0.25 --reconnect-timeout 20 "$@" > "$work/bob.json" 2> "$work/bob.err" &
     bob=$!
-    pids+=($bob)
+    pids+=("$bob")
     wait_for "$work/switch.json" '"kind":"login","login":"bob"' 10
 }
 # start_alice [FLAGS...]: the call, driven through the fifo on fd 7; returns once audio flows both ways.
@@ -157,7 +148,7 @@ start_alice() {
         --disruption-timeout 0.1 --stats-interval 0.25 "$@" \
         < "$work/alice.commands" > "$work/alice.json" 2> "$work/alice.err" &
     alice=$!
-    pids+=($alice)
+    pids+=("$alice")
     exec 7> "$work/alice.commands"
     wait_for "$work/alice.json" '"state":"active"' 10 && wait_for "$work/bob.json" '"srtpProfile"' 10 && audio_flows
 }

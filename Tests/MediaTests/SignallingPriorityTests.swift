@@ -35,7 +35,7 @@ struct SignallingPriorityTests {
 
     /// A thread at the signalling priority runs bulk work at `bulkPriority` and gets its own
     /// priority back after; a thread at another scheduling is left alone.
-    @Test(.needsRoot) func bulkWorkStepsDownAndBack() {
+    @Test(.needsHostRoot) func bulkWorkStepsDownAndBack() {
         let seen = Lock<[String]>([])
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {

@@ -14,16 +14,33 @@ extension Tag {
 }
 
 public enum TestHost {
-    /// Root makes namespaces, raises limits and scheduling priorities; a normal user cannot.
+    /// Root makes namespaces, veth pairs and firewall rules: the host's root, or a normal user
+    /// mapped to root in a user namespace of its own (`scripts/as-namespace-root`, which `make test`
+    /// runs the tests under when it is not root).
     public static let isRoot = geteuid() == 0
+    /// Only the host's root raises limits and takes real-time priorities: root inside a user
+    /// namespace cannot. The initial user namespace maps every id to itself.
+    public static let isHostRoot = isRoot && isInitialUserNamespace
     /// Set by `make check`: the quick, unprivileged subset.
     public static let isQuickCheck = ProcessInfo.processInfo.environment["PARLEY_QUICK_CHECK"] != nil
+
+    private static var isInitialUserNamespace: Bool {
+        guard let map = try? String(contentsOfFile: "/proc/self/uid_map", encoding: .utf8) else { return false }
+        return map.split(whereSeparator: \.isWhitespace) == ["0", "0", "4294967295"]
+    }
 }
 
 extension Trait where Self == ConditionTrait {
-    /// Runs only as root, where `make test` runs; a normal user's `make check` skips it.
+    /// Runs only as root, where `make test` runs (or as namespace root); a normal user's
+    /// `make check` skips it.
     public static var needsRoot: Self {
-        .enabled(if: TestHost.isRoot, "needs root (network namespaces, limits or priorities): run by make test")
+        .enabled(if: TestHost.isRoot, "needs root (network namespaces): run by make test")
+    }
+
+    /// Runs only as the host's root: real-time priorities and raised limits, which a user
+    /// namespace does not grant.
+    public static var needsHostRoot: Self {
+        .enabled(if: TestHost.isHostRoot, "needs the host's root (real-time priorities): run by make test as root")
     }
 
     /// Skipped by `make check`, which stays under three minutes; `make test` runs it.

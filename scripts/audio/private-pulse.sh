@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/test-audio and bench/audio-latency: a PulseAudio server of their own, a user
 # daemon with two null sinks and no hardware modules, isolated by its own runtime directory.
 # "spk" is Parley's speaker; "micfeed" is what its microphone (micfeed.monitor) hears.

@@ -28,7 +28,7 @@ import Locking
     /// Left at normal priority beside its real-time clock, a network thread starves whenever the
     /// machine is busy (docs/performance.md, "Why the hold fell behind the ramp"). Where the
     /// process may use real-time scheduling (root, as `make test` runs), it runs one step below.
-    @Test(.needsRoot) func eachShardsNetworkThreadRunsRealTimeOneStepBelowItsClock() async throws {
+    @Test(.needsHostRoot) func eachShardsNetworkThreadRunsRealTimeOneStepBelowItsClock() async throws {
         try #require(getenv(ClockPriority.environmentVariable) == nil)
         let engine = MediaEngine(shards: 2)
         let places = [engine.place(), engine.place()]
