@@ -224,6 +224,26 @@ final class SessionPair {
         #expect(abs(TestAudio.dominantFrequency(afterStartup(pair.sinkB.captured, skip: 800).prefix(4000).map { $0 }, sampleRate: 8000) - 600) <= 5)
     }
 
+    /// A frame the transport refuses (no selected pair, a full buffer) is counted, not lost
+    /// without a trace, and the call sends again once the transport takes packets.
+    @Test func framesTheTransportRefusesAreCountedAndTheCallGoesOn() throws {
+        let pair = try SessionPair(
+            codec: .pcmu(), sourceA: ToneSource(frequency: 600, sampleRate: 8000),
+            sourceB: ToneSource(frequency: 1300, sampleRate: 8000), secure: false)
+        defer { pair.finish() }
+        #expect(pair.waitForAudio(seconds: 5, samples: 8000 / 2))
+        #expect(pair.a.statistics().sendFailures == 0)
+        pair.socketA.refuse(true)
+        #expect(waitUntil(seconds: 5) { pair.a.statistics().sendFailures >= 10 })
+        pair.socketA.refuse(false)
+        let refused = pair.a.statistics()
+        #expect(waitUntil(seconds: 5) { pair.a.statistics().packetsSent >= refused.packetsSent + 10 })
+        // Every refused frame was counted once: none while the transport takes them again
+        // (a frame or two may have been in flight when refusing stopped).
+        #expect(pair.a.statistics().sendFailures <= refused.sendFailures + 2)
+        #expect(pair.b.statistics().sendFailures == 0)
+    }
+
     /// libwebrtc sends RFC 4733 events on telephone-event/8000 even when the call's codec is
     /// Opus; our answer accepted that payload type, so its digits must arrive.
     @Test func digitsOnTheEightKilohertzTelephoneEventBesideOpusArrive() throws {

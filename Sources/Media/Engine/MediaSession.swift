@@ -82,6 +82,7 @@ package final class MediaSession: @unchecked Sendable {
     private var nextRTCP: ContinuousClock.Instant?
 
     private var packetsSent = 0
+    private var sendFailures = 0
     private var bytesSent = 0
     private var concealedSamples = 0
     private var totalSamplesPlayed = 0
@@ -449,14 +450,20 @@ package final class MediaSession: @unchecked Sendable {
             let event = dtmfSender.step(timestamp: timestamp, frameSamples: frameSamples)
         {
             let fields = RTPHeaderFields(marker: event.marker, payloadType: eventPayloadType, sequenceNumber: sequenceNumber, timestamp: event.timestamp, ssrc: configuration.localSSRC)
-            guard let start = try? RTPPacketWriter.writeHeader(fields, into: sendBuffer) else { return }
+            guard let start = try? RTPPacketWriter.writeHeader(fields, into: sendBuffer) else {
+                sendFailures += 1
+                return
+            }
             event.event.write(into: UnsafeMutableRawBufferPointer(rebasing: sendBuffer[start..<(start + 4)]))
             transmit(length: start + 4, payloadLength: 4, payloadType: eventPayloadType)
             return
         }
         let headerLength = RTPPacket.fixedHeaderLength
         let payloadArea = UnsafeMutableRawBufferPointer(rebasing: sendBuffer[headerLength..<1400])
-        guard let payloadLength = encode(pcm, into: payloadArea) else { return }
+        guard let payloadLength = encode(pcm, into: payloadArea) else {
+            sendFailures += 1
+            return
+        }
         guard payloadLength > 0 else {
             previousWasDTX = true
             return
@@ -465,7 +472,10 @@ package final class MediaSession: @unchecked Sendable {
         let fields = RTPHeaderFields(
             marker: !sentFirstPacket || previousWasDTX, payloadType: configuration.codec.payloadType, sequenceNumber: sequenceNumber,
             timestamp: timestamp, ssrc: configuration.localSSRC)
-        guard (try? RTPPacketWriter.writeHeader(fields, into: sendBuffer)) == headerLength else { return }
+        guard (try? RTPPacketWriter.writeHeader(fields, into: sendBuffer)) == headerLength else {
+            sendFailures += 1
+            return
+        }
         previousWasDTX = false
         sentFirstPacket = true
         transmit(length: headerLength + payloadLength, payloadLength: payloadLength, payloadType: configuration.codec.payloadType)
@@ -494,6 +504,8 @@ package final class MediaSession: @unchecked Sendable {
             if sentPayloadTypes.insert(payloadType) {
                 continuation.yield(.firstRTPSent(payloadType: payloadType))
             }
+        } else {
+            sendFailures += 1
         }
     }
 
@@ -557,7 +569,7 @@ package final class MediaSession: @unchecked Sendable {
                     jitterBufferTargetMs: receiver.jitterBufferTargetMilliseconds, latePackets: receiver.jitterBufferCounters.late,
                     duplicatePackets: receiver.jitterBufferCounters.duplicates, audioLevel: audioLevel, localAudioLevel: localAudioLevel, srtpProfile: profile,
                     srtpAuthenticationFailures: channel.counters.authenticationFailures, srtpReplays: channel.counters.replays,
-                    dtmfReceived: receiver.eventDigitsReceived + inBandDigitsReceived, muted: muted, preEncodedFramesSent: preEncodedFramesSent,
+                    dtmfReceived: receiver.eventDigitsReceived + inBandDigitsReceived, muted: muted, sendFailures: sendFailures, preEncodedFramesSent: preEncodedFramesSent,
                     malformedPackets: receiver.malformedPackets, unknownDatagrams: channel.counters.unknownDatagrams,
                     dtlsDatagramsRefused: channel.counters.handshakeDatagramsRefused, fecNegotiated: configuration.codec.usesInbandFEC)
             }

@@ -15,7 +15,7 @@ extension Call {
             try await signalling.earlyMedia(callID: id, sdp: answer, trickle: trickle)
         } catch {
             let refusal = HangupCause.normalTemporaryFailure
-            await end(TerminationReason(cause: refusal.cause, causeCode: refusal.causeCode, localStatus: .endedByError), failure: error, notifyServer: true, cause: refusal)
+            await end(TerminationReason(refusal, localStatus: .endedByError), failure: error, notifyServer: true, cause: refusal)
             throw error
         }
         earlyAnswer = answer

@@ -78,7 +78,6 @@ extension Call {
     /// A call that was answered but never had media did not end normally, whoever cleared it.
     func amendEndingWithoutMedia() async {
         guard case .done(let reason) = machine.state, reason.isNormal, answered, !(await mediaEverArrived()) else { return }
-        machine.amendEnding(TerminationReason(cause: reason.cause, causeCode: reason.causeCode, sipCode: reason.sipCode, sipReason: reason.sipReason,
-                                              sipCallID: reason.sipCallID, localStatus: .noMedia))
+        machine.amendEnding(reason.with(localStatus: .noMedia))
     }
 }

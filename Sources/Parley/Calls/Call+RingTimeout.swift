@@ -17,6 +17,6 @@ extension Call {
         guard !answered, [CallState.new, .dialing, .ringing, .earlyMedia].contains(machine.state) else { return }
         logger.warning("call \(id): not answered within \(timeout); ending it no-answer")
         let cause = HangupCause.noAnswer
-        await end(TerminationReason(cause: cause.cause, causeCode: cause.causeCode, localStatus: .noAnswer), failure: nil, notifyServer: true, cause: cause)
+        await end(TerminationReason(cause, localStatus: .noAnswer), failure: nil, notifyServer: true, cause: cause)
     }
 }

@@ -97,8 +97,7 @@ extension Call {
     /// The client logs out with the call up: it is hung up with local status `ended-by-unregister`.
     func endByUnregister() async {
         guard !machine.state.isDone else { return }
-        machine.handle(.ended(TerminationReason(cause: HangupCause.normalClearing.cause, causeCode: HangupCause.normalClearing.causeCode,
-                                                localStatus: .endedByUnregister)))
+        machine.handle(.ended(TerminationReason(.normalClearing, localStatus: .endedByUnregister)))
         await signalling.hangup(callID: id, cause: .normalClearing)
         await finish()
     }

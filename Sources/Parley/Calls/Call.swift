@@ -215,7 +215,7 @@ public actor Call {
             machine.finish(.answer, succeeded: false)
             // Out of descriptors is this process's passing state, not a mismatch with the offer.
             let refusal: HangupCause = error.kind == .outOfFileDescriptors ? .normalTemporaryFailure : .incompatibleDestination
-            await end(TerminationReason(cause: refusal.cause, causeCode: refusal.causeCode, localStatus: .endedByError), failure: error, notifyServer: true, cause: refusal)
+            await end(TerminationReason(refusal, localStatus: .endedByError), failure: error, notifyServer: true, cause: refusal)
             throw error
         }
         machine.finish(.answer, succeeded: true)
@@ -332,7 +332,7 @@ public actor Call {
         } catch {
             if role == .controlled {
                 let refusal = HangupCause.normalTemporaryFailure
-                await end(TerminationReason(cause: refusal.cause, causeCode: refusal.causeCode, localStatus: .endedByError), failure: error, notifyServer: true, cause: refusal)
+                await end(TerminationReason(refusal, localStatus: .endedByError), failure: error, notifyServer: true, cause: refusal)
             } else {
                 await end(TerminationReason(localStatus: .endedByError), failure: error, notifyServer: false)
             }
@@ -358,7 +358,7 @@ public actor Call {
             try await leg.applyAnswer(sdp)
             return true
         } catch {
-            await end(TerminationReason(cause: HangupCause.incompatibleDestination.cause, causeCode: HangupCause.incompatibleDestination.causeCode, localStatus: .endedByError),
+            await end(TerminationReason(.incompatibleDestination, localStatus: .endedByError),
                       failure: error, notifyServer: true, cause: .incompatibleDestination)
             return false
         }
@@ -412,7 +412,7 @@ public actor Call {
             // The call's error event and failure carry it to the application; at error level the
             // command line would print it a second time.
             logger.info("call \(id) media failed: \(error)")
-            await end(TerminationReason(cause: HangupCause.normalTemporaryFailure.cause, causeCode: HangupCause.normalTemporaryFailure.causeCode, localStatus: .endedByError),
+            await end(TerminationReason(.normalTemporaryFailure, localStatus: .endedByError),
                       failure: error, notifyServer: true, cause: .normalTemporaryFailure)
         }
     }

@@ -102,8 +102,8 @@ package struct CallStateMachine: Sendable {
         switch operation {
         case .dial: state = .dialing
         case .answer: state = .answering
-        case .hangup: end(TerminationReason(cause: hangupCause.cause, causeCode: hangupCause.causeCode, localStatus: .endedByLocalUser))
-        case .reject: end(TerminationReason(cause: "USER_BUSY", causeCode: 17, localStatus: .rejected))
+        case .hangup: end(TerminationReason(hangupCause, localStatus: .endedByLocalUser))
+        case .reject: end(TerminationReason(.userBusy, localStatus: .rejected))
         case .ignore: end(TerminationReason(localStatus: .ignored))
         case .mute: muted = true
         case .unmute: muted = false

@@ -118,8 +118,7 @@ struct VertoCallSignalling: CallSignalling {
         case .earlyMedia(let progress): (progress.callID, .earlyMedia(sdp: progress.sdp))
         case .answered(let progress): (progress.callID, .answered(sdp: progress.sdp, answererTrickles: progress.params["trickle"]?.boolValue == true))
         case .remoteHangup(let callID, let cause):
-            (callID, .remoteHangup(TerminationReason(cause: cause.cause, causeCode: cause.causeCode, sipCode: cause.sipCode, sipReason: cause.sipReason,
-                                                     sipCallID: cause.sipCallID)))
+            (callID, .remoteHangup(TerminationReason(cause)))
         case .remoteCandidate(let candidate): (candidate.callID, .remoteCandidate(candidate.candidate))
         case .remoteEndOfCandidates(let callID): (callID, .remoteEndOfCandidates)
         case .modify(let callID, "hold", _): (callID, .remoteHold)

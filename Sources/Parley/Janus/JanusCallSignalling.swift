@@ -207,6 +207,6 @@ actor JanusCallSignalling: CallSignalling {
         // Janus names why it closed the PeerConnection ("Janus API", "DTLS alert", "ICE failed").
         let normal = ["janus api", "close pc", "dtls alert"].contains(reason.lowercased())
         let cause = normal ? HangupCause.normalClearing : .normalTemporaryFailure
-        return TerminationReason(cause: cause.cause, causeCode: cause.causeCode)
+        return TerminationReason(cause)
     }
 }
