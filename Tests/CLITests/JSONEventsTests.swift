@@ -29,7 +29,7 @@ import Testing
              "packetsLost":10,"jitterMs":1.75,"rttMs":0.4,"remotePacketsLost":3,"concealedSamples":960,"totalSamplesPlayed":2400000,
              "jitterBufferDelayMs":40.5,"jitterBufferTargetMs":40,"latePackets":1,"duplicatePackets":0,"audioLevel":0.25,
              "localAudioLevel":0.5,"srtpProfile":"SRTP_AES128_CM_SHA1_80","srtpAuthenticationFailures":0,"srtpReplays":0,
-             "dtmfReceived":2,"muted":false,"preEncodedFramesSent":2500,"malformedPackets":0,"unknownDatagrams":0,
+             "dtmfReceived":2,"muted":false,"sendFailures":0,"preEncodedFramesSent":2500,"malformedPackets":0,"unknownDatagrams":0,
              "dtlsDatagramsRefused":0,"fecNegotiated":true}
             """#
         return try! JSONDecoder().decode(MediaStatistics.self, from: Data(fields.utf8))

@@ -11,7 +11,7 @@ import Testing
             {"codec":"opus","payloadType":111,"packetsSent":500,"bytesSent":40000,"packetsReceived":\(received),"bytesReceived":40000,
              "packetsLost":\(lost),"jitterMs":1.5,"rttMs":1,"concealedSamples":0,"totalSamplesPlayed":480000,
              "jitterBufferDelayMs":40,"jitterBufferTargetMs":40,"latePackets":0,"duplicatePackets":0,"audioLevel":0.25,
-             "localAudioLevel":0.5,"srtpAuthenticationFailures":0,"srtpReplays":0,"dtmfReceived":0,"muted":false,
+             "localAudioLevel":0.5,"srtpAuthenticationFailures":0,"srtpReplays":0,"dtmfReceived":0,"muted":false,"sendFailures":0,
              "preEncodedFramesSent":0,"malformedPackets":0,"unknownDatagrams":0,"dtlsDatagramsRefused":0,"fecNegotiated":false}
             """
         return try JSONDecoder().decode(MediaStatistics.self, from: Data(fields.utf8))

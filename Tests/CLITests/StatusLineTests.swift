@@ -13,7 +13,7 @@ import Testing
             {"codec": "opus", "payloadType": 111, "packetsSent": 100, "bytesSent": 8000, "packetsReceived": 97, "bytesReceived": 7800,
              "packetsLost": 3, "jitterMs": 2, "rttMs": 12, "concealedSamples": 0, "totalSamplesPlayed": 48000, "jitterBufferDelayMs": 20,
              "jitterBufferTargetMs": 20, "latePackets": 0, "duplicatePackets": 0, "audioLevel": 0.2, "localAudioLevel": 0.1,
-             "srtpAuthenticationFailures": 0, "srtpReplays": 0, "dtmfReceived": 0, "muted": false, "preEncodedFramesSent": 0,
+             "srtpAuthenticationFailures": 0, "srtpReplays": 0, "dtmfReceived": 0, "muted": false, "sendFailures": 0, "preEncodedFramesSent": 0,
              "malformedPackets": 0, "unknownDatagrams": 0, "dtlsDatagramsRefused": 0, "fecNegotiated": false}
             """
         return try? JSONDecoder().decode(MediaStatistics.self, from: Data(json.utf8))

@@ -16,7 +16,7 @@ import Testing
             "jitterMs": jitterMs, "concealedSamples": 0, "totalSamplesPlayed": 8000 * second,
             "jitterBufferDelayMs": 40, "jitterBufferTargetMs": 40, "latePackets": 0, "duplicatePackets": 0,
             "audioLevel": 0.2, "localAudioLevel": level ?? 0.1 + 0.01 * Double(second % 7), "srtpAuthenticationFailures": 0,
-            "srtpReplays": 0, "dtmfReceived": 0, "muted": false, "preEncodedFramesSent": 0, "fecNegotiated": false,
+            "srtpReplays": 0, "dtmfReceived": 0, "muted": false, "sendFailures": 0, "preEncodedFramesSent": 0, "fecNegotiated": false,
             "malformedPackets": 0, "unknownDatagrams": 0, "dtlsDatagramsRefused": 0,
         ]
         if let rttMs { fields["rttMs"] = rttMs }
