@@ -104,7 +104,9 @@ final class CallQualityWatch: PeriodicallySampled {
         await sample(statistics, state: .done(reason), reporting: false)
         presenter.stats(call.id, statistics, quality: quality)
         let summary = state.withLock { $0.monitor.summary }
-        let record = CallRecord(timeline: await call.timeline, summary: summary, recoveries: state.withLock { $0.recoveries }, termination: reason)
+        let record = CallRecord(timeline: await call.timeline, summary: summary, recoveries: state.withLock { $0.recoveries }, termination: reason,
+                                direction: call.direction)
+        if record.missed == true { presenter.missed(call.id, from: call.remoteParty, record: record) }
         presenter.ended(call.id, reason, statistics: statistics, record: record)
         CallMetrics.callEnded(call.direction, reason: reason, mos: record.mosMean, lossPercent: record.lossPercent, jitterMs: record.jitterMeanMs)
         return record

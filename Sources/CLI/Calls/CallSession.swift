@@ -31,7 +31,7 @@ struct CallSession {
     func run() async -> Int32 {
         let started = ContinuousClock.now
         let keyboard = KeyboardInput()
-        if interactive && presenter.statusLine { keyboard.start() }
+        if interactive && presenter.statusLine && keyboard.start() { presenter.keyReminder() }
         let commands = CommandInput()
         if commandsFromStandardInput { commands.start() }
         let interruption = Interruption()
@@ -155,6 +155,8 @@ struct CallSession {
             case .digit:
                 try await call.sendDTMF(String(key))
                 presenter.sent(call.id, digits: String(key))
+            case .showKeys:
+                presenter.keyReminder()
             }
         } catch {
             presenter.error(error, call: call.id)
