@@ -25,6 +25,7 @@ import Testing
         (record.mosMean, record.mosMin) = (4.0149, 3.2551)
         record.warningsRaised = [.highPacketLoss, .lowMOS, .highPacketLoss]
         record.missed = false
+        record.feedback = try? CallFeedback(rating: 4, issue: .echo)
         return record
     }
 
@@ -82,5 +83,5 @@ import Testing
     }
 
     /// The line as `parley call --json` wrote it before the record became one type (issue 32).
-    private static let golden = #"{"event":"ended","ts":"2026-11-23T00:02:37.500Z","call":"c1","reason":{"cause":"NORMAL_CLEARING","causeCode":16,"localStatus":"ended-by-local-user","localStatusCode":9901,"normal":true},"record":{"answeredAt":"2026-11-23T00:02:38.000Z","bytesReceived":80640,"bytesSent":82560,"codec":"PCMU","dialedAt":"2026-11-23T00:02:37.500Z","durationSeconds":10.57,"endedAt":"2026-11-23T00:02:48.571Z","heldBy":"local","jitterMaxMs":5.63,"jitterMeanMs":1.14,"lossPercent":2.33,"missed":false,"mosMean":4.01,"mosMin":3.26,"packetsLost":12,"packetsReceived":504,"packetsSent":516,"recoveries":1,"remotePacketsLost":13,"ringingAt":"2026-11-23T00:02:37.750Z","rttMaxMs":5.1,"rttMeanMs":5.1,"termination":{"cause":"NORMAL_CLEARING","causeCode":16,"localStatus":"ended-by-local-user","localStatusCode":9901,"normal":true},"warnings":["high-packet-loss","low-mos","high-packet-loss"]}}"#
+    private static let golden = #"{"event":"ended","ts":"2026-11-23T00:02:37.500Z","call":"c1","reason":{"cause":"NORMAL_CLEARING","causeCode":16,"localStatus":"ended-by-local-user","localStatusCode":9901,"normal":true},"record":{"answeredAt":"2026-11-23T00:02:38.000Z","bytesReceived":80640,"bytesSent":82560,"codec":"PCMU","dialedAt":"2026-11-23T00:02:37.500Z","durationSeconds":10.57,"endedAt":"2026-11-23T00:02:48.571Z","feedback":{"issue":"echo","rating":4},"heldBy":"local","jitterMaxMs":5.63,"jitterMeanMs":1.14,"lossPercent":2.33,"missed":false,"mosMean":4.01,"mosMin":3.26,"packetsLost":12,"packetsReceived":504,"packetsSent":516,"recoveries":1,"remotePacketsLost":13,"ringingAt":"2026-11-23T00:02:37.750Z","rttMaxMs":5.1,"rttMeanMs":5.1,"termination":{"cause":"NORMAL_CLEARING","causeCode":16,"localStatus":"ended-by-local-user","localStatusCode":9901,"normal":true},"warnings":["high-packet-loss","low-mos","high-packet-loss"]}}"#
 }

@@ -27,6 +27,9 @@ struct CallSession {
     var reports: (files: ReportFileFlags, suite: String)? = nil
     /// The program the call streams to once active (`--agent`, docs/agents.md), and what it is told of the call.
     var agent: (session: AgentSession, from: String, to: String, headers: [CustomHeader])? = nil
+    /// The rating given with `--rate`, whether to ask for one (`--feedback`), and the call
+    /// record file the call goes to (docs/calls.md, "Feedback").
+    var feedback: (given: CallFeedback?, asks: Bool, log: CallLog)? = nil
 
     func run() async -> Int32 {
         let started = ContinuousClock.now
@@ -79,7 +82,8 @@ struct CallSession {
         keyboard.stop()
         commands.stop()
         presenter.deviceDelays(call.id, statistics: await call.statistics())
-        let record = await quality.finish(outcome.reason)
+        var record = await quality.finish(outcome.reason, feedback: feedback?.given)
+        if let feedback { await rate(&record, feedback) }
         let status = Self.status(ExitStatus.forEnd(outcome.reason, failure: await call.failure), verdict: outcome.verdict)
         if let reports {
             let row = await reportRow(verdict: outcome.verdict, status: status, reason: outcome.reason, record: record)
@@ -192,6 +196,25 @@ extension CallSession {
             presenter.showTyping(label + ": " + typed)
         }
         return typed
+    }
+}
+
+extension CallSession {
+    /// The rating given or asked for, shown, and the call's line in the call record file.
+    private func rate(_ record: inout CallRecord, _ feedback: (given: CallFeedback?, asks: Bool, log: CallLog)) async {
+        if feedback.asks {
+            if presenter.statusLine && isatty(0) == 1 {
+                record.feedback = FeedbackPrompt.ask(presenter: presenter)
+            } else {
+                presenter.note("--feedback asks on a terminal only; a script gives --rate RATING[:ISSUE]")
+            }
+        }
+        if let rating = record.feedback { presenter.feedback(call.id, rating) }
+        do throws(ParleyError) {
+            try feedback.log.append(CallLog.Entry(call: call.id, remoteParty: call.remoteParty, record: record))
+        } catch {
+            presenter.error(error, call: call.id)
+        }
     }
 }
 

@@ -29,6 +29,8 @@ public struct CallRecord: Sendable, Equatable, Encodable {
     /// not by us, the caller having given up or the server having ended it (Exotel's SDK calls
     /// it a missed call).
     public var missed: Bool?
+    /// The rating a person gave the call (`parley call --rate`, `--feedback`), when one did.
+    public var feedback: CallFeedback?
 
     public init(timeline: CallTimeline, summary: QualitySummary, recoveries: Int, termination: TerminationReason) {
         self.timeline = timeline
@@ -64,7 +66,7 @@ public struct CallRecord: Sendable, Equatable, Encodable {
         case dialedAt, ringingAt, answeredAt, endedAt, durationSeconds, heldBy
         case codec, packetsSent, packetsReceived, bytesSent, bytesReceived, packetsLost, remotePacketsLost
         case lossPercent, jitterMeanMs, jitterMaxMs, rttMeanMs, rttMaxMs, mosMean, mosMin
-        case warningsRaised = "warnings", recoveries, termination, missed
+        case warningsRaised = "warnings", recoveries, termination, missed, feedback
     }
 
     /// Times in ISO 8601, durations in seconds, rates in percent, delays in milliseconds; the
@@ -92,6 +94,7 @@ public struct CallRecord: Sendable, Equatable, Encodable {
         try container.encode(recoveries, forKey: .recoveries)
         try container.encode(termination, forKey: .termination)
         try container.encodeIfPresent(missed, forKey: .missed)
+        try container.encodeIfPresent(feedback, forKey: .feedback)
     }
 
     private static func hundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }
