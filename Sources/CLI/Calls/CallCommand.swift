@@ -162,7 +162,7 @@ struct CallCommand: LongRunningCommand {
                                   watchesInputLevel: !mediaOptions.source.isGenerated, bot: botRunner, logger: logger)
         if let agentSession { session.agent = (agentSession, callerNumber.isEmpty ? configuration.credentials.login ?? "" : callerNumber, destination, options.headers) }
         session.reports = (reports, "parley call \(destination)")
-        session.feedback = (try? feedback.given(), feedback.feedback, feedback.log)
+        session.feedback = (try? feedback.given(), feedback.feedback, feedback.log, client)
         // The second call of a three-way call plays and records nothing apart: while merged, the
         // first call's output carries both far ends.
         var secondOptions = options
@@ -191,7 +191,7 @@ struct CallCommand: LongRunningCommand {
                                   interactive: !logging.json, commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-",
                                   watchesInputLevel: !mediaOptions.source.isGenerated, bot: bot, logger: logger)
         session.reports = (reports, "parley call \(destination)")
-        session.feedback = (try? feedback.given(), feedback.feedback, feedback.log)
+        session.feedback = (try? feedback.given(), feedback.feedback, feedback.log, nil)
         return await session.run()
     }
 

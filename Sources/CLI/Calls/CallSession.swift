@@ -27,9 +27,9 @@ struct CallSession {
     var reports: (files: ReportFileFlags, suite: String)? = nil
     /// The program the call streams to once active (`--agent`, docs/agents.md), and what it is told of the call.
     var agent: (session: AgentSession, from: String, to: String, headers: [CustomHeader])? = nil
-    /// The rating given with `--rate`, whether to ask for one (`--feedback`), and the call
-    /// record file the call goes to (docs/calls.md, "Feedback").
-    var feedback: (given: CallFeedback?, asks: Bool, log: CallLog)? = nil
+    /// The rating given with `--rate`, whether to ask for one (`--feedback`), the call record
+    /// file the call goes to, and the client a rating is sent through (docs/calls.md, "Feedback").
+    var feedback: (given: CallFeedback?, asks: Bool, log: CallLog, client: VoiceClient?)? = nil
 
     func run() async -> Int32 {
         let started = ContinuousClock.now
@@ -201,7 +201,7 @@ extension CallSession {
 
 extension CallSession {
     /// The rating given or asked for, shown, and the call's line in the call record file.
-    private func rate(_ record: inout CallRecord, _ feedback: (given: CallFeedback?, asks: Bool, log: CallLog)) async {
+    private func rate(_ record: inout CallRecord, _ feedback: (given: CallFeedback?, asks: Bool, log: CallLog, client: VoiceClient?)) async {
         if feedback.asks {
             if presenter.statusLine && isatty(0) == 1 {
                 record.feedback = FeedbackPrompt.ask(presenter: presenter)
@@ -209,7 +209,13 @@ extension CallSession {
                 presenter.note("--feedback asks on a terminal only; a script gives --rate RATING[:ISSUE]")
             }
         }
-        if let rating = record.feedback { presenter.feedback(call.id, rating) }
+        if let rating = record.feedback {
+            var sent: Bool?
+            if let client = feedback.client {
+                do throws(ParleyError) { sent = try await client.sendFeedback(rating, callID: call.id) } catch { presenter.error(error, call: call.id) }
+            }
+            presenter.feedback(call.id, rating, sent: sent)
+        }
         do throws(ParleyError) {
             try feedback.log.append(CallLog.Entry(call: call.id, remoteParty: call.remoteParty, record: record))
         } catch {
