@@ -74,6 +74,10 @@ end_test() {
     [ "$failed" -eq 0 ]
 }
 
+# The calls tests place go to a call record file of their own, not the user's (docs/calls.md,
+# "Feedback").
+export XDG_STATE_HOME=${PARLEY_TEST_STATE:-${TMPDIR:-/tmp}/parley-test-state}
+
 check() { # NAME CONDITION-EXIT-STATUS
     if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1" >&2; fi
 }

@@ -184,6 +184,9 @@ private struct ActivityPayload: Encodable {
                                                     "call \(id) \(forwarded ? "forwarded" : "transferred") to \(to)")
         case .callsReattached(let login, let count):
             (kind, self.login, callID, detail, text) = ("reattached", login, nil, "\(count)", "\(login) is back; \(count) call(s) re-offered")
+        case .callRated(let rated):
+            (kind, login, callID, detail, text) = ("rated", rated.login, rated.callID, "\(rated.rating) \(rated.issue)",
+                                                   "\(rated.login) rated call \(rated.callID) \(rated.rating) (\(rated.issue))")
         }
     }
 

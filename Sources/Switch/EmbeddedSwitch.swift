@@ -14,10 +14,13 @@ package actor EmbeddedSwitch {
     private var timerTask: Task<Void, Never>?
     private let clock = ElapsedClock()
     private let directory: SoftphoneDirectory?
+    /// The calls clients rated, for "/feedback.json" beside "/online.json".
+    private let ratings: SwitchRatings?
 
-    private init(server: WebSocketServer, url: WebSocketURL, configuration: SwitchConfiguration, directory: SoftphoneDirectory?) {
+    private init(server: WebSocketServer, url: WebSocketURL, configuration: SwitchConfiguration, directory: SoftphoneDirectory?, ratings: SwitchRatings?) {
         self.server = server
         self.directory = directory
+        self.ratings = ratings
         self.port = server.port
         self.url = url
         core = SwitchCore(configuration: configuration)
@@ -36,12 +39,13 @@ package actor EmbeddedSwitch {
         options.pingAfterIdleSeconds = 60
         options.dropAfterIdleSeconds = 120
         let directory = configuration.servesSoftphone ? SoftphoneDirectory() : nil
-        if let directory { options.httpResources = SoftphoneSite.resources + [directory.resource] }
+        let ratings = configuration.servesSoftphone ? SwitchRatings() : nil
+        if let directory, let ratings { options.httpResources = SoftphoneSite.resources + [directory.resource, ratings.resource] }
         let server = try await WebSocketServer.listen(options)
         var bound = listen
         bound.port = server.port
         bound.path = "/"
-        let embedded = EmbeddedSwitch(server: server, url: bound, configuration: configuration, directory: directory)
+        let embedded = EmbeddedSwitch(server: server, url: bound, configuration: configuration, directory: directory, ratings: ratings)
         await embedded.run()
         return embedded
     }
@@ -146,6 +150,7 @@ package actor EmbeddedSwitch {
                 guard let peer = peers[id] else { continue }
                 server.close(peer, code: code, reason: reason)
             case .activity(let activity):
+                if case .callRated(let rating) = activity { ratings?.add(rating) }
                 activitySink.yield(activity)
             }
         }

@@ -143,6 +143,7 @@ package struct SwitchCore: Sendable {
         case "info": info(id: id, params: params, from: party, peer: peer)
         case "candidate", "endOfCandidates": trickle(id: id, name: name, params: params, from: party, peer: peer)
         case "attachCalls", "ringing_ack": sendResult(id: id, ["message": "OK"], to: peer)
+        case SwitchFeedback.method: rate(id: id, params: params, login: link.login ?? "?", peer: peer)
         default: sendError(id: id, code: -32601, message: "Invalid Method, Missing Method or Permission Denied", to: peer)
         }
     }

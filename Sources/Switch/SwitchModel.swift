@@ -28,6 +28,8 @@ package enum SwitchActivity: Sendable, Equatable {
     /// A party sent the call on: `forwarded` before it was answered, transferred after.
     case callTransferred(callID: String, to: String, forwarded: Bool)
     case callsReattached(login: String, count: Int)
+    /// A client rated a call it had been in (`feedback`, SwitchCore+Feedback.swift).
+    case callRated(SwitchFeedback)
 }
 
 /// A call as the switch sees it.

@@ -24,7 +24,28 @@ import Testing
         (record.jitterMeanMs, record.jitterMaxMs, record.rttMeanMs, record.rttMaxMs) = (1.1449, 5.6251, 5.1, 5.104)
         (record.mosMean, record.mosMin) = (4.0149, 3.2551)
         record.warningsRaised = [.highPacketLoss, .lowMOS, .highPacketLoss]
+        record.missed = false
+        record.feedback = try? CallFeedback(rating: 4, issue: .echo)
         return record
+    }
+
+    /// Missed: incoming, never answered, and not ended by this side (issue 45, Exotel's onMissedCall).
+    @Test func anIncomingCallTheCallerGaveUpOnIsMissed() {
+        func record(_ direction: CallDirection, answered: Bool, local: TerminationReason.LocalStatus?) -> CallRecord {
+            var timeline = CallTimeline()
+            timeline.note(.ringing, direction: direction, at: Self.dialed)
+            if answered { timeline.note(.active, direction: direction, at: Self.dialed.addingTimeInterval(1)) }
+            let reason = TerminationReason(cause: "ORIGINATOR_CANCEL", causeCode: 487, localStatus: local)
+            timeline.note(.done(reason), direction: direction, at: Self.dialed.addingTimeInterval(3))
+            return CallRecord(timeline: timeline, summary: QualitySummary(), recoveries: 0, termination: reason, direction: direction)
+        }
+        #expect(record(.incoming, answered: false, local: nil).missed == true)
+        #expect(record(.incoming, answered: true, local: nil).missed == false)
+        #expect(record(.incoming, answered: false, local: .rejected).missed == false)
+        #expect(record(.incoming, answered: false, local: .endedByLocalUser).missed == false)
+        #expect(record(.outgoing, answered: false, local: nil).missed == nil)
+        let missed = JSONEvents.line("missed", MissedPayload(call: "c1", from: "alice", ringSeconds: 3), at: Self.dialed)
+        #expect(missed == #"{"event":"missed","ts":"2026-11-23T00:02:37.500Z","call":"c1","from":"alice","ringSeconds":3}"#)
     }
 
     private static func fields(of line: String) throws -> [String: Any] {
@@ -62,5 +83,5 @@ import Testing
     }
 
     /// The line as `parley call --json` wrote it before the record became one type (issue 32).
-    private static let golden = #"{"event":"ended","ts":"2026-11-23T00:02:37.500Z","call":"c1","reason":{"cause":"NORMAL_CLEARING","causeCode":16,"localStatus":"ended-by-local-user","localStatusCode":9901,"normal":true},"record":{"answeredAt":"2026-11-23T00:02:38.000Z","bytesReceived":80640,"bytesSent":82560,"codec":"PCMU","dialedAt":"2026-11-23T00:02:37.500Z","durationSeconds":10.57,"endedAt":"2026-11-23T00:02:48.571Z","heldBy":"local","jitterMaxMs":5.63,"jitterMeanMs":1.14,"lossPercent":2.33,"mosMean":4.01,"mosMin":3.26,"packetsLost":12,"packetsReceived":504,"packetsSent":516,"recoveries":1,"remotePacketsLost":13,"ringingAt":"2026-11-23T00:02:37.750Z","rttMaxMs":5.1,"rttMeanMs":5.1,"termination":{"cause":"NORMAL_CLEARING","causeCode":16,"localStatus":"ended-by-local-user","localStatusCode":9901,"normal":true},"warnings":["high-packet-loss","low-mos","high-packet-loss"]}}"#
+    private static let golden = #"{"event":"ended","ts":"2026-11-23T00:02:37.500Z","call":"c1","reason":{"cause":"NORMAL_CLEARING","causeCode":16,"localStatus":"ended-by-local-user","localStatusCode":9901,"normal":true},"record":{"answeredAt":"2026-11-23T00:02:38.000Z","bytesReceived":80640,"bytesSent":82560,"codec":"PCMU","dialedAt":"2026-11-23T00:02:37.500Z","durationSeconds":10.57,"endedAt":"2026-11-23T00:02:48.571Z","feedback":{"issue":"echo","rating":4},"heldBy":"local","jitterMaxMs":5.63,"jitterMeanMs":1.14,"lossPercent":2.33,"missed":false,"mosMean":4.01,"mosMin":3.26,"packetsLost":12,"packetsReceived":504,"packetsSent":516,"recoveries":1,"remotePacketsLost":13,"ringingAt":"2026-11-23T00:02:37.750Z","rttMaxMs":5.1,"rttMeanMs":5.1,"termination":{"cause":"NORMAL_CLEARING","causeCode":16,"localStatus":"ended-by-local-user","localStatusCode":9901,"normal":true},"warnings":["high-packet-loss","low-mos","high-packet-loss"]}}"#
 }

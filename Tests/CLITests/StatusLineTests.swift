@@ -23,9 +23,9 @@ import Testing
         #expect(Self.audio != nil)
     }
 
-    private static func fields(muted: Bool = false) -> [StatusLine.Field] {
+    private static func fields(_ state: CallState = .active, muted: Bool = false) -> [StatusLine.Field] {
         let audio = Self.audio
-        return CallPresenter.statusFields(.active, elapsed: .seconds(75), audio: audio, quality: nil, audioLabel: "mic+speaker", muted: muted)
+        return CallPresenter.statusFields(state, elapsed: .seconds(75), audio: audio, quality: nil, audioLabel: "mic+speaker", muted: muted)
     }
 
     @Test(arguments: [20, 40, 60, 80, 120, 160, 300])
@@ -46,6 +46,36 @@ import Testing
         let forty = StatusLine.fit(Self.fields(muted: true), width: 40)
         #expect(forty.contains("active 01:15") && forty.contains("MUTED") && forty.contains("loss 3"))
         #expect(!forty.contains("jitter"))
+    }
+
+    /// Below the whole reminder's width the line keeps `[? keys]`, which goes only after the
+    /// codec, so that at 80 and 60 columns the way to the keys is on screen.
+    @Test(arguments: [60, 80, 120])
+    func theKeysHintStaysAtNormalWidths(width: Int) {
+        let text = StatusLine.fit(Self.fields(muted: true), width: width)
+        #expect(text.hasSuffix(CallKey.statusHint), "\(width) columns: \(text)")
+        #expect(!text.contains(CallKey.statusText))
+    }
+
+    @Test func theKeysHintGoesLast() {
+        let narrow = StatusLine.fit(Self.fields(muted: true), width: 30)
+        #expect(!narrow.contains("?"))
+        #expect(StatusLine.fit(Self.fields(), width: 1000).hasSuffix(CallKey.statusText))
+    }
+
+    /// Held, no RTP is sent: the out meter shows no level, whatever the source's.
+    @Test(arguments: [CallState.held, .remotelyHeld, .doubleHeld])
+    func theOutMeterShowsNoLevelOnHold(state: CallState) throws {
+        let active = try #require(Self.fields().first { $0.text.hasPrefix("out ") })
+        #expect(active.text != "out -----" && active.text.contains("#"))
+        let held = try #require(Self.fields(state).first { $0.text.hasPrefix("out ") })
+        #expect(held.text == "out -----")
+    }
+
+    @Test func theReminderNamesEveryKeyAndFitsEightyColumns() {
+        for key in CallKey.allCases { #expect(CallKey.statusText.contains(key.brief)) }
+        #expect(CallKey.statusText.count <= 79)
+        #expect(CallKey(Character("?")) == .showKeys)
     }
 
     @Test func typingKeepsItsEnd() {

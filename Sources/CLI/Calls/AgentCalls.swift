@@ -4,10 +4,19 @@ import Parley
 /// What `answer`, `call` and `load` do with `--agent` (docs/agents.md): connect each call's
 /// program, let it take or refuse an incoming call, and report what was counted when the call ends.
 enum AgentCalls {
-    /// Connects the program and offers it the call. nil when the call was refused (the program
-    /// is unreachable, speaks another version, rejected it, or went away): the call is rejected
-    /// here with the reason shown.
-    static func admit(_ incoming: IncomingCall, endpoint: AgentEndpoint, presenter: CallPresenter) async -> AgentSession? {
+    /// What became of a call offered to its program.
+    enum Admission {
+        case admitted(AgentSession)
+        /// Refused: the program is unreachable, speaks another version, rejected it, or went
+        /// away; the call is rejected here with the reason shown.
+        case refused
+        /// The caller gave up (or the server ended the call) before the program answered: a
+        /// missed call, not a failure of ours.
+        case abandoned(TerminationReason)
+    }
+
+    /// Connects the program and offers it the call.
+    static func admit(_ incoming: IncomingCall, endpoint: AgentEndpoint, presenter: CallPresenter) async -> Admission {
         let session: AgentSession
         do {
             session = try await AgentSession.connect(endpoint)
@@ -15,11 +24,11 @@ enum AgentCalls {
             presenter.error(error, call: incoming.id)
             presenter.note("refusing call \(incoming.id.prefix(8)): its agent is unavailable")
             try? await incoming.reject(cause: .normalTemporaryFailure)
-            return nil
+            return .refused
         }
         switch await session.offer(incoming) {
         case .answer:
-            return session
+            return .admitted(session)
         case .reject(let cause):
             presenter.note("refusing call \(incoming.id.prefix(8)): its agent rejected it\(cause.map { " (\($0))" } ?? "")")
             try? await incoming.reject(cause: cause.map { HangupCause(cause: $0) } ?? .callRejected)
@@ -27,12 +36,13 @@ enum AgentCalls {
         case .callEnded(let reason):
             presenter.note("call \(incoming.id.prefix(8)) ended before its agent answered (\(reason))")
             await session.abandon(cause: reason.cause ?? "ORIGINATOR_CANCEL")
+            return .abandoned(reason)
         case .failed(let error):
             presenter.error(error, call: incoming.id)
             try? await incoming.reject(cause: .normalTemporaryFailure)
             await session.abandon(cause: HangupCause.normalTemporaryFailure.cause)
         }
-        return nil
+        return .refused
     }
 
     /// What the program's link counted, at the call's end (CallDriver streamed it): the `agent`

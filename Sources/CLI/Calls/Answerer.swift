@@ -211,8 +211,14 @@ actor Answerer {
         let call = incoming.call
         var admitted: AgentSession?
         if let agent {
-            admitted = await AgentCalls.admit(incoming, endpoint: agent, presenter: presenter)
-            guard admitted != nil else { return await served(failed: true, lostToNetwork: false) }
+            switch await AgentCalls.admit(incoming, endpoint: agent, presenter: presenter) {
+            case .admitted(let session): admitted = session
+            case .refused: return await served(failed: true, lostToNetwork: false)
+            case .abandoned(let reason):
+                // Its record and `missed` event, as for a call the caller gave up on while it rang here.
+                _ = await CallQualityWatch(call: call, presenter: presenter, watchesInputLevel: false).finish(reason)
+                return await served(failed: false, lostToNetwork: false)
+            }
         }
         let session = admitted
         var media = baseMedia

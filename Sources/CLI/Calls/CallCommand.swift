@@ -42,6 +42,7 @@ struct CallCommand: LongRunningCommand {
     var bot: String?
 
     @OptionGroup var reports: ReportFileFlags
+    @OptionGroup var feedback: FeedbackFlags
 
     @Option(help: "Caller id name.")
     var callerName = ""
@@ -56,6 +57,7 @@ struct CallCommand: LongRunningCommand {
     var statsInterval: Duration = .seconds(5)
 
     func validate() throws {
+        do throws(ParleyError) { _ = try feedback.given() } catch { throw ValidationError(error.message) }
         if let duration, duration <= .zero { throw ValidationError("--duration must be positive") }
         guard ringTimeout >= .zero else { throw ValidationError("--ring-timeout must not be negative") }
         guard statsInterval >= .zero else { throw ValidationError("--stats-interval must not be negative") }
@@ -160,6 +162,7 @@ struct CallCommand: LongRunningCommand {
                                   watchesInputLevel: !mediaOptions.source.isGenerated, bot: botRunner, logger: logger)
         if let agentSession { session.agent = (agentSession, callerNumber.isEmpty ? configuration.credentials.login ?? "" : callerNumber, destination, options.headers) }
         session.reports = (reports, "parley call \(destination)")
+        session.feedback = (try? feedback.given(), feedback.feedback, feedback.log, client)
         // The second call of a three-way call plays and records nothing apart: while merged, the
         // first call's output carries both far ends.
         var secondOptions = options
@@ -188,6 +191,7 @@ struct CallCommand: LongRunningCommand {
                                   interactive: !logging.json, commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-",
                                   watchesInputLevel: !mediaOptions.source.isGenerated, bot: bot, logger: logger)
         session.reports = (reports, "parley call \(destination)")
+        session.feedback = (try? feedback.given(), feedback.feedback, feedback.log, nil)
         return await session.run()
     }
 

@@ -2,7 +2,7 @@
 /// that `CallSession` switches over, that `call --help` and the status line print, and that
 /// Tests/CLITests/CallControlsTests.swift holds docs/cli.md to, so none of them can drift.
 enum CallKey: CaseIterable {
-    case digit, mute, hold, transfer, merge, unmerge, quit
+    case digit, mute, hold, transfer, merge, unmerge, quit, showKeys
 
     init?(_ key: Character) {
         // Letters first: `C` merges, as it always did, though C is also a DTMF digit.
@@ -13,6 +13,7 @@ enum CallKey: CaseIterable {
         case "c", "C": self = .merge
         case "u", "U": self = .unmerge
         case "q", "Q": self = .quit
+        case "?": self = .showKeys
         case "0"..."9", "*", "#", "A"..."D": self = .digit
         default: return nil
         }
@@ -28,6 +29,7 @@ enum CallKey: CaseIterable {
         case .merge: "c"
         case .unmerge: "u"
         case .quit: "q"
+        case .showKeys: "?"
         }
     }
 
@@ -41,6 +43,7 @@ enum CallKey: CaseIterable {
         case .merge: "call another party and merge it (type it, Enter)"
         case .unmerge: "unmerge"
         case .quit: "hang up"
+        case .showKeys: "print these keys again"
         }
     }
 
@@ -54,11 +57,14 @@ enum CallKey: CaseIterable {
         case .merge: "c merge"
         case .unmerge: "u unmerge"
         case .quit: "q quit"
+        case .showKeys: "? keys"
         }
     }
 
     static var helpText: String { allCases.map { "\($0.keys) \($0.help)" }.joined(separator: ", ") }
     static var statusText: String { "[" + allCases.map(\.brief).joined(separator: ", ") + "]" }
+    /// What the status line keeps of the reminder when the whole of it does not fit.
+    static var statusHint: String { "[" + showKeys.brief + "]" }
 }
 
 /// A command line on standard input (`dtmf 123`, `hold`, ...).

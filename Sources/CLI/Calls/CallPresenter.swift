@@ -242,7 +242,8 @@ final class CallPresenter: @unchecked Sendable {
                 Field(text: String(format: "jitter %.0fms", audio.jitterMs), keep: Rank.jitter),
                 Field(text: "rtt " + (audio.rttMs.map { String(format: "%.0fms", $0) } ?? "-"), keep: Rank.rtt),
                 Field(text: "in " + meter(audio.audioLevel), keep: Rank.inMeter),
-                Field(text: "out " + meter(audio.localAudioLevel), keep: Rank.outMeter),
+                // Held, nothing is sent whatever the source's level.
+                Field(text: "out " + (state.isHeld ? "-----" : meter(audio.localAudioLevel)), keep: Rank.outMeter),
             ]
         }
         if let mos = quality?.mos, let word = quality?.quality {
@@ -250,7 +251,7 @@ final class CallPresenter: @unchecked Sendable {
         }
         if let audioLabel { fields.append(Field(text: audioLabel, keep: Rank.devices)) }
         if muted { fields.append(Field(text: "MUTED", keep: Rank.always)) }
-        fields.append(Field(text: " " + CallKey.statusText, keep: Rank.keys))
+        fields.append(Field(text: " " + CallKey.statusText, keep: Rank.keys, short: (" " + CallKey.statusHint, Rank.keysHint)))
         return fields
     }
 
@@ -297,12 +298,22 @@ final class CallPresenter: @unchecked Sendable {
         return String(repeating: "#", count: filled) + String(repeating: ".", count: 5 - filled)
     }
 
+    /// One line of news; on a terminal broken at spaces to its width (`LineWrap`).
     private func line(_ message: String) {
         terminal.withLock { terminal in
             let clear = terminal.statusShown ? "\r\u{1B}[K" : ""
             terminal.statusShown = false
-            FileHandle.standardError.write(Data((clear + message + "\n").utf8))
+            let text = statusLine ? message.split(separator: "\n", omittingEmptySubsequences: false)
+                .flatMap { LineWrap.lines(String($0), width: terminal.width) }.joined(separator: "\n") : message
+            FileHandle.standardError.write(Data((clear + text + "\n").utf8))
         }
+    }
+
+    /// The keys a call answers, once when it starts on a terminal and again on `?`: the status
+    /// line keeps only its `[? keys]` hint below ~160 columns.
+    func keyReminder() {
+        guard statusLine else { return }
+        line(CallKey.statusText)
     }
 
     /// The codec and payload type a call settled on, once it is active (debug).

@@ -98,13 +98,16 @@ final class CallQualityWatch: PeriodicallySampled {
     }
 
     /// The last sample, the final `stats`, and the `ended` event with the call record.
-    func finish(_ reason: TerminationReason) async -> CallRecord {
+    func finish(_ reason: TerminationReason, feedback: CallFeedback? = nil) async -> CallRecord {
         let statistics = await call.statistics()
         // Counters only: the warnings of a call that is over are neither raised nor cleared.
         await sample(statistics, state: .done(reason), reporting: false)
         presenter.stats(call.id, statistics, quality: quality)
         let summary = state.withLock { $0.monitor.summary }
-        let record = CallRecord(timeline: await call.timeline, summary: summary, recoveries: state.withLock { $0.recoveries }, termination: reason)
+        var record = CallRecord(timeline: await call.timeline, summary: summary, recoveries: state.withLock { $0.recoveries }, termination: reason,
+                                direction: call.direction)
+        record.feedback = feedback
+        if record.missed == true { presenter.missed(call.id, from: call.remoteParty, record: record) }
         presenter.ended(call.id, reason, statistics: statistics, record: record)
         CallMetrics.callEnded(call.direction, reason: reason, mos: record.mosMean, lossPercent: record.lossPercent, jitterMs: record.jitterMeanMs)
         return record

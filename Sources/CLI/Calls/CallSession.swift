@@ -27,11 +27,14 @@ struct CallSession {
     var reports: (files: ReportFileFlags, suite: String)? = nil
     /// The program the call streams to once active (`--agent`, docs/agents.md), and what it is told of the call.
     var agent: (session: AgentSession, from: String, to: String, headers: [CustomHeader])? = nil
+    /// The rating given with `--rate`, whether to ask for one (`--feedback`), the call record
+    /// file the call goes to, and the client a rating is sent through (docs/calls.md, "Feedback").
+    var feedback: (given: CallFeedback?, asks: Bool, log: CallLog, client: VoiceClient?)? = nil
 
     func run() async -> Int32 {
         let started = ContinuousClock.now
         let keyboard = KeyboardInput()
-        if interactive && presenter.statusLine { keyboard.start() }
+        if interactive && presenter.statusLine && keyboard.start() { presenter.keyReminder() }
         let commands = CommandInput()
         if commandsFromStandardInput { commands.start() }
         let interruption = Interruption()
@@ -79,7 +82,8 @@ struct CallSession {
         keyboard.stop()
         commands.stop()
         presenter.deviceDelays(call.id, statistics: await call.statistics())
-        let record = await quality.finish(outcome.reason)
+        var record = await quality.finish(outcome.reason, feedback: feedback?.given)
+        if let feedback { await rate(&record, feedback) }
         let status = Self.status(ExitStatus.forEnd(outcome.reason, failure: await call.failure), verdict: outcome.verdict)
         if let reports {
             let row = await reportRow(verdict: outcome.verdict, status: status, reason: outcome.reason, record: record)
@@ -155,6 +159,8 @@ struct CallSession {
             case .digit:
                 try await call.sendDTMF(String(key))
                 presenter.sent(call.id, digits: String(key))
+            case .showKeys:
+                presenter.keyReminder()
             }
         } catch {
             presenter.error(error, call: call.id)
@@ -190,6 +196,31 @@ extension CallSession {
             presenter.showTyping(label + ": " + typed)
         }
         return typed
+    }
+}
+
+extension CallSession {
+    /// The rating given or asked for, shown, and the call's line in the call record file.
+    private func rate(_ record: inout CallRecord, _ feedback: (given: CallFeedback?, asks: Bool, log: CallLog, client: VoiceClient?)) async {
+        if feedback.asks {
+            if presenter.statusLine && isatty(0) == 1 {
+                record.feedback = FeedbackPrompt.ask(presenter: presenter)
+            } else {
+                presenter.note("--feedback asks on a terminal only; a script gives --rate RATING[:ISSUE]")
+            }
+        }
+        if let rating = record.feedback {
+            var sent: Bool?
+            if let client = feedback.client {
+                do throws(ParleyError) { sent = try await client.sendFeedback(rating, callID: call.id) } catch { presenter.error(error, call: call.id) }
+            }
+            presenter.feedback(call.id, rating, sent: sent)
+        }
+        do throws(ParleyError) {
+            try feedback.log.append(CallLog.Entry(call: call.id, remoteParty: call.remoteParty, record: record))
+        } catch {
+            presenter.error(error, call: call.id)
+        }
     }
 }
 

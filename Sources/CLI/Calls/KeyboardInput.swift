@@ -14,10 +14,12 @@ final class KeyboardInput: @unchecked Sendable {
         (keys, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(32))
     }
 
-    func start() {
+    /// Starts reading keys; false when standard input is no terminal, and no key will come.
+    @discardableResult
+    func start() -> Bool {
         guard isatty(0) == 1, tcgetattr(0, &saved) == 0 else {
             continuation.finish()
-            return
+            return false
         }
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
@@ -39,6 +41,7 @@ final class KeyboardInput: @unchecked Sendable {
         }
         source.resume()
         self.source = source
+        return true
     }
 
     func stop() {

@@ -2,12 +2,15 @@ import Foundation
 
 /// The live status line cut to the terminal's width, so that it never wraps: a wrapped line is
 /// not cleared by the next redraw and scrolls the terminal twice a second. The key reminder goes
-/// first, then the fields a person needs least; what is left is cut at the last column.
+/// first (down to its `? keys` hint), then the fields a person needs least; what is left is cut
+/// at the last column.
 struct StatusLine {
-    /// One field and how long it stays: the lowest `keep` goes first.
+    /// One field and how long it stays: the lowest `keep` goes first, or turns into its `short`
+    /// form, which stays as long as the short form's own rank.
     struct Field {
-        let text: String
-        let keep: Int
+        var text: String
+        var keep: Int
+        var short: (text: String, keep: Int)? = nil
     }
 
     /// Field ranks, from the first dropped to the last.
@@ -18,10 +21,12 @@ struct StatusLine {
         static let jitter = 3
         static let rtt = 4
         static let codec = 5
-        static let outMeter = 6
-        static let inMeter = 7
-        static let loss = 8
-        static let mos = 9
+        /// `[? keys]`, what the key reminder shrinks to.
+        static let keysHint = 6
+        static let outMeter = 7
+        static let inMeter = 8
+        static let loss = 9
+        static let mos = 10
         /// The state, the time and MUTED are never dropped.
         static let always = Int.max
     }
@@ -34,7 +39,11 @@ struct StatusLine {
         var text = joined(kept)
         while text.count > room, let lowest = kept.filter({ $0.keep != Rank.always }).map(\.keep).min(),
               let index = kept.firstIndex(where: { $0.keep == lowest }) {
-            kept.remove(at: index)
+            if let short = kept[index].short {
+                kept[index] = Field(text: short.text, keep: short.keep)
+            } else {
+                kept.remove(at: index)
+            }
             text = joined(kept)
         }
         return cut(text, width: width)

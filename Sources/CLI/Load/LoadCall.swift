@@ -181,11 +181,11 @@ struct LoadCall {
         }
         if let bot {
             driver.bot = CallDriver.Bot(runner: bot, logger: logger) { outcome in
-                // Ctrl-C hung the call up under its bot: the test was cut short, not failed by the far end.
+                // A signal hung the call up under its bot: the test was cut short, not failed by the far end.
                 // Any call still up when the run stopped ended because of the stop, whichever side's bye
                 // the call saw first (the far end may answer our hangup with its own).
                 _ = await call.waitUntilDone()
-                let verdict = outcome.verdict(callingSide: true, stoppedBy: await run.isStopping ? "interrupted (Ctrl-C)" : nil)
+                let verdict = outcome.verdict(callingSide: true, stoppedBy: await run.stopReason)
                 CallMetrics.botVerdict(verdict)
                 return verdict
             }

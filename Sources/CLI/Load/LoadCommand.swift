@@ -159,7 +159,7 @@ struct LoadCommand: LongRunningCommand {
         let interruption = Interruption()
         // Unstructured: waits for signals while the run goes; cancelled when it ends.
         let signals = Task {
-            for await _ in interruption.signals { await run.stop() }
+            for await number in interruption.signals { await run.stop(signal: number) }
         }
         // Unstructured: draws progress while the run goes; cancelled when it ends.
         let progress = Task { [presenter] in

@@ -17,6 +17,8 @@ actor LoadRun {
     private var slotWaiter: CheckedContinuation<Void, Never>?
     private var live: [Int: Call] = [:]
     private(set) var isStopping = false
+    /// Why the run was stopped, for the verdicts of the bots it cut short (`Interruption.reason`).
+    private(set) var stopReason: String?
     private(set) var results: [LoadCallResult] = []
     private(set) var attempted = 0
     /// From the first call started to the last.
@@ -116,10 +118,11 @@ actor LoadRun {
         live[index] = nil
     }
 
-    /// Ctrl-C: start nothing more and hang up every live call.
-    func stop() {
+    /// Ctrl-C, SIGTERM or SIGHUP (`signal`): start nothing more and hang up every live call.
+    func stop(signal: Int32 = SIGINT) {
         guard !isStopping else { return }
         isStopping = true
+        stopReason = Interruption.reason(signal)
         slotWaiter?.resume()
         slotWaiter = nil
         // Unstructured: hangs each live call up at once, from a synchronous stop; the calls' own tasks await the end.

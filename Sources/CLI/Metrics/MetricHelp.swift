@@ -26,6 +26,7 @@ enum MetricHelp {
         "parley_switch_calls_total": "parley switch: calls routed.",
         "parley_switch_calls_active": "parley switch: calls routed and not yet ended.",
         "parley_switch_transfers_total": "parley switch: blind transfers and forwards carried out.",
+        "parley_switch_call_ratings_total": "parley switch: calls its clients rated (feedback), by rating and issue.",
         "parley_switch_messages_relayed_total": "parley switch: requests sent to clients, by method.",
     ]
 }

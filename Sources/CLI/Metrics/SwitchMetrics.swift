@@ -22,6 +22,8 @@ enum SwitchMetrics {
             // The switch lets go of a transferred call; the party sent on calls again (callRouted).
             Counter(label: "parley_switch_transfers_total", dimensions: [("kind", forwarded ? "forward" : "transfer")]).increment()
             Meter(label: "parley_switch_calls_active").decrement()
+        case .callRated(let rated):
+            Counter(label: "parley_switch_call_ratings_total", dimensions: [("rating", "\(rated.rating)"), ("issue", rated.issue)]).increment()
         case .callAnswered, .callsReattached, .loginTakesOver:
             break
         }

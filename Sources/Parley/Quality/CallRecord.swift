@@ -25,6 +25,12 @@ public struct CallRecord: Sendable, Equatable, Encodable {
     public var warningsRaised: [QualityWarning]
     public var recoveries: Int
     public var termination: TerminationReason
+    /// Incoming calls only (nil for ours): true when the call ended before it was answered and
+    /// not by us, the caller having given up or the server having ended it (Exotel's SDK calls
+    /// it a missed call).
+    public var missed: Bool?
+    /// The rating a person gave the call (`parley call --rate`, `--feedback`), when one did.
+    public var feedback: CallFeedback?
 
     public init(timeline: CallTimeline, summary: QualitySummary, recoveries: Int, termination: TerminationReason) {
         self.timeline = timeline
@@ -48,13 +54,19 @@ public struct CallRecord: Sendable, Equatable, Encodable {
         self.termination = termination
     }
 
+    /// The record of a call in `direction`, with `missed` set for an incoming one.
+    public init(timeline: CallTimeline, summary: QualitySummary, recoveries: Int, termination: TerminationReason, direction: CallDirection) {
+        self.init(timeline: timeline, summary: summary, recoveries: recoveries, termination: termination)
+        if direction == .incoming { missed = timeline.answered == nil && termination.localStatus == nil }
+    }
+
     public var duration: Duration? { timeline.duration }
 
     private enum CodingKeys: String, CodingKey {
         case dialedAt, ringingAt, answeredAt, endedAt, durationSeconds, heldBy
         case codec, packetsSent, packetsReceived, bytesSent, bytesReceived, packetsLost, remotePacketsLost
         case lossPercent, jitterMeanMs, jitterMaxMs, rttMeanMs, rttMaxMs, mosMean, mosMin
-        case warningsRaised = "warnings", recoveries, termination
+        case warningsRaised = "warnings", recoveries, termination, missed, feedback
     }
 
     /// Times in ISO 8601, durations in seconds, rates in percent, delays in milliseconds; the
@@ -81,6 +93,8 @@ public struct CallRecord: Sendable, Equatable, Encodable {
         try container.encode(warningsRaised, forKey: .warningsRaised)
         try container.encode(recoveries, forKey: .recoveries)
         try container.encode(termination, forKey: .termination)
+        try container.encodeIfPresent(missed, forKey: .missed)
+        try container.encodeIfPresent(feedback, forKey: .feedback)
     }
 
     private static func hundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }
