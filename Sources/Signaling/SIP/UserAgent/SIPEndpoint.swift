@@ -106,22 +106,42 @@ package actor SIPEndpoint {
     }
 
     /// Puts the layer's messages on the wire, hands its events on, and sets the next tick.
+    /// Answering a request adds output, taken on the next round (two at most).
     private func flush() {
-        let (messages, events) = layer.takeOutput()
-        for message in messages { try? flow.send(message) }
-        for event in events {
-            switch event {
-            case .response(let key, let response):
-                guard let status = response.status, status >= 200, let continuation = waiting.removeValue(forKey: key) else { continue }
-                continuation.resume(returning: response)
-            case .timedOut(let key):
-                waiting.removeValue(forKey: key)?.resume(throwing: SIPRequestFailure.timedOut(after: .milliseconds(Int(layer.timers.transactionTimeout * 1000))))
-            case .request, .ackForSuccess, .strayResponse, .malformed:
-                continue
+        for _ in 0..<2 {
+            let (messages, events) = layer.takeOutput()
+            if messages.isEmpty, events.isEmpty { break }
+            for message in messages { try? flow.send(message) }
+            for event in events {
+                switch event {
+                case .response(let key, let response):
+                    guard let status = response.status, status >= 200, let continuation = waiting.removeValue(forKey: key) else { continue }
+                    continuation.resume(returning: response)
+                case .timedOut(let key):
+                    waiting.removeValue(forKey: key)?.resume(throwing: SIPRequestFailure.timedOut(after: .milliseconds(Int(layer.timers.transactionTimeout * 1000))))
+                case .request(let key, let request):
+                    answer(request, key: key)
+                case .ackForSuccess, .strayResponse, .malformed:
+                    continue
+                }
             }
         }
         schedule()
     }
+
+    /// Every request from the server is answered, so no server transaction waits for its timer
+    /// with nothing to say: OPTIONS (a registrar's or proxy's liveness ping) with 200, anything
+    /// else with 501 until calls are taken here (docs/sip.md, "Not yet").
+    private func answer(_ request: SIPMessage, key: SIPTransactionKey) {
+        let tag = RandomIdentifier.token(length: 10)
+        let response: SIPMessage = request.method == "OPTIONS"
+            ? .response(to: request, status: 200, reason: "OK", toTag: tag, headers: [SIPHeader(.allow, Self.allowed)])
+            : .response(to: request, status: 501, reason: "Not Implemented", toTag: tag, headers: [SIPHeader(.allow, Self.allowed)])
+        try? layer.respond(to: key, with: response, now: clock.seconds)
+    }
+
+    static let allowed = "OPTIONS"
+
 
     private func schedule() {
         guard let deadline = layer.nextDeadline else { return }
