@@ -98,4 +98,27 @@ import Testing
         #expect(await registration.grantedExpiry == nil)
         await registration.endpoint.close()
     }
+
+    @Test func theBindingIsRefreshedBeforeItExpires() async throws {
+        let peer = try LoopbackSIPPeer(datagram: true)
+        let registration = try await registration(to: peer)
+        let registrar = Task.detached { () throws -> (SIPMessage, SIPMessage) in
+            let first = try request(from: peer)
+            try answer(first, 200, "OK", headers: [SIPHeader(.expires, "2")], on: peer)
+            // Half of the 2 s granted: the refresh comes about 1 s later, well before the end.
+            let refresh = try request(from: peer)
+            try answer(refresh, 200, "OK", headers: [SIPHeader(.expires, "300")], on: peer)
+            try answer(try request(from: peer), 200, "OK", on: peer)
+            return (first, refresh)
+        }
+        let started = ContinuousClock.now
+        #expect(try await registration.register() == 2)
+        try await waitUntil("the refresh's lifetime kept", within: 5) { await registration.grantedExpiry == 300 }
+        #expect(ContinuousClock.now - started < .seconds(2))
+        await registration.unregister()
+        let (first, refresh) = try await registrar.value
+        #expect(try refresh.callID() == first.callID())
+        #expect(try refresh.cseq().number == first.cseq().number + 1)
+        await registration.endpoint.close()
+    }
 }
