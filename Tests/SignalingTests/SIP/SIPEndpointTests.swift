@@ -22,6 +22,15 @@ import Testing
         return endpoint
     }
 
+    /// The next response, past any retransmission of the first request still queued.
+    private func response(from peer: LoopbackSIPPeer) throws -> SIPMessage {
+        for _ in 0..<20 {
+            let message = try SIPMessage.parse(Array(try peer.receive(within: 5).utf8))
+            if !message.isRequest { return message }
+        }
+        throw LoopbackPeerFailed(description: "no response arrived")
+    }
+
     @Test func garbageAndOversizedMessagesAreDroppedAndThePeersPingStillAnswered() async throws {
         let peer = try LoopbackSIPPeer(datagram: true)
         let endpoint = try await openEndpoint(to: peer)
@@ -31,7 +40,7 @@ import Testing
         let longLine = Self.options(branch: "long").replacingOccurrences(of: "Content-Length: 0\r\n", with: "X-Long: " + String(repeating: "y", count: 9_000) + "\r\nContent-Length: 0\r\n")
         try peer.send(longLine)
         try peer.send(Self.options(branch: "ping1"))
-        let answer = try SIPMessage.parse(Array(try peer.receive(within: 5).utf8))
+        let answer = try response(from: peer)
         #expect(answer.status == 200)
         #expect(try answer.callID() == "ping-ping1")
         #expect(answer.header(.allow) != nil)
@@ -42,7 +51,7 @@ import Testing
         let peer = try LoopbackSIPPeer(datagram: true)
         let endpoint = try await openEndpoint(to: peer)
         try peer.send(Self.options(branch: "msg").replacingOccurrences(of: "OPTIONS", with: "MESSAGE"))
-        let answer = try SIPMessage.parse(Array(try peer.receive(within: 5).utf8))
+        let answer = try response(from: peer)
         #expect(answer.status == 501)
         #expect(try answer.cseq().method == "MESSAGE")
         await endpoint.close()

@@ -11,6 +11,7 @@ final class LoopbackSIPPeer {
     private let listening: Int32
     private let datagram: Bool
     private var connection: Int32 = -1
+    private var branchesSeen: Set<String> = []
 
     init(datagram: Bool) throws {
         self.datagram = datagram
@@ -68,6 +69,9 @@ final class LoopbackSIPPeer {
         guard count > 0 else { throw LoopbackPeerFailed(description: "the stream ended") }
         return String(decoding: buffer[..<count], as: UTF8.self)
     }
+
+    /// True the first time `branch` is given: a request, not a retransmission of one.
+    func takeFirstSight(of branch: String) -> Bool { branchesSeen.insert(branch).inserted }
 
     func send(_ text: String) throws {
         let bytes = Array(text.utf8)

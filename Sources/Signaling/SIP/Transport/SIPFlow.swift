@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import Synchronization
 
 /// One connection to a SIP server: a connected UDP socket, a TCP stream, or a WebSocket
 /// with the `sip` subprotocol (RFC 7118). Every socket is serviced by the one signalling thread
@@ -14,6 +15,9 @@ package final class SIPFlow: Sendable {
     private let continuation: AsyncStream<SIPFlowEvent>.Continuation
     /// The raw socket's identifier on the service thread (UDP, TCP, TLS).
     private let rawSocket: Int
+    /// Whether the raw socket was handed to the service thread yet: a UDP flow closed while its
+    /// server's name is still being resolved must not open afterwards (`RawOpening`).
+    private let opening = RawOpening()
     private let webSocket: WebSocketConnection?
     /// Sends the CRLF keep-alives of a stream or WebSocket flow until the flow closes.
     private let keepAlive: Task<Void, Never>?
@@ -43,9 +47,16 @@ package final class SIPFlow: Sendable {
             webSocket = nil
             let id = rawSocket
             let sink = Self.rawSink(id: id, stream: false, limits: options.limits, continuation: continuation)
-            DispatchQueue.global().async {
+            DispatchQueue.global().async { [opening] in
                 switch Self.connectedDatagramSocket(host: server.host, port: server.port) {
-                case .success(let descriptor): service.submit(.openRaw(RawSocketRequest(id: id, kind: .datagram(descriptor: descriptor), sink: sink)))
+                case .success(let descriptor):
+                    guard opening.state.compareExchange(expected: RawOpening.pending, desired: RawOpening.submitted, ordering: .acquiringAndReleasing).exchanged else {
+                        Glibc.close(descriptor)
+                        continuation.yield(.closed(nil))
+                        continuation.finish()
+                        return
+                    }
+                    service.submit(.openRaw(RawSocketRequest(id: id, kind: .datagram(descriptor: descriptor), sink: sink)))
                 case .failure(let error):
                     continuation.yield(.closed(error))
                     continuation.finish()
@@ -62,6 +73,7 @@ package final class SIPFlow: Sendable {
             webSocket = nil
             let kind = RawSocketKind.stream(host: server.host, port: server.port, connectTimeout: options.connectTimeout)
             let sink = Self.rawSink(id: rawSocket, stream: true, limits: options.limits, continuation: continuation)
+            opening.state.store(RawOpening.submitted, ordering: .releasing)
             service.submit(.openRaw(RawSocketRequest(id: rawSocket, kind: kind, sink: sink)))
         }
         keepAlive = Self.keepingAlive(transport: server.transport, every: options.keepAliveInterval, rawSocket: rawSocket, webSocket: webSocket)
@@ -99,7 +111,7 @@ package final class SIPFlow: Sendable {
         keepAlive?.cancel()
         if let webSocket {
             webSocket.close()
-        } else {
+        } else if opening.state.exchange(RawOpening.closed, ordering: .acquiringAndReleasing) == RawOpening.submitted {
             WebSocketService.shared.submit(.closeRaw(socket: rawSocket))
         }
     }
@@ -218,4 +230,13 @@ private final class StreamCutter: @unchecked Sendable {
             }
         }
     }
+}
+
+/// Whether a flow's raw socket is still to be opened, handed to the service thread, or closed
+/// first; shared by the flow and the task that resolves a UDP server.
+private final class RawOpening: Sendable {
+    static let pending = 0
+    static let submitted = 1
+    static let closed = 2
+    let state = Atomic<Int>(RawOpening.pending)
 }
