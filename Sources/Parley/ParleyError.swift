@@ -82,7 +82,7 @@ extension ParleyError {
             self.init(kind: kind, message: message, serverCode: code)
         case .requestTimedOut, .keepaliveTimedOut: self.init(kind: .requestTimeout, message: message)
         case .malformedFrame, .unexpectedMessage: self.init(kind: .protocolViolation, message: message)
-        case .socket, .socketClosed, .punted: self.init(kind: .socket, message: message)
+        case .socket, .sipTransport, .socketClosed, .punted: self.init(kind: .socket, message: message)
         case .notReady, .invalidConfiguration: self.init(kind: .configuration, message: message)
         case .janus(let code, _): self.init(kind: .janus, message: message, serverCode: code)
         case .janusSessionLost: self.init(kind: .sessionLost, message: message)

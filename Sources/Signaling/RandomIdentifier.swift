@@ -16,4 +16,11 @@ package enum RandomIdentifier {
                                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
         return uuid.uuidString.lowercased()
     }
+
+    /// `length` random letters and digits: SIP tags, branches, Call-IDs and `.invalid` host names.
+    package static func token(length: Int) -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<length).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+    }
 }

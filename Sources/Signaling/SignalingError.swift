@@ -19,6 +19,8 @@ package enum SignalingError: Error, Sendable, Equatable, CustomStringConvertible
     case malformedFrame(String)
     case unexpectedMessage(String)
     case socket(WebSocketError)
+    /// A SIP flow could not open or was lost (UDP, TCP or WebSocket; docs/sip.md, "Transports").
+    case sipTransport(SIPTransportError)
     case socketClosed(WebSocketClosure)
     case keepaliveTimedOut(after: Duration)
     case notReady(String)
@@ -41,7 +43,7 @@ package enum SignalingError: Error, Sendable, Equatable, CustomStringConvertible
         case .requestTimedOut: "request-timeout"
         case .malformedFrame: "malformed-frame"
         case .unexpectedMessage: "unexpected-message"
-        case .socket: "socket-error"
+        case .socket, .sipTransport: "socket-error"
         case .socketClosed: "socket-closed"
         case .keepaliveTimedOut: "keepalive-timeout"
         case .notReady: "not-ready"
@@ -81,6 +83,7 @@ package enum SignalingError: Error, Sendable, Equatable, CustomStringConvertible
         case .malformedFrame(let reason): "ignored a malformed frame from the server: \(reason)"
         case .unexpectedMessage(let reason): "ignored an unexpected message: \(reason)"
         case .socket(let error): error.description
+        case .sipTransport(let error): error.description
         case .socketClosed(let closure): "the signalling socket \(closure)"
         case .keepaliveTimedOut(let timeout): "the server did not answer a keepalive ping within \(WebSocketError.format(timeout)) s"
         case .notReady(let what): "not ready: \(what)"

@@ -162,11 +162,15 @@ struct ListenRequest {
 /// The protocol table every vhost shares: one callback for all sockets.
 enum LibWebSocketsProtocols {
     static let janus = "janus-protocol"
+    /// SIP's UDP, TCP and TLS sockets bind to this one; it never takes part in a WebSocket handshake.
+    static let rawSIP = "parley-sip-raw"
+    /// RFC 7118's subprotocol: a listener accepts it (the tests' SIP-over-WebSocket peers), a client asks for it.
+    static let sip = "sip"
 
     /// Allocated once and never freed: libwebsockets holds it for the context's life.
     /// Unsafe: libwebsockets keeps a pointer to this C table for the context's life; it is written once, here.
     nonisolated(unsafe) static let table: UnsafeMutablePointer<lws_protocols> = {
-        let names = ["parley", janus]
+        let names = ["parley", janus, rawSIP, sip]
         let table = UnsafeMutablePointer<lws_protocols>.allocate(capacity: names.count + 1)
         for (index, name) in names.enumerated() {
             var entry = lws_protocols()
@@ -183,6 +187,6 @@ enum LibWebSocketsProtocols {
 
     /// The local protocol a client socket binds to for the subprotocol it asks for.
     static func localName(for subprotocol: String) -> String {
-        subprotocol == janus ? janus : "parley"
+        subprotocol == janus || subprotocol == sip ? subprotocol : "parley"
     }
 }

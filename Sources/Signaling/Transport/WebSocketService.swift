@@ -18,17 +18,24 @@ final class WebSocketService: @unchecked Sendable {
         case expireConnect(socket: Int, after: Duration)
         case listen(ListenRequest)
         case stopListening(listener: Int)
+        /// SIP's UDP and TCP sockets, without WebSocket framing (WebSocketService+Raw.swift).
+        case openRaw(RawSocketRequest)
+        case sendRaw(socket: Int, bytes: [UInt8])
+        case closeRaw(socket: Int)
+        case expireRaw(socket: Int, after: Duration)
     }
 
     private let commands = Lock<[Command]>([])
     private let identifiers = Atomic<Int>(1)
-    private let context: OpaquePointer
-    private let clientVhost: OpaquePointer
+    let context: OpaquePointer
+    let clientVhost: OpaquePointer
 
     /// The service thread: the one that may touch libwebsockets and the state below.
-    private let serviceThread = ThreadIdentity()
+    let serviceThread = ThreadIdentity()
     // Service-thread state, never touched elsewhere.
     private var sockets: [Int: SocketState] = [:]
+    /// SIP's UDP and TCP sockets, by identifier (the same identifier space as `sockets`).
+    var rawSockets: [Int: RawSocketState] = [:]
     private var listeners: [Int: ListenerState] = [:]
     /// Stopped listeners, kept for the process's life: libwebsockets destroys a vhost only once
     /// its connections have closed, and until then it still reads the retry policy and names we
@@ -111,6 +118,10 @@ final class WebSocketService: @unchecked Sendable {
             for socket in sockets.values where socket.listener == id { requestClose(socket.id, code: WebSocketCloseCode.goingAway, reason: "server stopping") }
             listener.vhosts.forEach { lws_vhost_destroy($0) }
             retiredListeners.append(listener)
+        case .openRaw(let request): openRaw(request)
+        case .sendRaw(let id, let bytes): sendRaw(bytes, on: id)
+        case .closeRaw(let id): closeRaw(id)
+        case .expireRaw(let id, let timeout): expireRaw(id, after: timeout)
         }
     }
 
@@ -281,6 +292,8 @@ final class WebSocketService: @unchecked Sendable {
         LWS_CALLBACK_CLIENT_WRITEABLE, LWS_CALLBACK_SERVER_WRITEABLE, LWS_CALLBACK_WS_PEER_INITIATED_CLOSE,
         LWS_CALLBACK_CLIENT_CONNECTION_ERROR, LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED,
         LWS_CALLBACK_CLOSED_CLIENT_HTTP, LWS_CALLBACK_WSI_DESTROY, LWS_CALLBACK_HTTP, LWS_CALLBACK_HTTP_WRITEABLE, LWS_CALLBACK_CLOSED_HTTP, LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION,
+        LWS_CALLBACK_RAW_CONNECTED, LWS_CALLBACK_RAW_RX, LWS_CALLBACK_RAW_WRITEABLE, LWS_CALLBACK_RAW_CLOSE,
+        LWS_CALLBACK_RAW_RX_FILE, LWS_CALLBACK_RAW_CLOSE_FILE,
     ].reduce(into: []) { $0.insert($1.rawValue) }
 
     /// Entry from C. Reasons raised while the context is still being built (protocol init and
@@ -296,6 +309,7 @@ final class WebSocketService: @unchecked Sendable {
                 _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
         serviceThread.assertCurrent("a libwebsockets callback")
         guard let wsi else { return 0 }
+        if let raw = rawSocket(for: wsi) { return handleRaw(raw, wsi: wsi, reason: reason, input, length) }
         switch reason {
         case LWS_CALLBACK_CLIENT_ESTABLISHED:
             guard let socket = socket(for: wsi) else { return -1 }

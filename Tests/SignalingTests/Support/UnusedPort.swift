@@ -2,9 +2,9 @@ import Glibc
 
 struct PortLookupFailed: Error {}
 
-/// A loopback TCP port nothing listens on: bound to port 0, read back, closed.
-func unusedLoopbackPort() throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+/// A loopback TCP (or UDP) port nothing listens on: bound to port 0, read back, closed.
+func unusedLoopbackPort(_ type: __socket_type = SOCK_STREAM) throws -> Int {
+    let descriptor = socket(AF_INET, Int32(type.rawValue), 0)
     guard descriptor >= 0 else { throw PortLookupFailed() }
     defer { close(descriptor) }
     var address = sockaddr_in()

@@ -1,0 +1,66 @@
+import CWebSockets
+import Glibc
+
+/// What a raw socket reports, on the service thread, in order: `opened` (or a `closed` with an
+/// error), the bytes received (one UDP datagram, or whatever a stream read returned), `closed`.
+enum RawSocketEvent: Sendable {
+    case opened(localAddress: String?, localPort: Int?)
+    case received([UInt8])
+    /// nil when we closed it.
+    case closed(SIPTransportError?)
+}
+
+/// How a raw socket reaches its peer.
+enum RawSocketKind: Sendable {
+    /// A UDP socket already connected to the peer; the service thread owns it from then on.
+    case datagram(descriptor: Int32)
+    /// TCP: libwebsockets resolves and connects.
+    case stream(host: String, port: Int, connectTimeout: Duration)
+}
+
+struct RawSocketRequest: Sendable {
+    let id: Int
+    let kind: RawSocketKind
+    let sink: @Sendable (RawSocketEvent) -> Void
+}
+
+/// One raw SIP socket as the service thread sees it.
+final class RawSocketState {
+    let id: Int
+    let kind: RawSocketKind
+    let sink: @Sendable (RawSocketEvent) -> Void
+    var wsi: OpaquePointer?
+    var opened = false
+    /// Stream bytes waiting for the socket to be writable, each with LWS_PRE bytes of headroom.
+    var outgoing: [[UInt8]] = []
+    var closeRequested = false
+    var failure: WebSocketError?
+    private var keptStrings: [UnsafeMutablePointer<CChar>] = []
+    private var finished = false
+
+    init(_ request: RawSocketRequest) {
+        id = request.id
+        kind = request.kind
+        sink = request.sink
+    }
+
+    deinit { keptStrings.forEach { free($0) } }
+
+    var descriptor: Int32? {
+        if case .datagram(let descriptor) = kind { descriptor } else { nil }
+    }
+
+    func keep(_ text: String) -> UnsafePointer<CChar> {
+        let copy = strdup(text)!
+        keptStrings.append(copy)
+        return UnsafePointer(copy)
+    }
+
+    /// Reports the end once; later calls are ignored.
+    func finish(_ error: SIPTransportError?) {
+        guard !finished else { return }
+        finished = true
+        wsi = nil
+        sink(.closed(error))
+    }
+}

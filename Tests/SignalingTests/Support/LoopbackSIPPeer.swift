@@ -1,0 +1,85 @@
+import Glibc
+
+struct LoopbackPeerFailed: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The far end of a SIP flow in a transport test: a loopback UDP socket, or a TCP listener and
+/// the one connection it accepts. Blocking calls wait at most their `within` seconds.
+final class LoopbackSIPPeer {
+    let port: Int
+    private let listening: Int32
+    private let datagram: Bool
+    private var connection: Int32 = -1
+    private var branchesSeen: Set<String> = []
+
+    init(datagram: Bool) throws {
+        self.datagram = datagram
+        listening = socket(AF_INET, Int32((datagram ? SOCK_DGRAM : SOCK_STREAM).rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard listening >= 0 else { throw LoopbackPeerFailed(description: "no socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let descriptor = listening
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && (datagram || listen(descriptor, 4) == 0) && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound else {
+            close(listening)
+            throw LoopbackPeerFailed(description: "cannot bind on loopback")
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        if datagram { connection = listening }
+    }
+
+    deinit {
+        if connection >= 0, connection != listening { close(connection) }
+        close(listening)
+    }
+
+    /// Accepts the flow's TCP connection.
+    func accept(within seconds: Double) throws {
+        try wait(listening, seconds)
+        connection = Glibc.accept(listening, nil, nil)
+        guard connection >= 0 else { throw LoopbackPeerFailed(description: "accept failed") }
+    }
+
+    /// The next datagram, or what the stream has (at most 64 KiB), as text. UDP remembers the sender for `send`.
+    func receive(within seconds: Double) throws -> String {
+        try wait(connection, seconds)
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        if datagram {
+            var sender = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let count = withUnsafeMutablePointer(to: &sender) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(connection, &buffer, buffer.count, 0, $0, &length) }
+            }
+            guard count >= 0 else { throw LoopbackPeerFailed(description: "recvfrom failed") }
+            // Answers go back where the flow sent from, as a server's do.
+            let connected = withUnsafePointer(to: &sender) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(connection, $0, length) }
+            }
+            guard connected == 0 else { throw LoopbackPeerFailed(description: "cannot answer the sender") }
+            return String(decoding: buffer[..<count], as: UTF8.self)
+        }
+        let count = recv(connection, &buffer, buffer.count, 0)
+        guard count > 0 else { throw LoopbackPeerFailed(description: "the stream ended") }
+        return String(decoding: buffer[..<count], as: UTF8.self)
+    }
+
+    /// True the first time `branch` is given: a request, not a retransmission of one.
+    func takeFirstSight(of branch: String) -> Bool { branchesSeen.insert(branch).inserted }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        guard Glibc.send(connection, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { throw LoopbackPeerFailed(description: "send failed") }
+    }
+
+    private func wait(_ descriptor: Int32, _ seconds: Double) throws {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(seconds * 1000)) == 1 else { throw LoopbackPeerFailed(description: "nothing arrived within \(seconds) s") }
+    }
+}
