@@ -117,8 +117,8 @@ import Testing
         }
         let frequency = TestAudio.dominantFrequency(Array(output[(decodedAt / 5)...]), sampleRate: decodedAt)
         #expect(abs(frequency - 440) <= 5, "heard \(frequency) Hz")
-        // A 48 kHz frame is not a 16 kHz frame, and 44.1 kHz is no rate of libopus's.
-        let wrong = [Int16](repeating: 0, count: 960)
+        // 18.75 ms at 16 kHz is no frame of libopus's, and 44.1 kHz no rate of it.
+        let wrong = [Int16](repeating: 0, count: 300)
         #expect(throws: CodecError.self) {
             try wrong.withUnsafeBufferPointer { samples in try payload.withUnsafeMutableBytes { try OpusEncoder(sampleRate: 16000).encode(samples, into: $0) } }
         }
