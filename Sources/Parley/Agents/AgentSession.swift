@@ -58,7 +58,7 @@ public actor AgentSession {
         let session: AgentSession
         switch endpoint {
         case .webSocket(let url, let options, let dialect):
-            let bridge = AgentBridge(binaryAllowed: true, wire: dialect.dialect.makeWire(), wake: { WebSocketFeeds.wake() })
+            let bridge = AgentBridge(binaryAllowed: true, wire: try dialect.makeWire(), wake: { WebSocketFeeds.wake() })
             session = AgentSession(endpoint: endpoint, link: WebSocketAgentLink(url: url, options: options, bridge: bridge), bridge: bridge)
         case .exec(let command):
             let bridge = AgentBridge(binaryAllowed: false, wake: { ExecAgentPump.shared.wake() })
