@@ -3,8 +3,8 @@ import Foundation
 import Parley
 import Testing
 
-/// `--agent-dialect`, `--agent-param` and `--agent-api-port` (docs/agents.md, "Platform
-/// dialects"): what goes together, checked before anything connects.
+/// `--agent-dialect`, `--agent-param`, `--agent-format` and `--agent-api-port` (docs/agents.md,
+/// "Platform dialects"): what goes together, checked before anything connects.
 @Suite struct AgentFlagsTests {
     private func flags(_ arguments: [String]) throws -> AgentFlags { try AgentFlags.parse(arguments) }
 
@@ -22,5 +22,16 @@ import Testing
         #expect(throws: (any Error).self) { try flags(["--agent", "ws://127.0.0.1:9000", "--agent-api-port", "9301"]) }
         #expect(throws: (any Error).self) { try flags(["--agent", "ws://127.0.0.1:9000", "--agent-dialect", "plivo", "--agent-api-port", "70000"]) }
         #expect(throws: (any Error).self) { try flags(["--agent", "ws://127.0.0.1:9000", "--agent-dialect", "plivo", "--agent-param", "novalue"]) }
+        // A format the platform does not send, or any on Parley's protocol: refused at the start.
+        #expect(throws: (any Error).self) { try flags(["--agent", "ws://127.0.0.1:9000", "--agent-dialect", "twilio", "--agent-format", "pcma"]) }
+        #expect(throws: (any Error).self) { try flags(["--agent", "ws://127.0.0.1:9000", "--agent-dialect", "exotel", "--agent-format", "l16/48000"]) }
+        #expect(throws: (any Error).self) { try flags(["--agent", "ws://127.0.0.1:9000", "--agent-format", "l16/16000"]) }
+        #expect(throws: (any Error).self) { try flags(["--agent", "ws://127.0.0.1:9000", "--agent-dialect", "vonage", "--agent-format", "l16"]) }
+    }
+
+    @Test func aFormatThePlatformSendsReachesTheEndpoint() throws {
+        let parsed = try flags(["--agent", "ws://127.0.0.1:9000/ws", "--agent-dialect", "exotel", "--agent-format", "l16/24000"])
+        #expect(try parsed.dialectOptions().wireFormat() == AgentWireFormat(.l16, 24000))
+        #expect(try flags(["--agent", "ws://127.0.0.1:9000/ws", "--agent-dialect", "telnyx"]).dialectOptions().wireFormat() == AgentWireFormat(.pcmu, 8000))
     }
 }

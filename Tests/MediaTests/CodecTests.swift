@@ -95,6 +95,36 @@ import Testing
         #expect(TestAudio.snr(reference: input, decoded: output, maxLag: 480) > 10)
     }
 
+    /// An agent's rate: libopus codes natively at 8, 16 and 24 kHz, and a stream made at one
+    /// rate decodes at any other (the far end decodes at 48 kHz what we coded at 16).
+    @Test(arguments: [(8000, 48000), (16000, 48000), (24000, 16000), (48000, 8000)])
+    func opusCodesAtAnAgentsRateAndDecodesAtAnother(encodedAt: Int, decodedAt: Int) throws {
+        let frame = encodedAt / 50
+        let encoder = try OpusEncoder(sampleRate: encodedAt)
+        #expect(encoder.frameSamples == frame)
+        let decoder = try OpusDecoder(sampleRate: decodedAt)
+        let input = TestAudio.sine(440, sampleRate: encodedAt, count: encodedAt)
+        var payload = [UInt8](repeating: 0, count: 1500)
+        var pcm = [Int16](repeating: 0, count: decodedAt * 120 / 1000)
+        var output: [Int16] = []
+        for start in stride(from: 0, to: input.count, by: frame) {
+            let length = try input[start..<(start + frame)].withUnsafeBufferPointer { samples in
+                try payload.withUnsafeMutableBytes { try encoder.encode(samples, into: $0) }
+            }
+            let decoded = try payload.prefix(length).withUnsafeBytes { bytes in try pcm.withUnsafeMutableBufferPointer { try decoder.decode(bytes, into: $0) } }
+            #expect(decoded == decodedAt / 50)
+            output += pcm.prefix(decoded)
+        }
+        let frequency = TestAudio.dominantFrequency(Array(output[(decodedAt / 5)...]), sampleRate: decodedAt)
+        #expect(abs(frequency - 440) <= 5, "heard \(frequency) Hz")
+        // 18.75 ms at 16 kHz is no frame of libopus's, and 44.1 kHz no rate of it.
+        let wrong = [Int16](repeating: 0, count: 300)
+        #expect(throws: CodecError.self) {
+            try wrong.withUnsafeBufferPointer { samples in try payload.withUnsafeMutableBytes { try OpusEncoder(sampleRate: 16000).encode(samples, into: $0) } }
+        }
+        #expect(throws: CodecError.unsupported("Opus at 44100 Hz")) { try OpusDecoder(sampleRate: 44100) }
+    }
+
     @Test func bitrateFollowsNegotiatedMaximum() throws {
         let input = TestAudio.sine(440, sampleRate: 48000, count: 48000)
         let low = try encode(input, settings: OpusSettings.negotiated(remoteParameters: "maxaveragebitrate=8000;useinbandfec=0", ptime: nil))

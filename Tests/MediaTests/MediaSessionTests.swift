@@ -86,7 +86,7 @@ final class SessionPair {
             securityB = .sdes(SRTPKeyingMaterial(profile: .aes128CMHMACSHA1_80, localMasterKey: keyB, remoteMasterKey: keyA))
         }
         var configuration = MediaSessionConfiguration(codec: codec, telephoneEventPayloadType: telephoneEvent, cname: "a@parley", disruptionTimeout: disruptionTimeout, rtcpInterval: .seconds(1))
-        let capacity = codec.sampleRate * 10
+        let capacity = codec.clockRate * 10
         sinkA = CapturingSink(capacity: capacity)
         sinkB = CapturingSink(capacity: capacity, writeDelayMilliseconds: playoutDelayBMilliseconds)
         a = try MediaSession(configuration: configuration, security: securityA, transport: socketA, source: sourceA, sink: sinkA)
@@ -162,6 +162,41 @@ final class SessionPair {
         for (name, stats) in [("A", statsA), ("B", statsB)] {
             print("loopback-opus \(name): \(String(decoding: try encoder.encode(stats), as: UTF8.self))")
         }
+    }
+
+    /// One side at an agent's rate (Opus coded at 8, 16 or 24 kHz, `preferredAudioRate`), the
+    /// other at 48 kHz: each hears the other's tone at its pitch, in frames of its own rate; the
+    /// RTP clock stays 48 kHz (RFC 7587), so the 48 kHz side sees no jitter from our timestamps,
+    /// and our RFC 4733 digits arrive.
+    @Test(arguments: [8000, 16000, 24000])
+    func opusAtAnAgentsRateTalksWithAFortyEightKilohertzPeer(rate: Int) throws {
+        let pair = try SessionPair(
+            codec: .opus(payloadType: 111, settings: OpusSettings()), telephoneEvent: 101,
+            sourceA: ToneSource(frequency: 440, sampleRate: 48000), sourceB: ToneSource(frequency: 1000, sampleRate: rate),
+            adjustB: { $0.preferredAudioRate = rate })
+        defer { pair.finish() }
+        #expect(pair.b.configuration.audioRate == rate)
+        #expect(pair.a.configuration.audioRate == 48000)
+        #expect(waitUntil(seconds: 10) { pair.sinkA.capturedCount >= 3 * 48000 && pair.sinkB.capturedCount >= 3 * rate })
+        let heardByA = afterStartup(pair.sinkA.captured, skip: 4800)
+        let heardByB = afterStartup(pair.sinkB.captured, skip: rate / 10)
+        let frequencyAtA = TestAudio.dominantFrequency(Array(heardByA.prefix(48000)), sampleRate: 48000)
+        let frequencyAtB = TestAudio.dominantFrequency(Array(heardByB.prefix(rate)), sampleRate: rate)
+        #expect(abs(frequencyAtA - 1000) <= 5, "A heard \(frequencyAtA) Hz")
+        #expect(abs(frequencyAtB - 440) <= 5, "B heard \(frequencyAtB) Hz")
+        #expect(pair.a.statistics().jitterMs < 10)
+        try pair.b.sendDTMF("5")
+        #expect(waitUntil(seconds: 5) { pair.eventsA.digits == "5" })
+    }
+
+    @Test func aG711CallKeepsItsEightKilohertzWhateverRateIsPreferred() {
+        var configuration = MediaSessionConfiguration(codec: .pcmu())
+        configuration.preferredAudioRate = 16000
+        #expect(configuration.audioRate == 8000)
+        configuration.codec = .opus(payloadType: 111, settings: OpusSettings())
+        #expect(configuration.audioRate == 16000)
+        configuration.preferredAudioRate = 44100
+        #expect(configuration.audioRate == 48000)
     }
 
     /// 10% loss on one direction: the call carries on, the receiver counts the loss and conceals

@@ -223,6 +223,8 @@ actor Answerer {
         let session = admitted
         var media = baseMedia
         media.watchesFirstAudible = reportFirstAudio
+        // The call's audio at the program's rate: Opus runs at it, nothing resamples.
+        media.audioRate = session?.callAudioRate
         if let recordDirectory { media.sink = .wav(path: "\(recordDirectory)/\(incoming.id).wav", stereo: false) }
         if let saveSDPDirectory {
             let peer = incoming.callerNumber ?? incoming.callerName ?? "unknown"

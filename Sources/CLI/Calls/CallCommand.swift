@@ -146,6 +146,11 @@ struct CallCommand: LongRunningCommand {
             await client.disconnect()
             fail(error, presenter: presenter)
         }
+        if let agentSession {
+            // The call's audio at the program's rate: Opus runs at it, nothing resamples.
+            options.media = configuration.media
+            options.media?.audioRate = agentSession.callAudioRate
+        }
         let call: Call
         do {
             call = try await client.dial(destination, options: options)

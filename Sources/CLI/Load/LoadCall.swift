@@ -116,6 +116,9 @@ struct LoadCall {
                                       reason: nil, audio: nil)
             }
         }
+        var options = options
+        // The call's audio at the program's rate: Opus runs at it, nothing resamples.
+        if let session { options.media?.audioRate = session.callAudioRate }
         let dialed = ContinuousClock.now
         let call: Call
         do {

@@ -16,6 +16,9 @@ struct AgentFlags: ParsableArguments {
     @Option(help: "A custom parameter told to a platform dialect's bot at the start of each call, NAME=VALUE; repeatable (docs/agents.md).")
     var agentParam: [String] = []
 
+    @Option(help: "The audio a platform dialect's stream carries, ENCODING[/RATE]: pcmu, pcma or l16/RATE, where the platform sends it (Telnyx pcma, l16/16000; Exotel l16/16000, l16/24000; Plivo l16/8000, l16/16000; Vonage l16/8000, l16/24000); default the platform's own (docs/agents.md, \"Each platform's formats\").")
+    var agentFormat: String?
+
     @Option(help: "Serve the REST calls a platform's bot makes to hang up or transfer its call (Twilio, Telnyx, Plivo, Vonage) on 127.0.0.1:PORT for the run; 0 picks a free port (docs/agents.md).")
     var agentApiPort: Int?
 
@@ -44,6 +47,7 @@ struct AgentFlags: ParsableArguments {
             if agentApiPort != nil, options.dialect == .parley { throw ValidationError("--agent-api-port goes with a platform --agent-dialect") }
             if let agentApiPort, !(0...65535).contains(agentApiPort) { throw ValidationError("--agent-api-port must be 0-65535") }
             if !options.parameters.isEmpty, options.dialect == .parley { throw ValidationError("--agent-param goes with a platform --agent-dialect; Parley's protocol tells the program the call's headers") }
+            _ = try options.wireFormat()
         } catch let error as ParleyError {
             throw ValidationError(error.message)
         }
@@ -56,7 +60,7 @@ struct AgentFlags: ParsableArguments {
         }
         var parameters: [AgentParameter] = []
         for text in agentParam { parameters.append(try AgentParameter(parsing: text)) }
-        return AgentDialectOptions(dialect: dialect, parameters: parameters)
+        return AgentDialectOptions(dialect: dialect, parameters: parameters, format: try agentFormat.map { text throws(ParleyError) in try AgentWireFormat(parsing: text) })
     }
 
     /// Where each call's program is, with the signalling URL's TLS choices; nil without either flag.

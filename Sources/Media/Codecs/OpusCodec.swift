@@ -1,8 +1,10 @@
 import COpus
 
-/// Opus at 48 kHz, mono, through libopus.
+/// Opus, mono, through libopus, taking PCM at 48 kHz or at any rate libopus codes natively
+/// (8, 12, 16, 24 kHz: an agent's rate, docs/agents.md); the stream it makes is Opus as any
+/// other, with the 48 kHz RTP clock of RFC 7587.
 package final class OpusEncoder: AudioEncoder {
-    package let sampleRate = 48000
+    package let sampleRate: Int
     package let rtpClockRate = 48000
     package let settings: OpusSettings
     private let encoder: OpaquePointer
@@ -10,12 +12,14 @@ package final class OpusEncoder: AudioEncoder {
     /// load lowers it (`limitComplexity`).
     package private(set) var complexity: Int
 
-    package init(settings: OpusSettings = OpusSettings()) throws(CodecError) {
+    package init(settings: OpusSettings = OpusSettings(), sampleRate: Int = 48000) throws(CodecError) {
+        guard MediaCodec.opusAudioRates.contains(sampleRate) else { throw .unsupported("Opus at \(sampleRate) Hz") }
         var error: Int32 = 0
-        guard let encoder = opus_encoder_create(48000, 1, OPUS_APPLICATION_VOIP, &error), error == OPUS_OK else {
+        guard let encoder = opus_encoder_create(Int32(sampleRate), 1, OPUS_APPLICATION_VOIP, &error), error == OPUS_OK else {
             throw .library(function: "opus_encoder_create", code: error)
         }
         self.encoder = encoder
+        self.sampleRate = sampleRate
         self.settings = settings
         complexity = settings.complexity
         do {
@@ -34,7 +38,7 @@ package final class OpusEncoder: AudioEncoder {
 
     deinit { opus_encoder_destroy(encoder) }
 
-    package var frameSamples: Int { settings.frameMilliseconds * 48 }
+    package var frameSamples: Int { settings.frameMilliseconds * sampleRate / 1000 }
 
     package func limitComplexity(to ceiling: Int) {
         let wanted = max(OpusSettings.complexityRange.lowerBound, min(settings.complexity, ceiling))
@@ -55,7 +59,10 @@ package final class OpusEncoder: AudioEncoder {
     }
 
     package func encode(_ pcm: UnsafeBufferPointer<Int16>, into payload: UnsafeMutableRawBufferPointer) throws(CodecError) -> Int {
-        guard [120, 240, 480, 960, 1920, 2880].contains(pcm.count) else { throw .invalidFrameSize(samples: pcm.count, expected: frameSamples) }
+        // 2.5, 5, 10, 20, 40 or 60 ms: the frame sizes libopus takes, in samples at our rate.
+        guard pcm.count * 400 % sampleRate == 0, [1, 2, 4, 8, 16, 24].contains(pcm.count * 400 / sampleRate) else {
+            throw .invalidFrameSize(samples: pcm.count, expected: frameSamples)
+        }
         guard let input = pcm.baseAddress, let output = payload.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             throw .bufferTooSmall(needed: 1, capacity: 0)
         }
@@ -66,17 +73,22 @@ package final class OpusEncoder: AudioEncoder {
     }
 }
 
+/// Decodes any Opus stream to PCM at `sampleRate` (48 kHz, or a rate libopus decodes to
+/// natively: it band-limits and decimates inside the codec, cheaper than decoding at 48 kHz and
+/// resampling after).
 package final class OpusDecoder: AudioDecoder {
-    package let sampleRate = 48000
+    package let sampleRate: Int
     package let canRecoverFromNextPacket = true
     private let decoder: OpaquePointer
 
-    package init() throws(CodecError) {
+    package init(sampleRate: Int = 48000) throws(CodecError) {
+        guard MediaCodec.opusAudioRates.contains(sampleRate) else { throw .unsupported("Opus at \(sampleRate) Hz") }
         var error: Int32 = 0
-        guard let decoder = opus_decoder_create(48000, 1, &error), error == OPUS_OK else {
+        guard let decoder = opus_decoder_create(Int32(sampleRate), 1, &error), error == OPUS_OK else {
             throw .library(function: "opus_decoder_create", code: error)
         }
         self.decoder = decoder
+        self.sampleRate = sampleRate
     }
 
     deinit { opus_decoder_destroy(decoder) }

@@ -134,14 +134,14 @@ final class MediaReceiver {
     }
 
     var jitterMilliseconds: Double {
-        Double(reception.jitter) * 1000 / Double(configuration.codec.sampleRate)
+        Double(reception.jitter) * 1000 / Double(configuration.codec.clockRate)
     }
 
     /// Arrival time in RTP timestamp units (RFC 3550 A.8), from the monotonic clock.
     private func arrivalTimestamp() -> UInt32 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
-        let rate = UInt64(configuration.codec.sampleRate)
+        let rate = UInt64(configuration.codec.clockRate)
         let ticks = UInt64(now.tv_sec) &* rate &+ UInt64(now.tv_nsec) &* rate / 1_000_000_000
         return UInt32(truncatingIfNeeded: ticks)
     }

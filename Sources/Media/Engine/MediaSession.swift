@@ -36,6 +36,8 @@ package final class MediaSession: @unchecked Sendable {
     /// The format of our frames, when a pre-encoded source can serve them: frames as long as a
     /// clock tick, so every frame is exactly one `read` of the source.
     private let encodedFormat: EncodedFrameFormat?
+    /// What our own encoder makes: the codec at the session's PCM rate.
+    private let ownFormat: EncodedFrameFormat
     private var encoderFailed = false
     /// What the clock allows this tick; the encoder ignores a ceiling it already has.
     private var complexityCeiling = EncoderLoadGovernor.highest
@@ -47,7 +49,9 @@ package final class MediaSession: @unchecked Sendable {
     private let dtmfSender: DTMFSender
     private var inBandDetector: InBandDTMFDetector?
 
+    /// Samples per packet at the session's PCM rate, and the same span in RTP timestamp units.
     private let frameSamples: Int
+    private let frameTimestampUnits: Int
     private let remoteFrameSamples: Int
     private let sendBuffer: UnsafeMutableRawBufferPointer
     private let rtcpBuffer: UnsafeMutableRawBufferPointer
@@ -94,13 +98,15 @@ package final class MediaSession: @unchecked Sendable {
     ) throws(MediaSessionError) {
         guard [10, 20, 40, 60].contains(configuration.frameMilliseconds) else { throw .unsupportedPacketTime(configuration.frameMilliseconds) }
         self.configuration = configuration
-        let rate = configuration.codec.sampleRate
+        // The PCM rate: Opus decodes and encodes at an agent's rate when asked (docs/agents.md);
+        // RTP timestamps and telephone events stay in the codec's clock units.
+        let rate = configuration.audioRate
         do {
             switch configuration.codec {
             case _ where !configuration.decodesAudio:
                 decoder = nil
             case .opus:
-                decoder = try OpusDecoder()
+                decoder = try OpusDecoder(sampleRate: rate)
             case .pcmu:
                 decoder = G711Codec(law: .mu)
             case .pcma:
@@ -111,19 +117,22 @@ package final class MediaSession: @unchecked Sendable {
         }
         tickSamples = rate / 50
         frameSamples = configuration.frameMilliseconds * rate / 1000
+        frameTimestampUnits = configuration.frameMilliseconds * configuration.codec.clockRate / 1000
         remoteFrameSamples = configuration.jitterBuffer.frameMilliseconds * rate / 1000
         self.source = source
         self.sink = sink
         encodedSource = source as? any EncodedAudioSource
-        encodedFormat = frameSamples == tickSamples ? EncodedFrameFormat(codec: configuration.codec, frameMilliseconds: configuration.frameMilliseconds) : nil
+        let format = EncodedFrameFormat(codec: configuration.codec, frameMilliseconds: configuration.frameMilliseconds, sampleRate: rate)
+        ownFormat = format
+        encodedFormat = frameSamples == tickSamples ? format : nil
         if encodedSource == nil {
             do {
-                encoder = try EncodedFrameFormat(codec: configuration.codec, frameMilliseconds: configuration.frameMilliseconds).makeEncoder()
+                encoder = try format.makeEncoder()
             } catch {
                 throw .codec(error)
             }
         }
-        dtmfSender = DTMFSender(clockRate: rate, durationMilliseconds: configuration.dtmfDurationMilliseconds, volume: configuration.dtmfVolume)
+        dtmfSender = DTMFSender(clockRate: configuration.codec.clockRate, durationMilliseconds: configuration.dtmfDurationMilliseconds, volume: configuration.dtmfVolume)
         if configuration.runsInBandDTMFDetector { inBandDetector = InBandDTMFDetector(sampleRate: rate) }
         watchingFirstAudible = configuration.watchesFirstAudible
         cname = Array(configuration.cname.utf8.prefix(255))
@@ -439,7 +448,7 @@ package final class MediaSession: @unchecked Sendable {
     }
 
     private func sendFrame(_ pcm: UnsafeBufferPointer<Int16>) {
-        defer { timestamp &+= UInt32(frameSamples) }
+        defer { timestamp &+= UInt32(frameTimestampUnits) }
         // No keys, no media: nothing leaves before DTLS (or SDES) has secured the channel.
         guard sender != nil else { return }
         guard !sendingPaused else {
@@ -447,7 +456,7 @@ package final class MediaSession: @unchecked Sendable {
             return
         }
         if let eventPayloadType = configuration.telephoneEventPayloadType,
-            let event = dtmfSender.step(timestamp: timestamp, frameSamples: frameSamples)
+            let event = dtmfSender.step(timestamp: timestamp, frameSamples: frameTimestampUnits)
         {
             let fields = RTPHeaderFields(marker: event.marker, payloadType: eventPayloadType, sequenceNumber: sequenceNumber, timestamp: event.timestamp, ssrc: configuration.localSSRC)
             guard let start = try? RTPPacketWriter.writeHeader(fields, into: sendBuffer) else {
@@ -489,7 +498,7 @@ package final class MediaSession: @unchecked Sendable {
             return length
         }
         if encoder == nil, !encoderFailed {
-            encoder = try? EncodedFrameFormat(codec: configuration.codec, frameMilliseconds: configuration.frameMilliseconds).makeEncoder()
+            encoder = try? ownFormat.makeEncoder()
             encoderFailed = encoder == nil
         }
         if configuration.followsClockComplexity { encoder?.limitComplexity(to: complexityCeiling) }

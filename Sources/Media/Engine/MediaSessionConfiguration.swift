@@ -26,13 +26,26 @@ package enum MediaCodec: Sendable, Equatable {
         return false
     }
 
-    /// PCM and RTP clock rate.
-    package var sampleRate: Int {
+    /// RTP clock rate: timestamps, jitter and telephone-event durations count in these units,
+    /// whatever rate the session's audio runs at (`MediaSessionConfiguration.audioRate`).
+    package var clockRate: Int {
         switch self {
         case .opus: 48000
         case .pcmu, .pcma: 8000
         }
     }
+
+    /// The PCM rates the codec can decode to and encode from without resampling: libopus runs
+    /// natively at 8, 12, 16, 24 and 48 kHz (RFC 7587 §4: the RTP clock stays 48 kHz, and the
+    /// far end hears the same stream whatever rate our encoder took in); G.711 is 8 kHz only.
+    package var nativeAudioRates: [Int] {
+        switch self {
+        case .opus: Self.opusAudioRates
+        case .pcmu, .pcma: [8000]
+        }
+    }
+
+    package static let opusAudioRates = [8000, 12000, 16000, 24000, 48000]
 }
 
 /// What a session needs from the negotiated SDP, plus local policy.
@@ -71,6 +84,17 @@ package struct MediaSessionConfiguration: Sendable {
     /// (`EncoderLoadGovernor`); false keeps the codec's complexity whatever the load
     /// (`--fixed-opus-complexity`).
     package var followsClockComplexity = true
+    /// The PCM rate wanted for the call's audio (what the sink hears, what the source plays): an
+    /// agent's rate, so that Opus is decoded and encoded at it and nothing resamples
+    /// (docs/agents.md, "Opus at the agent's rate"). Used when the codec runs natively at it;
+    /// otherwise, and when nil, the codec's own rate.
+    package var preferredAudioRate: Int?
+
+    /// The rate of the session's PCM: every frame the sink gets and the source fills.
+    package var audioRate: Int {
+        if let preferredAudioRate, codec.nativeAudioRates.contains(preferredAudioRate) { return preferredAudioRate }
+        return codec.clockRate
+    }
 
     package init(
         codec: MediaCodec, ptimeMilliseconds: Int = 20, telephoneEventPayloadType: UInt8? = nil, receivedTelephoneEventPayloadTypes: [UInt8]? = nil,

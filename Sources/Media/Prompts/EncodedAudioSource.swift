@@ -21,7 +21,9 @@ package struct EncodedFrameFormat: Hashable, Sendable, CustomStringConvertible {
     package let sampleRate: Int
     package let frameSamples: Int
 
-    package init(codec: MediaCodec, frameMilliseconds: Int) {
+    /// `sampleRate`: the PCM rate frames are encoded from (the session's `audioRate`); nil for
+    /// the codec's own.
+    package init(codec: MediaCodec, frameMilliseconds: Int, sampleRate: Int? = nil) {
         switch codec {
         case .opus(_, let settings):
             self.codec = .opus(bitrate: settings.bitrate, maxPlaybackRate: settings.maxPlaybackRate, inbandFEC: settings.inbandFEC, dtx: settings.dtx,
@@ -29,8 +31,9 @@ package struct EncodedFrameFormat: Hashable, Sendable, CustomStringConvertible {
         case .pcmu: self.codec = .pcmu
         case .pcma: self.codec = .pcma
         }
-        sampleRate = codec.sampleRate
-        frameSamples = frameMilliseconds * codec.sampleRate / 1000
+        let rate = sampleRate ?? codec.clockRate
+        self.sampleRate = rate
+        frameSamples = frameMilliseconds * rate / 1000
     }
 
     /// A fresh encoder that makes exactly the frames a session with this format would.
@@ -39,7 +42,7 @@ package struct EncodedFrameFormat: Hashable, Sendable, CustomStringConvertible {
         case .opus(let bitrate, let maxPlaybackRate, let inbandFEC, let dtx, let expectedLossPercent, let complexity):
             return try OpusEncoder(settings: OpusSettings(
                 bitrate: bitrate, maxPlaybackRate: maxPlaybackRate, inbandFEC: inbandFEC, dtx: dtx, expectedLossPercent: expectedLossPercent,
-                frameMilliseconds: frameSamples * 1000 / sampleRate, complexity: complexity))
+                frameMilliseconds: frameSamples * 1000 / sampleRate, complexity: complexity), sampleRate: sampleRate)
         case .pcmu: return G711Codec(law: .mu)
         case .pcma: return G711Codec(law: .a)
         }

@@ -59,6 +59,9 @@ final class AgentBridge: AudioSource, ReceivedAudioListener, WebSocketFeed, @unc
     private var linkSamples: UnsafeMutableBufferPointer<Int16> = .allocate(capacity: 8192)
 
     // Media clock thread only (made by `attach` before the clock sees this object).
+    private var attached = false
+    /// Only when the call's audio runs at another rate than the program's (a G.711 call toward a
+    /// 16 or 24 kHz program); an Opus call runs at the program's rate and needs none.
     private var uplinkResampler: StreamResampler?
     private var downlinkResampler: StreamResampler?
     private var clockScratch: UnsafeMutableBufferPointer<Int16> = .allocate(capacity: 0)
@@ -107,11 +110,18 @@ final class AgentBridge: AudioSource, ReceivedAudioListener, WebSocketFeed, @unc
         wake()
     }
 
-    /// Readies the clock side for a call at `codecRate`; audio flows once `startStreaming`.
+    /// Readies the clock side for a call whose audio runs at `codecRate`; audio flows once
+    /// `startStreaming`. At the program's own rate (Opus coded at it, `audioRate`) frames are
+    /// copied straight between the call and the queues; otherwise they are resampled.
     func attach(codecRate: Int) throws(AudioError) {
         let agentRate = sampleRate
+        guard codecRate != agentRate else {
+            attached = true
+            return
+        }
         uplinkResampler = try StreamResampler(from: codecRate, to: agentRate)
         downlinkResampler = try StreamResampler(from: agentRate, to: codecRate)
+        attached = true
         let codecFrame = codecRate / 50
         clockFrameSamples = agentRate / 50
         // The empty buffers made at init are allocations too (AgentFuzz's leak check found them).
@@ -180,11 +190,15 @@ final class AgentBridge: AudioSource, ReceivedAudioListener, WebSocketFeed, @unc
     // MARK: Media clock thread
 
     func listen(to frame: UnsafeBufferPointer<Int16>) {
-        guard let uplinkResampler else { return }
-        let produced = uplinkResampler.process(frame, into: clockScratch)
+        guard attached else { return }
+        var samples = frame
+        if let uplinkResampler {
+            let produced = uplinkResampler.process(frame, into: clockScratch)
+            samples = UnsafeBufferPointer(rebasing: clockScratch[..<produced])
+        }
         let ready = lock.withLock { _ -> Bool in
             guard streaming, !closed else { return false }
-            uplink.append(UnsafeBufferPointer(rebasing: clockScratch[..<produced]))
+            uplink.append(samples)
             lastUplinkAppend = .now
             return uplink.count >= frameSamples
         }
@@ -192,9 +206,16 @@ final class AgentBridge: AudioSource, ReceivedAudioListener, WebSocketFeed, @unc
     }
 
     func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
-        guard let downlinkResampler else {
+        guard attached else {
             frame.update(repeating: 0)
             return true
+        }
+        guard let downlinkResampler else {
+            // The call runs at the program's rate: the queue's samples are the frame.
+            let (taken, reached, open, _) = takeDownlink(into: frame)
+            for index in taken..<frame.count { frame[index] = 0 }
+            if reached { wake() }
+            return open
         }
         var markReached = false
         var open = true
@@ -203,18 +224,7 @@ final class AgentBridge: AudioSource, ReceivedAudioListener, WebSocketFeed, @unc
         while stagedCount < frame.count, rounds < 4 {
             rounds += 1
             let chunk = UnsafeMutableBufferPointer(rebasing: clockScratch[..<clockFrameSamples])
-            let (taken, reached, isOpen, cleared) = lock.withLock { _ -> (Int, Bool, Bool, Bool) in
-                let cleared = clearRequested
-                clearRequested = false
-                guard !closed, frameSamples > 0 else { return (0, false, !closed, cleared) }
-                let taken = downlink.read(into: chunk)
-                if taken > 0, let arrival = downlinkIdleArrival {
-                    counters.noteProgramToWire(ContinuousClock.now - arrival)
-                    downlinkIdleArrival = nil
-                }
-                if taken > 0 { counters.framesFromProgram += 1 }
-                return (taken, marks.first.map { $0.position <= downlink.removed } ?? false, true, cleared)
-            }
+            let (taken, reached, isOpen, cleared) = takeDownlink(into: chunk)
             if cleared { stagedCount = 0 }
             open = isOpen
             markReached = markReached || reached
@@ -229,6 +239,23 @@ final class AgentBridge: AudioSource, ReceivedAudioListener, WebSocketFeed, @unc
         stagedCount -= played
         if markReached { wake() }
         return open
+    }
+
+    /// Up to `chunk.count` samples of the program's audio, under the lock: how many, whether a
+    /// mark's audio has now played, whether the call is still open, whether a clear came since.
+    private func takeDownlink(into chunk: UnsafeMutableBufferPointer<Int16>) -> (taken: Int, markReached: Bool, open: Bool, cleared: Bool) {
+        lock.withLock { _ in
+            let cleared = clearRequested
+            clearRequested = false
+            guard !closed, frameSamples > 0 else { return (0, false, !closed, cleared) }
+            let taken = downlink.read(into: chunk)
+            if taken > 0, let arrival = downlinkIdleArrival {
+                counters.noteProgramToWire(ContinuousClock.now - arrival)
+                downlinkIdleArrival = nil
+            }
+            if taken > 0 { counters.framesFromProgram += 1 }
+            return (taken, marks.first.map { $0.position <= downlink.removed } ?? false, true, cleared)
+        }
     }
 
     // MARK: The link's thread

@@ -12,10 +12,14 @@ public enum AgentDialect: String, Sendable, CaseIterable, Equatable {
 public struct AgentDialectOptions: Sendable, Equatable {
     public var dialect: AgentDialect
     public var parameters: [AgentParameter]
+    /// The audio the platform's stream carries (`--agent-format`); nil for the platform's
+    /// default. Checked by `wireFormat()` before a call starts.
+    public var format: AgentWireFormat?
 
-    public init(dialect: AgentDialect = .parley, parameters: [AgentParameter] = []) {
+    public init(dialect: AgentDialect = .parley, parameters: [AgentParameter] = [], format: AgentWireFormat? = nil) {
         self.dialect = dialect
         self.parameters = parameters
+        self.format = format
     }
 
     public static let parley = AgentDialectOptions()

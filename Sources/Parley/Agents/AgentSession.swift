@@ -14,6 +14,14 @@ public actor AgentSession {
     }
     let bridge: AgentBridge
     private let link: any AgentLink
+    /// The rate the call streamed to this program should run its audio at
+    /// (`MediaOptions.audioRate`), known once `connect` returns: the program's (its hello's, or
+    /// its platform's), so that Opus is coded at it and nothing resamples (docs/agents.md, "Opus
+    /// at the agent's rate"). nil under `PARLEY_AGENT_RESAMPLE=1`: the call keeps its codec's
+    /// rate and the bridge resamples, as agent calls ran before, for bench/agents to compare.
+    public nonisolated var callAudioRate: Int? { Self.resamples ? nil : bridge.sampleRate }
+
+    private static let resamples = ProcessInfo.processInfo.environment["PARLEY_AGENT_RESAMPLE"] == "1"
     private var call: Call?
     private var helloWaiter: CheckedContinuation<Result<Void, ParleyError>, Never>?
     private var decisionWaiter: CheckedContinuation<AgentDecision, Never>?
@@ -50,7 +58,7 @@ public actor AgentSession {
         let session: AgentSession
         switch endpoint {
         case .webSocket(let url, let options, let dialect):
-            let bridge = AgentBridge(binaryAllowed: true, wire: dialect.dialect.makeWire(), wake: { WebSocketFeeds.wake() })
+            let bridge = AgentBridge(binaryAllowed: true, wire: try dialect.makeWire(), wake: { WebSocketFeeds.wake() })
             session = AgentSession(endpoint: endpoint, link: WebSocketAgentLink(url: url, options: options, bridge: bridge), bridge: bridge)
         case .exec(let command):
             let bridge = AgentBridge(binaryAllowed: false, wake: { ExecAgentPump.shared.wake() })

@@ -260,13 +260,13 @@ package actor MediaLeg {
     }
 
     /// The negotiated sample rate, once media is configured.
-    package var sampleRate: Int? { session?.configuration.codec.sampleRate }
+    package var sampleRate: Int? { session?.configuration.audioRate }
 
     /// The call's switchable source and sink and their rate, for a bot that plays and records
     /// from outside the actor; nil before media is negotiated or after it stopped.
     func audioTaps() -> AudioTaps? {
         guard let source, let sink, let session, !stopped else { return nil }
-        return AudioTaps(source: source, sink: sink, sampleRate: session.configuration.codec.sampleRate)
+        return AudioTaps(source: source, sink: sink, sampleRate: session.configuration.audioRate)
     }
 
     /// The pair's round-trip time is RTCP's (RFC 3550 §6.4.1) on the media it carries: the ICE
@@ -326,7 +326,8 @@ package actor MediaLeg {
         configuration.decodesAudio = options.decodesReceivedAudio
         configuration.followsClockComplexity = options.adaptsOpusComplexity
         configuration.watchesFirstAudible = options.watchesFirstAudible
-        let rate = configuration.codec.sampleRate
+        configuration.preferredAudioRate = options.audioRate
+        let rate = configuration.audioRate
         let source: AudioSourceSwitch
         let sink: AudioSinkSwitch
         do {
@@ -368,7 +369,8 @@ package actor MediaLeg {
         agent.setRemoteCredentials(ufrag: remote.ufrag, password: remote.password)
         for line in remote.candidates { addRemoteCandidate(line) }
         if remote.endOfCandidates { agent.remoteEndOfCandidates() }
-        logger.info("media negotiated: \(configuration.codec.name)/\(rate), telephone-event \(configuration.telephoneEventPayloadType.map(String.init) ?? "none"), digits received on \(configuration.receivedTelephoneEventPayloadTypes.map(String.init).joined(separator: ","))")
+        let audioAt = rate == configuration.codec.clockRate ? "" : " (audio at \(rate) Hz)"
+        logger.info("media negotiated: \(configuration.codec.name)/\(configuration.codec.clockRate)\(audioAt), telephone-event \(configuration.telephoneEventPayloadType.map(String.init) ?? "none"), digits received on \(configuration.receivedTelephoneEventPayloadTypes.map(String.init).joined(separator: ","))")
         logger.debug("negotiated payload types", metadata: [
             "codec": "\(configuration.codec.name)=\(configuration.codec.payloadType)",
             "telephone-event-send": "\(configuration.telephoneEventPayloadType.map(String.init) ?? "none")",

@@ -53,6 +53,12 @@ public struct MediaOptions: Sendable {
     public var watchesFirstAudible = false
     /// How `Call.sendDTMF` sends digits (`--dtmf-mode`).
     public var dtmfMode: DTMFMode = .rfc4733
+    /// The rate of the call's own audio, what its sink hears and its source plays: an agent's
+    /// (`AgentSession.audioRate`), so that Opus is decoded and encoded at that rate and nothing
+    /// resamples (docs/agents.md, "Opus at the agent's rate"). Taken when the negotiated codec
+    /// runs natively at it (Opus: 8000, 12000, 16000, 24000, 48000); otherwise, and when nil, the
+    /// codec's rate (48 kHz for Opus, 8 kHz for G.711).
+    public var audioRate: Int?
 
     public init() {}
 

@@ -48,6 +48,30 @@ import Testing
         #expect(drain(bridge) == Array(repeating: "binary 640", count: 5))
     }
 
+    /// A call coded at the program's rate (Opus at 16 kHz, `MediaOptions.audioRate`) passes its
+    /// frames through untouched both ways: no resampler's filter, no delay.
+    @Test func atTheProgramsRateFramesPassSampleExactBothWays() throws {
+        let bridge = AgentBridge(binaryAllowed: true, wake: {})
+        text(#"{"event":"hello","version":1,"sampleRate":16000}"#, to: bridge)
+        try bridge.attach(codecRate: 16000)
+        bridge.startStreaming(start: #"{"event":"start"}"#)
+        _ = drain(bridge)
+        let heard = (0..<320).map { Int16($0 * 37 - 6000) }
+        heard.withUnsafeBufferPointer { bridge.listen(to: $0) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let sent = try #require(buffer.withUnsafeMutableBytes { bridge.nextMessage(into: $0) })
+        #expect(sent.binary && sent.length == 640)
+        let toProgram = (0..<320).map { Int16(littleEndian: Int16(buffer[2 * $0]) | Int16(buffer[2 * $0 + 1]) << 8) }
+        #expect(toProgram == heard)
+        let spoken = (0..<320).map { Int16(5000 - $0 * 29) }
+        binary(spoken, to: bridge)
+        var frame = [Int16](repeating: 1, count: 320)
+        #expect(frame.withUnsafeMutableBufferPointer { bridge.read(into: $0) })
+        #expect(frame == spoken)
+        #expect(frame.withUnsafeMutableBufferPointer { bridge.read(into: $0) })
+        #expect(frame.allSatisfy { $0 == 0 })
+    }
+
     @Test func aSlowProgramLosesTheOldestAudioCountedNotTheClock() throws {
         let bridge = try streaming()
         // Three seconds of ticks the program never reads: one second is kept.

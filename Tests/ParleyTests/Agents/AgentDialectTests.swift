@@ -11,7 +11,7 @@ import Testing
     private static let call = AgentWireCall(callId: "c1", direction: "incoming", from: "alice", to: "ivr", parameters: ["X-Account": "42", "lang": "en"])
 
     private func bridge(_ dialect: AgentDialect) throws -> AgentBridge {
-        let wire: any AgentWire = try #require(dialect.makeWire())
+        let wire: any AgentWire = try #require(try AgentDialectOptions(dialect: dialect).makeWire())
         let bridge = AgentBridge(binaryAllowed: true, wire: wire, wake: {})
         try bridge.attach(codecRate: 48000)
         return bridge

@@ -42,16 +42,18 @@ extension AgentWire {
     func connected() -> String? { nil }
 }
 
-extension AgentDialect {
-    /// A new call's wire for this dialect, with fresh platform-shaped ids; nil for Parley's own.
-    func makeWire() -> (any AgentWire)? {
-        switch self {
-        case .parley: nil
-        case .twilio: TwilioWire()
-        case .telnyx: TelnyxWire()
-        case .exotel: ExotelWire()
-        case .plivo: PlivoWire()
-        case .vonage: VonageWire()
+extension AgentDialectOptions {
+    /// A new call's wire for this dialect and format, with fresh platform-shaped ids; nil for
+    /// Parley's own. Throws `configuration` for a format the platform does not send.
+    func makeWire() throws(ParleyError) -> (any AgentWire)? {
+        guard let format = try wireFormat() else { return nil }
+        switch dialect {
+        case .parley: return nil
+        case .twilio: return TwilioWire()
+        case .telnyx: return TelnyxWire(format: format)
+        case .exotel: return ExotelWire(sampleRate: format.sampleRate)
+        case .plivo: return PlivoWire(format: format)
+        case .vonage: return VonageWire(sampleRate: format.sampleRate)
         }
     }
 }
@@ -98,7 +100,7 @@ struct AgentWireWriter {
     /// its sequence, chunk and timestamp as strings. `opening` and `closing` are the platform's
     /// fragments around the shared middle (`{"event":"media","sequenceNumber":"` and
     /// `"},"streamSid":"` for Twilio), so nothing is built per frame.
-    mutating func chunkedMedia(_ samples: UnsafeBufferPointer<Int16>, sequence: Int, chunk: Int, timestamp: Int,
+    mutating func chunkedMedia(_ samples: UnsafeBufferPointer<Int16>, _ format: AgentWireAudio, sequence: Int, chunk: Int, timestamp: Int,
                                opening: StaticString, closing: StaticString, stream: String) {
         text(opening)
         number(sequence)
@@ -107,7 +109,7 @@ struct AgentWireWriter {
         text(#"","timestamp":""#)
         number(timestamp)
         text(#"","payload":""#)
-        audio(samples, .muLaw)
+        audio(samples, format)
         text(closing)
         plain(stream)
         text(#""}"#)
@@ -143,21 +145,37 @@ struct AgentWireWriter {
         }
     }
 
-    /// Samples as base64 μ-law (Twilio, Telnyx and Plivo) or 16-bit little-endian PCM (Exotel).
+    /// Samples as base64 μ-law or A-law (Twilio, Telnyx, Plivo), 16-bit little-endian PCM
+    /// (Exotel, Plivo) or big-endian, as L16 travels in RTP (Telnyx).
     mutating func audio(_ samples: UnsafeBufferPointer<Int16>, _ format: AgentWireAudio) {
         switch format {
         case .muLaw: base64(length: samples.count) { G711.muLawEncode(samples[$0]) }
-        case .linear16:
+        case .aLaw: base64(length: samples.count) { G711.aLawEncode(samples[$0]) }
+        case .linear16, .linear16BigEndian:
+            let lowFirst = format == .linear16
             base64(length: samples.count * 2) {
                 let sample = UInt16(bitPattern: samples[$0 / 2])
-                return $0 % 2 == 0 ? UInt8(sample & 0xFF) : UInt8(sample >> 8)
+                return ($0 % 2 == 0) == lowFirst ? UInt8(sample & 0xFF) : UInt8(sample >> 8)
             }
         }
     }
 }
 
+/// How a dialect's samples are written in its messages.
 enum AgentWireAudio {
-    case muLaw, linear16
+    case muLaw, aLaw
+    /// 16-bit PCM, little-endian (Exotel, Plivo, Vonage) or big-endian (Telnyx's RTP payloads, RFC 3551 §4.5.11).
+    case linear16, linear16BigEndian
+
+    init(_ format: AgentWireFormat, bigEndianLinear: Bool = false) {
+        switch format.encoding {
+        case .pcmu: self = .muLaw
+        case .pcma: self = .aLaw
+        case .l16: self = bigEndianLinear ? .linear16BigEndian : .linear16
+        }
+    }
+
+    var bytesPerSample: Int { self == .muLaw || self == .aLaw ? 1 : 2 }
 }
 
 /// Reads a bot's message without a JSON decoder: the string value of a key anywhere in it.
@@ -200,23 +218,28 @@ enum AgentWireScan {
         }
     }
 
-    /// A base64 payload decoded into `samples`: μ-law bytes expanded, or little-endian PCM.
+    /// A base64 payload decoded into `samples`: μ-law or A-law bytes expanded, or PCM.
     static func audio(_ range: Range<Int>, in message: UnsafeRawBufferPointer, _ format: AgentWireAudio,
                       into samples: UnsafeMutableBufferPointer<Int16>, event: String) throws(AgentProtocolError) -> Int {
         let text = UnsafeRawBufferPointer(rebasing: message[range])
         let bytes = UnsafeMutableRawBufferPointer(samples)
-        let capacity = format == .muLaw ? samples.count : bytes.count
+        let capacity = format.bytesPerSample == 1 ? samples.count : bytes.count
         guard let count = AgentMediaText.decodeBytes(text, into: UnsafeMutableRawBufferPointer(rebasing: bytes[..<capacity])) else {
             throw .invalidField(event: event, field: "payload", reason: "must be base64 of at most \(samples.count) samples")
         }
         switch format {
-        case .muLaw:
+        case .muLaw, .aLaw:
             // In place from the end: sample i's two bytes lie at or after byte i.
-            for index in stride(from: count - 1, through: 0, by: -1) { samples[index] = G711.muLawDecode(bytes[index]) }
+            let decode = format == .muLaw ? G711.muLawDecode : G711.aLawDecode
+            for index in stride(from: count - 1, through: 0, by: -1) { samples[index] = decode(bytes[index]) }
             return count
-        case .linear16:
+        case .linear16, .linear16BigEndian:
             guard count % 2 == 0 else { throw .invalidField(event: event, field: "payload", reason: "must be whole 16-bit samples") }
-            for index in 0..<count / 2 { samples[index] = Int16(littleEndian: samples[index]) }
+            if format == .linear16 {
+                for index in 0..<count / 2 { samples[index] = Int16(littleEndian: samples[index]) }
+            } else {
+                for index in 0..<count / 2 { samples[index] = Int16(bigEndian: samples[index]) }
+            }
             return count / 2
         }
     }

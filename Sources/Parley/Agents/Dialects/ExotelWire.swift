@@ -1,14 +1,19 @@
 /// Exotel AgentStream, the Voicebot applet (docs/agents.md, "Exotel"): 16-bit little-endian PCM
-/// at 8 kHz in base64 `media` messages of 100 ms, snake_case `stream_sid`/`call_sid`/`account_sid`,
-/// integer sequence numbers.
+/// at 8 kHz (or 16 or 24 kHz, `--agent-format`) in base64 `media` messages of 100 ms, snake_case
+/// `stream_sid`/`call_sid`/`account_sid`, integer sequence numbers.
 final class ExotelWire: AgentWire {
-    let sampleRate = 8000
-    let frameSamples = 800
+    let sampleRate: Int
+    let frameSamples: Int
     let accountSid = "parley"
     let callSid = AgentWireId.hex("")
     let streamSid = AgentWireId.hex("")
     private let sequence = AgentWireSequence()
     private let chunks = AgentWireChunks(frameMilliseconds: 100)
+
+    init(sampleRate: Int = 8000) {
+        self.sampleRate = sampleRate
+        frameSamples = sampleRate / 10
+    }
 
     var platformCallId: String { callSid }
 
@@ -20,7 +25,7 @@ final class ExotelWire: AgentWire {
             "start": [
                 "stream_sid": streamSid, "call_sid": callSid, "account_sid": accountSid,
                 "from": call.from, "to": call.to, "custom_parameters": call.parameters,
-                "media_format": ["encoding": "base64", "sample_rate": "8000", "bit_rate": "128kbps"],
+                "media_format": ["encoding": "base64", "sample_rate": String(sampleRate), "bit_rate": "\(sampleRate * 16 / 1000)kbps"],
             ] as [String: Any],
         ])
     }

@@ -1,17 +1,30 @@
 import Foundation
 
-/// Plivo Audio Streams (docs/agents.md, "Plivo"): μ-law 8 kHz in base64 `media` messages,
+/// Plivo Audio Streams (docs/agents.md, "Plivo"): μ-law 8 kHz (or 16-bit PCM at 8 or 16 kHz,
+/// `--agent-format`, Plivo's `audio/x-l16`) in base64 `media` messages,
 /// camelCase `streamId`/`callId`, integer sequence numbers; the bot plays with `playAudio`,
 /// marks with `checkpoint` (answered by `playedStream`) and flushes with `clearAudio`
 /// (answered by `clearedAudio`). Plivo sends no `connected` and no `stop`: the socket closes.
 final class PlivoWire: AgentWire {
-    let sampleRate = 8000
-    let frameSamples = 160
+    let format: AgentWireFormat
+    let sampleRate: Int
+    let frameSamples: Int
+    private let audio: AgentWireAudio
     let accountId = "MA" + AgentWireId.hex("", digits: 18).uppercased()
     let callId = AgentWireId.uuid()
     let streamId = AgentWireId.uuid()
     private let sequence = AgentWireSequence()
     private let chunks = AgentWireChunks(frameMilliseconds: 20)
+
+    init(format: AgentWireFormat = .init(.pcmu, 8000)) {
+        self.format = format
+        sampleRate = format.sampleRate
+        frameSamples = format.sampleRate / 50
+        audio = AgentWireAudio(format)
+    }
+
+    /// Plivo's content type for the stream's encoding.
+    private var contentType: String { format.encoding == .pcmu ? "audio/x-mulaw" : "audio/x-l16" }
 
     var platformCallId: String { callId }
 
@@ -21,7 +34,7 @@ final class PlivoWire: AgentWire {
             "event": "start", "sequenceNumber": sequence.next(),
             "start": [
                 "callId": callId, "streamId": streamId, "accountId": accountId, "tracks": ["inbound"],
-                "mediaFormat": ["encoding": "audio/x-mulaw", "sampleRate": 8000] as [String: Any],
+                "mediaFormat": ["encoding": contentType, "sampleRate": sampleRate] as [String: Any],
             ] as [String: Any],
             "extra_headers": extraHeaders,
         ])
@@ -39,7 +52,7 @@ final class PlivoWire: AgentWire {
         writer.text(#"","chunk":"#)
         writer.number(chunk)
         writer.text(#","payload":""#)
-        writer.audio(samples, .muLaw)
+        writer.audio(samples, audio)
         writer.text(#""}}"#)
         return (writer.count, false)
     }
@@ -69,8 +82,9 @@ final class PlivoWire: AgentWire {
             } else {
                 throw .invalidField(event: "playAudio", field: "media.contentType", reason: "must be audio/x-mulaw or audio/x-l16")
             }
-            guard AgentWireScan.integer("sampleRate", in: message) == 8000 else {
-                throw .invalidField(event: "playAudio", field: "media.sampleRate", reason: "must be 8000 (the stream's rate)")
+            // Plivo plays either content type; Parley reads the bot's audio at the stream's rate.
+            guard AgentWireScan.integer("sampleRate", in: message) == sampleRate, format == .linear16 || sampleRate == 8000 else {
+                throw .invalidField(event: "playAudio", field: "media.sampleRate", reason: "must be \(sampleRate) (the stream's rate)")
             }
             guard let payload = AgentWireScan.string("payload", in: message) else { throw .missingField(event: "playAudio", field: "media.payload") }
             return .audio(try AgentWireScan.audio(payload, in: message, format, into: samples, event: "playAudio"))

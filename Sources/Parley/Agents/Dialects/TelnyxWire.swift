@@ -1,15 +1,26 @@
 import Foundation
 
-/// Telnyx Media Streaming (docs/agents.md, "Telnyx"): PCMU 8 kHz in base64 `media` messages,
-/// snake_case fields, `stream_id` at the top and `start.call_control_id`.
+/// Telnyx Media Streaming (docs/agents.md, "Telnyx"): PCMU 8 kHz (or PCMA, or L16 at 16 kHz,
+/// `--agent-format`) RTP payloads in base64 `media` messages, snake_case fields, `stream_id` at
+/// the top and `start.call_control_id`.
 final class TelnyxWire: AgentWire {
-    let sampleRate = 8000
-    let frameSamples = 160
+    let format: AgentWireFormat
+    let sampleRate: Int
+    let frameSamples: Int
+    /// L16 as an RTP payload carries it: big-endian.
+    private let audio: AgentWireAudio
     let callControlId = "v3:" + AgentWireId.hex("", digits: 40)
     let streamId = AgentWireId.uuid()
     let userId = AgentWireId.uuid()
     private let sequence = AgentWireSequence()
     private let chunks = AgentWireChunks(frameMilliseconds: 20)
+
+    init(format: AgentWireFormat = .init(.pcmu, 8000)) {
+        self.format = format
+        sampleRate = format.sampleRate
+        frameSamples = format.sampleRate / 50
+        audio = AgentWireAudio(format, bigEndianLinear: true)
+    }
 
     var platformCallId: String { callControlId }
 
@@ -21,7 +32,7 @@ final class TelnyxWire: AgentWire {
             "start": [
                 "user_id": userId, "call_control_id": callControlId, "client_state": "", "from": call.from, "to": call.to,
                 "custom_parameters": call.parameters,
-                "media_format": ["encoding": "PCMU", "sample_rate": 8000, "channels": 1] as [String: Any],
+                "media_format": ["encoding": format.encoding.rawValue.uppercased(), "sample_rate": sampleRate, "channels": 1] as [String: Any],
             ] as [String: Any],
         ])
     }
@@ -29,7 +40,7 @@ final class TelnyxWire: AgentWire {
     func media(_ samples: UnsafeBufferPointer<Int16>, into buffer: UnsafeMutableRawBufferPointer) -> (length: Int, binary: Bool) {
         let (chunk, timestamp) = chunks.next()
         var writer = AgentWireWriter(buffer)
-        writer.chunkedMedia(samples, sequence: sequence.next(), chunk: chunk, timestamp: timestamp,
+        writer.chunkedMedia(samples, audio, sequence: sequence.next(), chunk: chunk, timestamp: timestamp,
                             opening: #"{"event":"media","sequence_number":""#, closing: #""},"stream_id":""#, stream: streamId)
         return (writer.count, false)
     }
@@ -49,6 +60,6 @@ final class TelnyxWire: AgentWire {
     }
 
     func read(_ message: UnsafeRawBufferPointer, binary: Bool, into samples: UnsafeMutableBufferPointer<Int16>) throws(AgentProtocolError) -> AgentWireInput {
-        try AgentWireScan.readMediaMarkClear(message, binary: binary, format: .muLaw, into: samples)
+        try AgentWireScan.readMediaMarkClear(message, binary: binary, format: audio, into: samples)
     }
 }

@@ -27,7 +27,7 @@ final class TwilioWire: AgentWire {
     func media(_ samples: UnsafeBufferPointer<Int16>, into buffer: UnsafeMutableRawBufferPointer) -> (length: Int, binary: Bool) {
         let (chunk, timestamp) = chunks.next()
         var writer = AgentWireWriter(buffer)
-        writer.chunkedMedia(samples, sequence: sequence.next(), chunk: chunk, timestamp: timestamp,
+        writer.chunkedMedia(samples, .muLaw, sequence: sequence.next(), chunk: chunk, timestamp: timestamp,
                             opening: #"{"event":"media","sequenceNumber":""#, closing: #""},"streamSid":""#, stream: streamSid)
         return (writer.count, false)
     }

@@ -1,12 +1,18 @@
 import Foundation
 
 /// The Vonage Voice API's WebSocket endpoint (docs/agents.md, "Vonage"): 16-bit little-endian
-/// PCM at 16 kHz as binary messages of 20 ms (640 bytes), events as `websocket:…` JSON; the bot
-/// flushes with `{"action":"clear"}` and marks with `{"action":"notify","payload":…}`.
+/// PCM at 16 kHz (or 8 or 24 kHz, `--agent-format`) as binary messages of 20 ms (640 bytes at
+/// 16 kHz), events as `websocket:…` JSON; the bot flushes with `{"action":"clear"}` and marks
+/// with `{"action":"notify","payload":…}`.
 final class VonageWire: AgentWire {
-    let sampleRate = 16000
-    let frameSamples = 320
+    let sampleRate: Int
+    let frameSamples: Int
     let uuid = AgentWireId.uuid()
+
+    init(sampleRate: Int = 16000) {
+        self.sampleRate = sampleRate
+        frameSamples = sampleRate / 50
+    }
 
     var platformCallId: String { uuid }
 
@@ -14,7 +20,7 @@ final class VonageWire: AgentWire {
     func start(_ call: AgentWireCall) -> String {
         var fields: [String: Any] = call.parameters
         fields["event"] = "websocket:connected"
-        fields["content-type"] = "audio/l16;rate=16000"
+        fields["content-type"] = "audio/l16;rate=\(sampleRate)"
         return AgentWireJSON.text(fields)
     }
 
