@@ -52,7 +52,7 @@ release: bootstrap
 	swift build -c release --product parley --static-swift-stdlib
 	swift build --product generate-manual
 	mkdir -p $(dir $(MANPAGE))
-	.build/debug/generate-manual-tool $(RELEASE_PARLEY) -o $(dir $(MANPAGE))
+	.build/debug/generate-manual $(RELEASE_PARLEY) -o $(dir $(MANPAGE))
 
 install: release
 	PREFIX=$(PREFIX) scripts/install install $(RELEASE_PARLEY) $(MANPAGE)

@@ -34,6 +34,7 @@ package actor SIPEndpoint {
                 if let address { localHost = address }
                 localPort = port
                 let remaining = flow.events
+                // Unstructured: kept in `reader`; it ends with the flow's events, which close() ends.
                 reader = Task { [weak self] in
                     for await event in remaining { await self?.handle(event) }
                 }
@@ -149,6 +150,7 @@ package actor SIPEndpoint {
         tickDeadline = deadline
         ticker?.cancel()
         let delay = max(0, deadline - clock.seconds)
+        // Unstructured: kept in `ticker`, replaced by the next deadline and cancelled by close().
         ticker = Task { [weak self] in
             guard (try? await Task.sleep(for: .milliseconds(Int((delay * 1000).rounded(.up))))) != nil else { return }
             await self?.tick()
