@@ -63,18 +63,34 @@ extension BotRun {
             return .cancelled
         }
         // A far end that says its last words and hangs up at once was still heard: judge what
-        // came before the end (or the deadline), then tell the end apart.
-        let (judged, match, failure) = await judging.value
+        // came before the end (or the deadline), then tell the end apart. Recognition that has
+        // not finished within `verdictWait` fails the step rather than hold it (a process whose
+        // recognisers are all busy would otherwise hold every verdict).
+        let waitEnds = ContinuousClock.now + Self.verdictWait
+        guard let (judged, match, failure) = await BoundedWait.value(of: judging, within: Self.verdictWait) else {
+            return .failed("speech recognition did not finish within \(BotDurations.seconds(Self.verdictWait)) of the step's end")
+        }
         if let failure { return .failed(failure) }
         if let match { return .matched(match) }
-        var heard = judged
-        await heard.transcribe()
+        // The free transcript, for the verdict, in what is left of the same bound: without it
+        // the verdict says only the spotted word accuracy.
+        let transcribing = Task { () -> HearingJudge in
+            var heard = judged
+            await heard.transcribe()
+            return heard
+        }
+        let heard = await BoundedWait.value(of: transcribing, within: max(.zero, waitEnds - ContinuousClock.now)) ?? judged
         // Voices the general language model reads well pass on the transcript made for the
         // verdict, at no more cost (docs/speech.md, "How a call is heard"), whether the
         // deadline passed or the call ended.
         if heard.transcriptMatches { return .matched(nil) }
         return event == .ended ? .ended(heard.summary) : .missed(heard.summary)
     }
+
+    /// How long a step's verdict waits, after the deadline or the call's end, for the speech it
+    /// heard to be recognised: the stretch under way and the free transcript (docs/speech.md,
+    /// "How a call is heard").
+    static let verdictWait = Duration.seconds(15)
 
     /// A step's verdict when what it expected did not come: what it expected and what it heard.
     /// The heard text is the far end's speech: the verdict carries it, logs only at debug level.

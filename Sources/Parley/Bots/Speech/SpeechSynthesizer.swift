@@ -53,6 +53,30 @@ package final class SpeechSynthesizer: @unchecked Sendable {
         return try result.get()
     }
 
+    /// espeak-ng's phonemes for `word` in `voice`'s language: its ASCII phoneme names one
+    /// space apart (Pronunciation maps them onto the recogniser's phones), or nil when espeak-ng
+    /// gives none. Runs on the speech queue, as every call into espeak-ng does.
+    package func phonemes(of word: String, voice: String = Speech.defaultVoice) -> String? {
+        queue.sync {
+            guard (try? select(Speech("", voice: voice))) != nil else { return nil }
+            return word.withCString { text -> String? in
+                var cursor: UnsafeRawPointer? = UnsafeRawPointer(text)
+                var spelled: [String] = []
+                // Bounded: espeak-ng advances the cursor past each clause it spells, or sets it to nil.
+                for _ in 0..<64 {
+                    guard cursor != nil, let phonemes = espeak_TextToPhonemes(&cursor, Int32(espeakCHARS_UTF8), Self.spaceSeparated) else { break }
+                    spelled.append(String(cString: phonemes))
+                }
+                let joined = spelled.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+                return joined.isEmpty ? nil : joined
+            }
+        }
+    }
+
+    /// `espeak_TextToPhonemes`' mode: ASCII phoneme names (bit 1 clear), a space between each
+    /// (the separator in bits 8-23).
+    private static let spaceSeparated = Int32(0x20 << 8)
+
     // MARK: On the queue
 
     /// Counted and kept under the script's text, so the digits a caller pressed stay in no table.
