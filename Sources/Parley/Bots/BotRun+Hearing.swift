@@ -74,6 +74,7 @@ extension BotRun {
         if let match { return .matched(match) }
         // The free transcript, for the verdict, in what is left of the same bound: without it
         // the verdict says only the spotted word accuracy.
+        // Unstructured: BoundedWait awaits it, or cancels it when the bound passes first.
         let transcribing = Task { () -> HearingJudge in
             var heard = judged
             await heard.transcribe()

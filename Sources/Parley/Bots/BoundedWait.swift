@@ -7,32 +7,60 @@ enum BoundedWait {
     /// `task`'s value, or nil when `bound` passed first; `task` is then cancelled.
     static func value<Value: Sendable>(of task: Task<Value, Never>, within bound: Duration) async -> Value? {
         let once = FirstResume<Value?>()
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
-            once.set(continuation)
-            // Unstructured: the two race, and the loser's resume is dropped.
-            Task { once.resume(await task.value) }
-            Task {
-                try? await Task.sleep(for: bound)
-                once.resume(nil)
-            }
+        // Unstructured: the two race, the loser's resume is dropped, and both are cancelled
+        // below once one has won.
+        let finishing = Task { once.resume(await task.value) }
+        // Unstructured: the bound's timer, cancelled below when the work wins.
+        let expiring = Task {
+            guard (try? await Task.sleep(for: bound)) != nil else { return }
+            once.resume(nil)
         }
+        let result = await withCheckedContinuation { once.wait($0) }
+        finishing.cancel()
+        expiring.cancel()
         if result == nil { task.cancel() }
         return result
     }
 }
 
-/// A continuation resumed by the first of several racers only.
+/// The first of several racers' values, handed to one waiter whether it comes before or after
+/// the waiter does; later values are dropped.
 private final class FirstResume<Value: Sendable>: Sendable {
-    private let continuation = Lock<CheckedContinuation<Value, Never>?>(nil)
+    private enum State {
+        case empty
+        case waiting(CheckedContinuation<Value, Never>)
+        case decided(Value)
+        case delivered
+    }
 
-    func set(_ waiting: CheckedContinuation<Value, Never>) {
-        continuation.withLock { $0 = waiting }
+    private let state = Lock<State>(.empty)
+
+    func wait(_ continuation: CheckedContinuation<Value, Never>) {
+        let early = state.withLock { state -> Value? in
+            switch state {
+            case .decided(let value):
+                state = .delivered
+                return value
+            default:
+                state = .waiting(continuation)
+                return nil
+            }
+        }
+        if let early { continuation.resume(returning: early) }
     }
 
     func resume(_ value: Value) {
-        let waiting = continuation.withLock { current -> CheckedContinuation<Value, Never>? in
-            defer { current = nil }
-            return current
+        let waiting = state.withLock { state -> CheckedContinuation<Value, Never>? in
+            switch state {
+            case .empty:
+                state = .decided(value)
+                return nil
+            case .waiting(let continuation):
+                state = .delivered
+                return continuation
+            case .decided, .delivered:
+                return nil
+            }
         }
         waiting?.resume(returning: value)
     }

@@ -42,8 +42,6 @@ final class SpeechDecoder: @unchecked Sendable {
     private let freeSearch: String
     /// Phones per dictionary word, for the words phrases were spotted with.
     private var phoneCounts: [String: Int?] = [:]
-    /// Whether an utterance has set the streaming feature code's mean cepstrum from real audio.
-    private var cepstrumLearned = false
 
     /// The model's files, checked before a script that listens for words is accepted.
     static func checkModel() throws(RecognitionError) {
@@ -113,16 +111,14 @@ final class SpeechDecoder: @unchecked Sendable {
         // Quiet either side: the spotter reports a phrase a few frames after its end.
         let padding = [Int16](repeating: 0, count: Self.sampleRate / 2)
         let padded = padding + samples + padding
-        // A fresh decoder's streaming feature code starts from the model's mean cepstrum, not
-        // the line's, and adapts only as the utterance goes: its first spotting heard a run of
-        // "thank you for calling northwind bank" fewer than every later one did
-        // (PronunciationTests). So its first audio is heard once to learn the mean, unscored.
-        for _ in 0..<(cepstrumLearned ? 1 : 2) {
-            guard ps_start_utt(decoder) == 0 else { throw .decoder("cannot start an utterance") }
-            let processed = stream(padded)
-            guard ps_end_utt(decoder) == 0, processed >= 0 else { throw .decoder("cannot decode the audio") }
-            cepstrumLearned = true
-        }
+        // The streaming feature code normalises by a mean cepstrum it carries from utterance to
+        // utterance: a fresh decoder's is the model's, a used one's that of whatever it heard
+        // last (another voice, a telephone band). Either way a phrase can score lower than on a
+        // decoder that has heard this line: "thank you for calling northwind bank" did after a
+        // narrowband job (PronunciationTests). So up to two seconds of the audio are heard first,
+        // unscored, to learn this line's mean.
+        try hear(Array(samples.prefix(2 * Self.sampleRate)))
+        try hear(padded)
         var best: [String: Double] = [:]
         var segment = ps_seg_iter(decoder)
         // Bounded by the utterance: at most one detection per phrase per 10 ms frame.
@@ -141,6 +137,12 @@ final class SpeechDecoder: @unchecked Sendable {
         }
         if let segment { ps_seg_free(segment) }
         return best
+    }
+
+    private func hear(_ samples: [Int16]) throws(RecognitionError) {
+        guard ps_start_utt(decoder) == 0 else { throw .decoder("cannot start an utterance") }
+        let processed = stream(samples)
+        guard ps_end_utt(decoder) == 0, processed >= 0 else { throw .decoder("cannot decode the audio") }
     }
 
     /// Audio handed to the streaming (not whole-utterance) search at once: 128 ms, 12.8 frames
