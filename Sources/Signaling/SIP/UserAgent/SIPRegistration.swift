@@ -133,14 +133,14 @@ package actor SIPRegistration {
         return fromContact ?? ((try? response.expires()) ?? nil) ?? asked
     }
 
-    private static func reason(_ response: SIPMessage) -> String {
+    package static func reason(_ response: SIPMessage) -> String {
         if case .response(_, let reason) = response.startLine { return String(reason.prefix(120)) }
         return ""
     }
 
-    static func signalingError(_ failure: SIPRequestFailure) -> SignalingError {
+    package static func signalingError(_ failure: SIPRequestFailure, method: String = "REGISTER") -> SignalingError {
         switch failure {
-        case .timedOut(let timeout): .requestTimedOut(method: "REGISTER", after: timeout)
+        case .timedOut(let timeout): .requestTimedOut(method: method, after: timeout)
         case .transport(let error): .sipTransport(error)
         case .unsendable(let error): .invalidConfiguration(error.description)
         }
