@@ -67,6 +67,7 @@ actor SIPCallSignalling: CallSignalling {
         pump = Task { [weak self] in
             for await response in events { await self?.progressed(response) }
         }
+        // Unstructured: the INVITE awaits its final response (at most Timer B) while `dial` returns.
         Task { await self.send(to: target, sdp: sdp) }
         return nil
     }
@@ -219,6 +220,7 @@ actor SIPCallSignalling: CallSignalling {
 
     private func awaitACK() async -> Bool {
         if acknowledged { return true }
+        // Unstructured: the ACK's deadline; cancelled when the ACK arrives first.
         let timeout = Task { [weak self] in
             guard (try? await Task.sleep(for: Self.ackTimeout)) != nil else { return }
             await self?.acknowledge(false)

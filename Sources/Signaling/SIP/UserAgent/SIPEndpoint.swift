@@ -65,6 +65,7 @@ package actor SIPEndpoint {
                 if let address { localHost = address }
                 localPort = port
                 let remaining = flow.events
+                // Unstructured: the flow's events are read for as long as it is open; its end finishes the stream.
                 reader = Task { [weak self] in
                     for await event in remaining { await self?.handle(event) }
                 }
@@ -200,6 +201,7 @@ package actor SIPEndpoint {
         tickDeadline = deadline
         ticker?.cancel()
         let delay = max(0, deadline - clock.seconds)
+        // Unstructured: one sleeping task per armed deadline, cancelled when an earlier one replaces it or the flow ends.
         ticker = Task { [weak self] in
             guard (try? await Task.sleep(for: .milliseconds(Int((delay * 1000).rounded(.up))))) != nil else { return }
             await self?.tick()

@@ -116,6 +116,7 @@ package actor SIPRegistration {
         refresher?.cancel()
         guard granted > 0 else { return }
         let wait = max(Double(granted) / 2, Double(granted) - 60)
+        // Unstructured: the refresh waits half the binding's lifetime; unregister or the next register cancels it.
         refresher = Task { [weak self] in
             guard (try? await Task.sleep(for: .seconds(wait))) != nil, let self else { return }
             do throws(SignalingError) {
