@@ -84,4 +84,22 @@ import Testing
         await alice.close()
         await bob.close()
     }
+
+    @Test func aliceHangsUpWhileItRingsAndTheCancelEndsBobsOffer() async throws {
+        let kamailio = try await KamailioRegistrar()
+        defer { kamailio.stop() }
+        let alice = try await Self.phone("alice", at: kamailio)
+        let bob = try await Self.phone("bob", at: kamailio)
+        let (call, incoming) = try await Self.dialAndOffer(alice, bob)
+        let aliceEvents = EventRecorder(call.events)
+        _ = try await aliceEvents.next("ringing") { $0 == .state(.ringing) }
+        let bobEvents = EventRecorder(incoming.call.events)
+        await call.hangup()
+        let ended = try await bobEvents.next("bob hears the CANCEL") { if case .state(.done) = $0 { true } else { false } }
+        #expect(try #require(ended.endReason).cause == "ORIGINATOR_CANCEL")
+        #expect(await call.terminationReason?.localStatus == .endedByLocalUser)
+        await #expect(throws: ParleyError.self) { try await incoming.answer() }
+        await alice.close()
+        await bob.close()
+    }
 }
