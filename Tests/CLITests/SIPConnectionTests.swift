@@ -32,4 +32,10 @@ import Testing
         #expect(throws: (any Error).self) { try CallCommand.parse(["bob", "--server", "sip:127.0.0.1", "--caller-name", "Alice"]) }
         #expect(throws: Never.self) { try CallCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test"]) }
     }
+
+    @Test func answerRefusesWhatSIPDoesNotCarryYet() {
+        #expect(throws: (any Error).self) { try AnswerCommand.parse(["--server", "sip:127.0.0.1", "--forward", "carol"]) }
+        #expect(throws: (any Error).self) { try AnswerCommand.parse(["--server", "sip:127.0.0.1", "--early-media", "2"]) }
+        #expect(throws: Never.self) { try AnswerCommand.parse(["--server", "sip:127.0.0.1", "--login", "bob@parley.test", "--reject"]) }
+    }
 }

@@ -13,6 +13,7 @@ public actor SIPPhone {
     private let media: MediaOptions
     private let logger: Logger
     private var calls: [String: SIPCallSignalling] = [:]
+    private var callsByID: [String: Call] = [:]
     private var router: Task<Void, Never>?
     /// Calls offered to us, ringing (180 sent) until answered, rejected or cancelled.
     public nonisolated let incomingCalls: AsyncStream<IncomingCall>
@@ -71,6 +72,7 @@ public actor SIPPhone {
         let call = Call(id: callID, direction: .outgoing, remoteParty: destination, signalling: signalling, media: media, logger: logger)
         await signalling.bind(to: call)
         calls[callID] = signalling
+        callsByID[callID] = call
         try await call.dial(destination: destination, options: options)
         return call
     }
@@ -90,6 +92,23 @@ public actor SIPPhone {
 
     private func forget(_ callID: String) {
         calls[callID] = nil
+        callsByID[callID] = nil
+    }
+
+    /// The calls placed or offered that have not ended.
+    public var activeCalls: [Call] { Array(callsByID.values) }
+
+    /// The offered calls as a `VoiceClient`'s news, for what serves either (`parley answer`).
+    public nonisolated var clientEvents: AsyncStream<VoiceClientEvent> {
+        let offers = incomingCalls
+        return AsyncStream { continuation in
+            // Unstructured: relays the offers for as long as the phone yields them; ends with them.
+            let relay = Task {
+                for await incoming in offers { continuation.yield(.incomingCall(incoming)) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in relay.cancel() }
+        }
     }
 
     private func startRouting() async {
@@ -133,6 +152,7 @@ public actor SIPPhone {
         let call = Call(id: callID, direction: .incoming, remoteParty: callerUser ?? "unknown", signalling: signalling, media: media, logger: logger)
         await signalling.bind(to: call)
         calls[callID] = signalling
+        callsByID[callID] = call
         var incoming = IncomingCall(call: call, callerName: caller?.displayName, callerNumber: callerUser, calleeName: nil,
                                     calleeNumber: account.user, headers: [], clientState: nil,
                                     offer: String(decoding: request.body, as: UTF8.self))
