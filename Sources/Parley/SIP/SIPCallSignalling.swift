@@ -34,8 +34,6 @@ actor SIPCallSignalling: CallSignalling {
     private var acknowledged = false
     private var ackWaiter: CheckedContinuation<Bool, Never>?
 
-    /// How long an answered call waits for the caller's ACK: Timer H's 64·T1.
-    static let ackTimeout = Duration.seconds(32)
 
     init(callID: String, endpoint: SIPEndpoint, account: SIPAccount, logger: Logger, onClose: @escaping @Sendable (String) async -> Void) {
         sipCallID = callID
@@ -210,19 +208,38 @@ actor SIPCallSignalling: CallSignalling {
             throw ParleyError(kind: .callState, message: "cannot answer the INVITE: \(error)")
         }
         dialog = made
-        // The caller's ACK confirms the answer (§13.3.1.4); without it the call is not up.
-        guard await awaitACK() else {
+        // The caller's ACK confirms the answer (§13.3.1.4); without it the call is not up. Over
+        // UDP the 200 is ours to repeat until then: the transaction sent it once and is done.
+        let repeater = await endpoint.server.transport.isReliable ? nil : repeatUntilAcknowledged(ok)
+        defer { repeater?.cancel() }
+        // How long: Timer H's 64·T1, 32 s by default.
+        let ackTimeout = Duration.milliseconds(Int(await endpoint.timers.transactionTimeout * 1000))
+        guard await awaitACK(within: ackTimeout) else {
             await bye()
             ended = true
-            throw ParleyError(kind: .requestTimeout, message: "the caller did not acknowledge our answer within \(Self.ackTimeout)")
+            throw ParleyError(kind: .requestTimeout, message: "the caller did not acknowledge our answer within \(ackTimeout)")
         }
     }
 
-    private func awaitACK() async -> Bool {
+    /// §13.3.1.4: the 200 again at T1, doubling up to T2, until the ACK arrives (or the wait ends).
+    private func repeatUntilAcknowledged(_ ok: SIPMessage) async -> Task<Void, Never> {
+        let timers = await endpoint.timers
+        let endpoint = endpoint
+        // Unstructured: the repetitions run while `answer` awaits the ACK, which cancels them.
+        return Task {
+            var interval = timers.t1
+            while (try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))) != nil {
+                await endpoint.sendOutsideTransaction(ok)
+                interval = min(interval * 2, timers.t2)
+            }
+        }
+    }
+
+    private func awaitACK(within ackTimeout: Duration) async -> Bool {
         if acknowledged { return true }
         // Unstructured: the ACK's deadline; cancelled when the ACK arrives first.
         let timeout = Task { [weak self] in
-            guard (try? await Task.sleep(for: Self.ackTimeout)) != nil else { return }
+            guard (try? await Task.sleep(for: ackTimeout)) != nil else { return }
             await self?.acknowledge(false)
         }
         defer { timeout.cancel() }

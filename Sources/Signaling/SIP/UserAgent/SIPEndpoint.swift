@@ -45,6 +45,9 @@ package actor SIPEndpoint {
         flush()
     }
 
+    /// The transaction layer's timers (T1, T2 and the 64·T1 they bound).
+    package var timers: SIPTimers { layer.timers }
+
     /// The INVITE transaction a received CANCEL names (RFC 3261 §9.2).
     package func invite(cancelledBy key: SIPTransactionKey) -> SIPTransactionKey? {
         layer.invite(cancelledBy: key)
