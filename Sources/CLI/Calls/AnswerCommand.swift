@@ -73,6 +73,9 @@ struct AnswerCommand: LongRunningCommand {
         }
         guard (.zero ... .seconds(3600)).contains(drainTimeout) else { throw ValidationError("--drain-timeout must be 0-3600 seconds") }
         try media.checkOutput(json: logging.json)
+        if connection.speaksSIP, agentFlags.isSet || forward != nil || earlyMedia > .zero {
+            throw ValidationError("--agent, --agent-exec, --forward and --early-media are not available over SIP yet (docs/sip.md, \"Not yet\")")
+        }
         if agentFlags.isSet, fleet.bot != nil || forward != nil { throw ValidationError("--agent and --agent-exec cannot go with --bot or --forward") }
     }
 
@@ -87,7 +90,9 @@ struct AnswerCommand: LongRunningCommand {
         let presenter = CallPresenter(json: logging.json, revealDigits: logging.revealsSecrets)
         let profile = try connection.checkLocalInputs(media: media, presenter: presenter)
         let logger: Logger
-        var configuration: VoiceClientConfiguration
+        // One of the two: a Verto login's configuration, or the media of a SIP registration.
+        var vertoConfiguration: VoiceClientConfiguration?
+        var sipMedia: MediaOptions?
         let botScript: BotScript?
         let agent: AgentEndpoint?
         do {
@@ -95,16 +100,28 @@ struct AnswerCommand: LongRunningCommand {
             try agentFlags.startPlatformAPI()
             logger = try logging.bootstrap()
             presenter.logger = logger
-            configuration = try connection.clientConfiguration(media: try media.mediaOptions(profile: profile))
-            configuration.media.engine = engine.engine()
-            configuration.maximumCalls = Self.clientCallCap(maxCalls: maxCalls)
+            var mediaOptions = try media.mediaOptions(profile: profile)
+            mediaOptions.engine = engine.engine()
             botScript = try fleet.bot.map { path throws(ParleyError) in try BotScriptFile.load(path) }
+            if connection.speaksSIP {
+                sipMedia = mediaOptions
+            } else {
+                vertoConfiguration = try connection.clientConfiguration(media: mediaOptions)
+                vertoConfiguration?.maximumCalls = Self.clientCallCap(maxCalls: maxCalls)
+            }
         } catch {
             presenter.error(error)
             throw ExitCode(ExitStatus.forSetup(error))
         }
-        media.chooseTerminalAudio(&configuration.media, json: logging.json, person: botScript == nil && maxCalls == 1 && fleet.recordDir == nil, presenter: presenter)
+        let person = botScript == nil && maxCalls == 1 && fleet.recordDir == nil
         if noPromptCache { BotPromptCache.shared.preEncoded = false }
+        if var sipMedia {
+            media.chooseTerminalAudio(&sipMedia, json: logging.json, person: person, presenter: presenter)
+            let metrics = try await metricsFlags.start(json: logging.json)
+            throw ExitCode(await answerSIP(media: sipMedia, botScript: botScript, metrics: metrics, logger: logger, presenter: presenter))
+        }
+        guard var configuration = vertoConfiguration else { return }
+        media.chooseTerminalAudio(&configuration.media, json: logging.json, person: person, presenter: presenter)
         let metrics = try await metricsFlags.start(json: logging.json)
         let client = VoiceClient(configuration: configuration, logger: logger)
         presenter.note("connecting to \(configuration.server)")
@@ -116,7 +133,7 @@ struct AnswerCommand: LongRunningCommand {
         }
         presenter.note("logged in; waiting for calls (up to \(maxCalls) at once)")
         let answerer = Answerer(
-            client: client, presenter: presenter, logger: logger, baseMedia: configuration.media, bot: botScript, maxCalls: maxCalls,
+            events: client.events, activeCalls: { await client.activeCalls }, presenter: presenter, logger: logger, baseMedia: configuration.media, bot: botScript, maxCalls: maxCalls,
             callLimit: calls, recordDirectory: fleet.recordDir, duration: duration, dtmf: fleet.dtmf, reject: reject, rejectEvery: rejectEvery, forward: forward, statsInterval: statsInterval,
             clockInterval: logging.json ? fleet.clockInterval : .zero, reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP,
             login: configuration.credentials.login, drainTimeout: drainTimeout, metrics: metrics, earlyMedia: earlyMedia, agent: agent)
@@ -124,6 +141,37 @@ struct AnswerCommand: LongRunningCommand {
         await client.disconnect()
         await metricsFlags.linger(metrics)
         throw ExitCode(status)
+    }
+}
+
+extension AnswerCommand {
+    /// SIP: register, then serve the calls offered as a Verto login's are served.
+    private func answerSIP(media mediaOptions: MediaOptions, botScript: BotScript?, metrics: MetricsEndpoint?, logger: Logger,
+                           presenter: CallPresenter) async -> Int32 {
+        let phone: SIPPhone
+        let user: String
+        do {
+            let account = try connection.sipAccount()
+            user = account.user
+            presenter.note("registering \(account.user)@\(account.domain) at \(account.server)")
+            phone = try await SIPPhone.register(server: account.server, user: account.user, domain: account.domain, password: account.password,
+                                                media: mediaOptions, logger: logger)
+        } catch {
+            presenter.error(error)
+            return ExitStatus.forSetup(error)
+        }
+        presenter.note("registered; waiting for calls (up to \(maxCalls) at once)")
+        presenter.ready(login: user)
+        let answerer = Answerer(
+            events: phone.clientEvents, activeCalls: { await phone.activeCalls }, presenter: presenter, logger: logger, baseMedia: mediaOptions,
+            bot: botScript, maxCalls: maxCalls, callLimit: calls, recordDirectory: fleet.recordDir, duration: duration, dtmf: fleet.dtmf, reject: reject,
+            rejectEvery: rejectEvery, forward: nil, statsInterval: statsInterval, clockInterval: logging.json ? fleet.clockInterval : .zero,
+            reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP, login: user, drainTimeout: drainTimeout,
+            metrics: metrics, earlyMedia: .zero, agent: nil)
+        let status = await answerer.run()
+        await phone.close()
+        await metricsFlags.linger(metrics)
+        return status
     }
 }
 

@@ -6,7 +6,10 @@ import Parley
 /// `parley answer`'s loop: answers up to `maxCalls` calls at once (refusing more as busy), runs
 /// the bot on each, and stops after `callLimit` calls or on Ctrl-C.
 actor Answerer {
-    private let client: VoiceClient
+    /// The signalling's news: offered calls and (Verto) the session's state.
+    private let events: AsyncStream<VoiceClientEvent>
+    /// The calls still up, hung up when the run ends.
+    private let activeCalls: @Sendable () async -> [Call]
     private let presenter: CallPresenter
     private let logger: Logger
     private let baseMedia: MediaOptions
@@ -46,13 +49,14 @@ actor Answerer {
     /// Each call's program (`--agent`, `--agent-exec`; AgentCalls.swift).
     private let agent: AgentEndpoint?
 
-    init(client: VoiceClient, presenter: CallPresenter, logger: Logger, baseMedia: MediaOptions, bot: BotScript?, maxCalls: Int,
+    init(events: AsyncStream<VoiceClientEvent>, activeCalls: @escaping @Sendable () async -> [Call], presenter: CallPresenter, logger: Logger, baseMedia: MediaOptions, bot: BotScript?, maxCalls: Int,
          callLimit: Int?, recordDirectory: String?, duration: Duration?, dtmf: String?, reject: Bool, rejectEvery: Int? = nil, forward: String? = nil, statsInterval: Duration,
          clockInterval: Duration = .zero, reportFirstAudio: Bool = false, saveSDPDirectory: String? = nil, login: String? = nil,
          drainTimeout: Duration = .zero, metrics: MetricsEndpoint? = nil, earlyMedia: Duration = .zero, agent: AgentEndpoint? = nil) {
         self.earlyMedia = earlyMedia
         self.agent = agent
-        self.client = client
+        self.events = events
+        self.activeCalls = activeCalls
         self.login = login
         self.presenter = presenter
         self.logger = logger
@@ -76,7 +80,7 @@ actor Answerer {
 
     /// Runs until the call limit, Ctrl-C, or the session ends; returns the exit status.
     func run() async -> Int32 {
-        let events = client.events
+        let events = self.events
         // Unstructured: the client's event pump for the command's life; cancelled before `run` returns.
         let listener = Task {
             for await event in events { await self.handle(event) }
@@ -114,7 +118,7 @@ actor Answerer {
         clockMetrics.cancel()
         watch.cancel()
         if clockInterval > .zero { reportClock() }
-        for call in await client.activeCalls { await call.hangup() }
+        for call in await activeCalls() { await call.hangup() }
         if let gaveUp { return ExitStatus.forSetup(gaveUp) }
         if lostToNetwork { return ExitStatus.networkLost }
         return failures == 0 ? ExitStatus.normal : ExitStatus.callFailed

@@ -7,10 +7,10 @@ import Parley
 /// `PARLEY_PASSWORD` and `PARLEY_TOKEN`; secrets are never echoed back.
 struct ConnectionOptions: ParsableArguments {
     enum Dialect: String, ExpressibleByArgument, CaseIterable {
-        case verto, janus
+        case verto, janus, sip
     }
 
-    @Option(help: "Signalling server, ws:// or wss:// (or PARLEY_SERVER).")
+    @Option(help: "Signalling server, ws:// or wss:// (or PARLEY_SERVER); a sip: URL is a SIP server (docs/sip.md).")
     var server: String?
 
     @Option(help: "SIP login (or PARLEY_LOGIN).")
@@ -34,7 +34,7 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "The config file (default: ~/.config/parley/config.toml).")
     var config: String?
 
-    @Option(help: "Signalling dialect: verto (Telnyx, FreeSWITCH, parley switch) or janus.")
+    @Option(help: "Signalling dialect: verto (Telnyx, FreeSWITCH, parley switch), janus, or sip (implied by a sip: server; for SIP over ws://).")
     var dialect: Dialect = .verto
 
     @Option(help: "Verto method prefix: telnyx_rtc (Telnyx, parley switch) or verto (FreeSWITCH mod_verto).")
@@ -69,11 +69,52 @@ struct ConnectionOptions: ParsableArguments {
         do { return try configProfile() ?? ConfigProfile() } catch { throw error.error }
     }
 
-    func serverURL() throws(ParleyError) -> WebSocketURL {
+    private func serverText() throws(ParleyError) -> String {
         let fromProfile = try settings().server
         guard let text = server ?? Self.environment("PARLEY_SERVER") ?? fromProfile else {
             throw ParleyError(kind: .configuration, message: "no server: give --server ws://HOST:PORT or set PARLEY_SERVER")
         }
+        return text
+    }
+
+    /// SIP was asked for, or the server is a `sip:`/`sips:` URL.
+    var speaksSIP: Bool {
+        if dialect == .sip { return true }
+        guard let text = try? serverText() else { return false }
+        return text.hasPrefix("sip:") || text.hasPrefix("sips:")
+    }
+
+    /// The SIP server URL and the account: `--login user@domain`, or a bare user in the server's
+    /// host as its domain (docs/sip.md, "Calls").
+    func sipAccount() throws(ParleyError) -> (server: String, user: String, domain: String, password: String) {
+        let text = try serverText()
+        guard case .password(let login, let password) = try credentials() else {
+            throw ParleyError(kind: .configuration, message: "SIP logs in with --login and a password, not a token")
+        }
+        let parts = login.split(separator: "@", maxSplits: 1).map(String.init)
+        if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty { return (text, parts[0], parts[1], password) }
+        guard let host = Self.host(ofSIPServer: text) else {
+            throw ParleyError(kind: .configuration, message: "--login: give user@domain, since the server URL names no host to use as the domain")
+        }
+        return (text, login, host, password)
+    }
+
+    /// The host of a `sip:host[:port];…` or `ws://host[:port]/…` URL.
+    static func host(ofSIPServer text: String) -> String? {
+        var rest = Substring(text)
+        for scheme in ["sips:", "sip:", "wss://", "ws://"] where rest.hasPrefix(scheme) {
+            rest = rest.dropFirst(scheme.count)
+            break
+        }
+        let end = rest.firstIndex { ";/?".contains($0) } ?? rest.endIndex
+        let hostPort = rest[..<end]
+        if hostPort.hasPrefix("[") { return hostPort.firstIndex(of: "]").map { String(hostPort[...$0]) } }
+        let host = hostPort.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+        return host.isEmpty ? nil : host
+    }
+
+    func serverURL() throws(ParleyError) -> WebSocketURL {
+        let text = try serverText()
         do {
             return try WebSocketURL(parsing: text)
         } catch {

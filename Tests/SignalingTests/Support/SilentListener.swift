@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 
 /// A loopback TCP socket that listens and never accepts: the kernel completes each TCP
 /// handshake from its backlog and nothing ever answers the WebSocket upgrade.

@@ -39,7 +39,7 @@ package final class SIPFlow: Sendable {
             let url = server.webSocketURL ?? WebSocketURL(secure: server.transport == .wss, host: server.host, port: server.port, path: "/")
             let connection = WebSocketConnection(url: url, options: webOptions)
             webSocket = connection
-            // Unstructured: it ends when the connection's events do, which close() ends.
+            // Unstructured: the WebSocket's events are pumped into the flow's for as long as the connection lives.
             Task { [continuation, limits = options.limits] in
                 for await event in connection.events { Self.forward(event, limits: limits, to: continuation) }
                 continuation.finish()
@@ -82,7 +82,7 @@ package final class SIPFlow: Sendable {
 
     private static func keepingAlive(transport: SIPTransport, every interval: Duration?, rawSocket: Int, webSocket: WebSocketConnection?) -> Task<Void, Never>? {
         guard transport.isReliable, let interval, interval > .zero else { return nil }
-        // Unstructured: the flow keeps the handle and cancels it when it closes.
+        // Unstructured: the keep-alive runs for the flow's life; the flow cancels it when it closes.
         return Task {
             while (try? await Task.sleep(for: interval)) != nil {
                 if let webSocket {

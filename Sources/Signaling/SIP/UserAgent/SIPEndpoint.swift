@@ -17,12 +17,46 @@ package actor SIPEndpoint {
     private var reader: Task<Void, Never>?
     private var ticker: Task<Void, Never>?
     private var tickDeadline: Double?
+    /// Who hears of each provisional response, by the client transaction it belongs to.
+    private var progress: [SIPTransactionKey: @Sendable (SIPMessage) -> Void] = [:]
+    /// Requests the server sends that the endpoint does not answer itself, in arrival order;
+    /// read by the calls' owner once `acceptRequests` was called.
+    package nonisolated let incoming: AsyncStream<SIPIncomingRequest>
+    private let incomingSink: AsyncStream<SIPIncomingRequest>.Continuation
+    private var takesRequests = false
 
     package init(server: SIPServerAddress, options: SIPFlowOptions = SIPFlowOptions(), timers: SIPTimers = SIPTimers()) {
         self.server = server
         flow = SIPFlow(server: server, options: options)
         layer = SIPTransactionLayer(reliable: server.transport.isReliable, timers: timers, limits: options.limits)
         localHost = RandomIdentifier.token(length: 12) + ".invalid"
+        (incoming, incomingSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
+    }
+
+    /// From now on requests other than OPTIONS, and ACKs for our 2xx, go to `incoming` to be
+    /// answered with `respond` instead of a 501.
+    package func acceptRequests() {
+        takesRequests = true
+    }
+
+    /// Answers a request `incoming` delivered, in its server transaction.
+    package func respond(to key: SIPTransactionKey, with response: SIPMessage) throws(SIPTransactionError) {
+        try layer.respond(to: key, with: response, now: clock.seconds)
+        flush()
+    }
+
+    /// The transaction layer's timers (T1, T2 and the 64·T1 they bound).
+    package var timers: SIPTimers { layer.timers }
+
+    /// The INVITE transaction a received CANCEL names (RFC 3261 §9.2).
+    package func invite(cancelledBy key: SIPTransactionKey) -> SIPTransactionKey? {
+        layer.invite(cancelledBy: key)
+    }
+
+    /// Sends a message outside any transaction: the ACK for a 2xx, which the dialog's owner
+    /// sends itself (§13.2.2.4).
+    package func sendOutsideTransaction(_ message: SIPMessage) {
+        try? flow.send(message)
     }
 
     /// Waits for the flow to open; throws why it could not.
@@ -34,7 +68,7 @@ package actor SIPEndpoint {
                 if let address { localHost = address }
                 localPort = port
                 let remaining = flow.events
-                // Unstructured: kept in `reader`; it ends with the flow's events, which close() ends.
+                // Unstructured: the flow's events are read for as long as it is open; its end finishes the stream.
                 reader = Task { [weak self] in
                     for await event in remaining { await self?.handle(event) }
                 }
@@ -65,7 +99,8 @@ package actor SIPEndpoint {
     /// Sends `request` in a client transaction and returns its final response (provisional ones
     /// are passed over). Throws `SIPRequestFailure.timedOut` after Timer B or F, `.transport` when
     /// the flow ends first.
-    package func request(_ request: SIPMessage) async throws -> SIPMessage {
+    /// `onProvisional` hears each 1xx before the final response returns.
+    package func request(_ request: SIPMessage, onProvisional: (@Sendable (SIPMessage) -> Void)? = nil) async throws -> SIPMessage {
         if let closedWith { throw SIPRequestFailure.transport(closedWith) }
         let key: SIPTransactionKey
         do {
@@ -73,6 +108,7 @@ package actor SIPEndpoint {
         } catch {
             throw SIPRequestFailure.unsendable(error)
         }
+        if let onProvisional { progress[key] = onProvisional }
         return try await withCheckedThrowingContinuation { continuation in
             waiting[key] = continuation
             flush()
@@ -93,6 +129,8 @@ package actor SIPEndpoint {
             let ended = error ?? .closed
             closedWith = ended
             ticker?.cancel()
+            progress.removeAll()
+            incomingSink.finish()
             for continuation in waiting.values { continuation.resume(throwing: SIPRequestFailure.transport(ended)) }
             waiting.removeAll()
         case .opened, .malformed, .keepAlivePong:
@@ -116,13 +154,22 @@ package actor SIPEndpoint {
             for event in events {
                 switch event {
                 case .response(let key, let response):
-                    guard let status = response.status, status >= 200, let continuation = waiting.removeValue(forKey: key) else { continue }
+                    guard let status = response.status else { continue }
+                    if status < 200 {
+                        progress[key]?(response)
+                        continue
+                    }
+                    progress[key] = nil
+                    guard let continuation = waiting.removeValue(forKey: key) else { continue }
                     continuation.resume(returning: response)
                 case .timedOut(let key):
+                    progress[key] = nil
                     waiting.removeValue(forKey: key)?.resume(throwing: SIPRequestFailure.timedOut(after: .milliseconds(Int(layer.timers.transactionTimeout * 1000))))
                 case .request(let key, let request):
                     answer(request, key: key)
-                case .ackForSuccess, .strayResponse, .malformed:
+                case .ackForSuccess(let ack):
+                    if takesRequests { incomingSink.yield(.ack(ack)) }
+                case .strayResponse, .malformed:
                     continue
                 }
             }
@@ -131,17 +178,24 @@ package actor SIPEndpoint {
     }
 
     /// Every request from the server is answered, so no server transaction waits for its timer
-    /// with nothing to say: OPTIONS (a registrar's or proxy's liveness ping) with 200, anything
-    /// else with 501 until calls are taken here (docs/sip.md, "Not yet").
+    /// with nothing to say: OPTIONS (a registrar's or proxy's liveness ping) with 200; the rest
+    /// go to `incoming` once a call owner takes them, and are answered 501 until then.
     private func answer(_ request: SIPMessage, key: SIPTransactionKey) {
+        if takesRequests, request.method != "OPTIONS" {
+            incomingSink.yield(.request(key, request))
+            return
+        }
         let tag = RandomIdentifier.token(length: 10)
+        let allow = SIPHeader(.allow, takesRequests ? Self.allowedInCalls : Self.allowed)
         let response: SIPMessage = request.method == "OPTIONS"
-            ? .response(to: request, status: 200, reason: "OK", toTag: tag, headers: [SIPHeader(.allow, Self.allowed)])
-            : .response(to: request, status: 501, reason: "Not Implemented", toTag: tag, headers: [SIPHeader(.allow, Self.allowed)])
+            ? .response(to: request, status: 200, reason: "OK", toTag: tag, headers: [allow])
+            : .response(to: request, status: 501, reason: "Not Implemented", toTag: tag, headers: [allow])
         try? layer.respond(to: key, with: response, now: clock.seconds)
     }
 
     static let allowed = "OPTIONS"
+    /// What a user agent that takes calls allows.
+    package static let allowedInCalls = "INVITE, ACK, CANCEL, BYE, OPTIONS"
 
 
     private func schedule() {
@@ -150,12 +204,18 @@ package actor SIPEndpoint {
         tickDeadline = deadline
         ticker?.cancel()
         let delay = max(0, deadline - clock.seconds)
-        // Unstructured: kept in `ticker`, replaced by the next deadline and cancelled by close().
+        // Unstructured: one sleeping task per armed deadline, cancelled when an earlier one replaces it or the flow ends.
         ticker = Task { [weak self] in
             guard (try? await Task.sleep(for: .milliseconds(Int((delay * 1000).rounded(.up))))) != nil else { return }
             await self?.tick()
         }
     }
+}
+
+/// A request from the server for the endpoint's owner, or the ACK of a 2xx it sent.
+package enum SIPIncomingRequest: Sendable {
+    case request(SIPTransactionKey, SIPMessage)
+    case ack(SIPMessage)
 }
 
 /// Why a request got no final response.

@@ -116,7 +116,7 @@ package actor SIPRegistration {
         refresher?.cancel()
         guard granted > 0 else { return }
         let wait = max(Double(granted) / 2, Double(granted) - 60)
-        // Unstructured: kept in `refresher`, cancelled by the next refresh and by unregistering.
+        // Unstructured: the refresh waits half the binding's lifetime; unregister or the next register cancels it.
         refresher = Task { [weak self] in
             guard (try? await Task.sleep(for: .seconds(wait))) != nil, let self else { return }
             do throws(SignalingError) {
@@ -134,14 +134,14 @@ package actor SIPRegistration {
         return fromContact ?? ((try? response.expires()) ?? nil) ?? asked
     }
 
-    private static func reason(_ response: SIPMessage) -> String {
+    package static func reason(_ response: SIPMessage) -> String {
         if case .response(_, let reason) = response.startLine { return String(reason.prefix(120)) }
         return ""
     }
 
-    static func signalingError(_ failure: SIPRequestFailure) -> SignalingError {
+    package static func signalingError(_ failure: SIPRequestFailure, method: String = "REGISTER") -> SignalingError {
         switch failure {
-        case .timedOut(let timeout): .requestTimedOut(method: "REGISTER", after: timeout)
+        case .timedOut(let timeout): .requestTimedOut(method: method, after: timeout)
         case .transport(let error): .sipTransport(error)
         case .unsendable(let error): .invalidConfiguration(error.description)
         }

@@ -1,9 +1,11 @@
 import Glibc
 
-struct PortLookupFailed: Error {}
+public struct PortLookupFailed: Error {
+    public init() {}
+}
 
 /// A loopback TCP (or UDP) port nothing listens on: bound to port 0, read back, closed.
-func unusedLoopbackPort(_ type: __socket_type = SOCK_STREAM) throws -> Int {
+public func unusedLoopbackPort(_ type: __socket_type = SOCK_STREAM) throws -> Int {
     let descriptor = socket(AF_INET, Int32(type.rawValue), 0)
     guard descriptor >= 0 else { throw PortLookupFailed() }
     defer { close(descriptor) }

@@ -1,21 +1,20 @@
 import Foundation
 import Glibc
-import TestSupport
 
 /// The real Kamailio (Debian's, installed by scripts/bootstrap) as a registrar on loopback, with
 /// Parley's configuration and users (deploy/kamailio/), on a free port for UDP, TCP and
-/// WebSocket. Stopped, with its children, by `stop`.
-final class KamailioRegistrar {
-    let port: Int
+/// WebSocket, for the Signaling and Parley tests alike. Stopped, with its children, by `stop`.
+public final class KamailioRegistrar {
+    public let port: Int
     private let pid: pid_t
     private let runtime: URL
 
     static var deploy: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("deploy/kamailio")
+            .appendingPathComponent("deploy/kamailio")
     }
 
-    init() async throws {
+    public init() async throws {
         port = try unusedLoopbackPort()
         runtime = FileManager.default.temporaryDirectory.appendingPathComponent("parley-kamailio-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
@@ -56,7 +55,7 @@ final class KamailioRegistrar {
         return pid
     }
 
-    func stop() {
+    public func stop() {
         kill(pid, SIGTERM)
         var status: Int32 = 0
         let exited = waitUntil(seconds: 5) { waitpid(self.pid, &status, WNOHANG) == self.pid }

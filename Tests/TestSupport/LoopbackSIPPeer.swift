@@ -1,19 +1,23 @@
 import Glibc
 
-struct LoopbackPeerFailed: Error, CustomStringConvertible {
-    let description: String
+public struct LoopbackPeerFailed: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }
 
 /// The far end of a SIP flow in a transport test: a loopback UDP socket, or a TCP listener and
-/// the one connection it accepts. Blocking calls wait at most their `within` seconds.
-final class LoopbackSIPPeer {
-    let port: Int
+/// the one connection it accepts (Signaling's and Parley's SIP tests). Blocking calls wait at most their `within` seconds.
+public final class LoopbackSIPPeer {
+    public let port: Int
     private let listening: Int32
     private let datagram: Bool
     private var connection: Int32 = -1
     private var branchesSeen: Set<String> = []
 
-    init(datagram: Bool) throws {
+    public init(datagram: Bool) throws {
         self.datagram = datagram
         listening = socket(AF_INET, Int32((datagram ? SOCK_DGRAM : SOCK_STREAM).rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard listening >= 0 else { throw LoopbackPeerFailed(description: "no socket") }
@@ -41,14 +45,14 @@ final class LoopbackSIPPeer {
     }
 
     /// Accepts the flow's TCP connection.
-    func accept(within seconds: Double) throws {
+    public func accept(within seconds: Double) throws {
         try wait(listening, seconds)
         connection = Glibc.accept(listening, nil, nil)
         guard connection >= 0 else { throw LoopbackPeerFailed(description: "accept failed") }
     }
 
     /// The next datagram, or what the stream has (at most 64 KiB), as text. UDP remembers the sender for `send`.
-    func receive(within seconds: Double) throws -> String {
+    public func receive(within seconds: Double) throws -> String {
         try wait(connection, seconds)
         var buffer = [UInt8](repeating: 0, count: 65_536)
         if datagram {
@@ -71,9 +75,9 @@ final class LoopbackSIPPeer {
     }
 
     /// True the first time `branch` is given: a request, not a retransmission of one.
-    func takeFirstSight(of branch: String) -> Bool { branchesSeen.insert(branch).inserted }
+    public func takeFirstSight(of branch: String) -> Bool { branchesSeen.insert(branch).inserted }
 
-    func send(_ text: String) throws {
+    public func send(_ text: String) throws {
         let bytes = Array(text.utf8)
         guard Glibc.send(connection, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { throw LoopbackPeerFailed(description: "send failed") }
     }

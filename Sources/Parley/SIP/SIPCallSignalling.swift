@@ -1,0 +1,358 @@
+import Logging
+import Signaling
+
+/// The SIP dialect of `CallSignalling` (docs/sip.md, "Calls"): one INVITE dialog on the phone's
+/// endpoint. Our offer goes in the INVITE (all candidates in it: SIP does not trickle), 401 and
+/// 407 are answered with digest, 1xx ring, the 2xx is acknowledged and answers; a final failure
+/// ends the call with the reason `SIPEndReason` gives. An offered call rings (180) and is
+/// answered with 200 and our SDP, then waits for the ACK; BYE ends either, CANCEL one ringing.
+actor SIPCallSignalling: CallSignalling {
+    let sipCallID: String
+    private let endpoint: SIPEndpoint
+    private let account: SIPAccount
+    private let logger: Logger
+    private let localTag = RandomIdentifier.token(length: 10)
+    private var authorizer: SIPDigestAuthorizer
+    private weak var call: Call?
+    private var dialog: SIPDialog?
+    private var ended = false
+    private let onClose: @Sendable (String) async -> Void
+
+    // Ours: the INVITE in flight (each challenge answered makes a new one), and whether it rang.
+    private var invite: SIPMessage?
+    private var sequence: UInt32 = 0
+    private var provisionalSeen = false
+    private var cancelled = false
+    /// The INVITE's progress in the order it happened: 1xx from the endpoint, the final
+    /// response from the task that awaits it.
+    private let progress: AsyncStream<SIPMessage>
+    private let progressSink: AsyncStream<SIPMessage>.Continuation
+    private var pump: Task<Void, Never>?
+
+    // Theirs: the INVITE offered to us, its server transaction, and who awaits its ACK.
+    private var offered: (key: SIPTransactionKey, request: SIPMessage)?
+    private var acknowledged = false
+    private var ackWaiter: CheckedContinuation<Bool, Never>?
+
+
+    init(callID: String, endpoint: SIPEndpoint, account: SIPAccount, logger: Logger, onClose: @escaping @Sendable (String) async -> Void) {
+        sipCallID = callID
+        self.endpoint = endpoint
+        self.account = account
+        self.logger = logger
+        self.onClose = onClose
+        authorizer = SIPDigestAuthorizer(credentials: account.credentials)
+        (progress, progressSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    func bind(to call: Call) {
+        self.call = call
+    }
+
+    /// The peer's INVITE that made this call ours to answer.
+    func offer(_ request: SIPMessage, key: SIPTransactionKey) {
+        offered = (key, request)
+    }
+
+    func open(callID: String) async throws(ParleyError) {}
+
+    // MARK: Our INVITE
+
+    func invite(callID: String, destination: String, options: DialOptions, sdp: String, trickle: Bool) async throws(ParleyError) -> String? {
+        let target = try Self.requestURI(for: destination, domain: account.domain)
+        let events = progress
+        // Unstructured: the INVITE's responses arrive while the call rings, long after `dial`.
+        pump = Task { [weak self] in
+            for await response in events { await self?.progressed(response) }
+        }
+        // Unstructured: the INVITE awaits its final response (at most Timer B) while `dial` returns.
+        Task { await self.send(to: target, sdp: sdp) }
+        return nil
+    }
+
+    /// `sip:` and `sips:` URIs as given; a bare user (or `user@host`) in the account's domain.
+    static func requestURI(for destination: String, domain: String) throws(ParleyError) -> String {
+        let uri = destination.hasPrefix("sip:") || destination.hasPrefix("sips:") ? destination
+            : destination.contains("@") ? "sip:" + destination : "sip:\(destination)@\(domain)"
+        guard let parsed = try? SIPURI(parsing: uri), parsed.user?.isEmpty == false else {
+            throw ParleyError(kind: .configuration, message: "\"\(destination)\" is not a SIP user or sip: URI")
+        }
+        return uri
+    }
+
+    /// Sends the INVITE, answering up to four challenges, and hands its final response on.
+    private func send(to target: String, sdp: String) async {
+        authorizer.beginRequest()
+        var authorization: [SIPHeader] = []
+        for _ in 0...4 {
+            guard !cancelled else { return }
+            let request = await makeInvite(to: target, sdp: sdp, authorization: authorization)
+            invite = request
+            provisionalSeen = false
+            let sink = progressSink
+            let response: SIPMessage
+            do {
+                response = try await endpoint.request(request, onProvisional: { sink.yield($0) })
+            } catch let failure as SIPRequestFailure {
+                return await fail(ParleyError(SIPRegistration.signalingError(failure, method: "INVITE")), cause: .recoveryOnTimerExpire)
+            } catch {
+                return await fail(ParleyError(kind: .socket, message: "INVITE: \(error)"), cause: .normalTemporaryFailure)
+            }
+            guard response.status == 401 || response.status == 407, !cancelled else {
+                progressSink.yield(response)
+                return
+            }
+            do {
+                authorization = try authorizer.answer(response, method: "INVITE", uri: target)
+            } catch {
+                return await fail(ParleyError(.authenticationFailed(message: error.description)), cause: .callRejected)
+            }
+        }
+        await fail(ParleyError(.authenticationFailed(message: "the proxy challenged our INVITE five times")), cause: .callRejected)
+    }
+
+    private func makeInvite(to target: String, sdp: String, authorization: [SIPHeader]) async -> SIPMessage {
+        sequence += 1
+        let via = await endpoint.newVia()
+        let contact = await endpoint.contactURI(user: account.user)
+        var from = SIPNameAddress(displayName: account.displayName, uri: account.addressOfRecord)
+        from.parameters.append("tag", localTag)
+        let headers = [
+            SIPHeader(.via, via.description),
+            SIPHeader(.maxForwards, "70"),
+            SIPHeader(.from, from.description),
+            SIPHeader(.to, "<\(target)>"),
+            SIPHeader(.callID, sipCallID),
+            SIPHeader(.cseq, SIPCSeq(number: sequence, method: "INVITE").description),
+            SIPHeader(.contact, "<\(contact)>"),
+            SIPHeader(.allow, SIPEndpoint.allowedInCalls),
+            SIPHeader(.userAgent, "Parley"),
+            SIPHeader(.contentType, "application/sdp"),
+        ] + authorization
+        return .request(method: "INVITE", uri: target, headers: headers, body: Array(sdp.utf8))
+    }
+
+    /// A response to our INVITE, in order: 1xx ring, the 2xx answers, the rest end the call.
+    private func progressed(_ response: SIPMessage) async {
+        guard let status = response.status, !ended else { return }
+        let body = response.body.isEmpty ? nil : String(decoding: response.body, as: UTF8.self)
+        switch status {
+        case 100:
+            provisionalSeen = true
+        case 101..<200:
+            provisionalSeen = true
+            await call?.handle(status == 183 && body != nil ? .earlyMedia(sdp: body) : .ringing)
+        case 200..<300:
+            await accepted(response, sdp: body)
+        default:
+            ended = true
+            let reason = SIPEndReason.reason(forStatus: status, phrase: SIPRegistration.reason(response), callID: sipCallID)
+            logger.info("the INVITE was refused: \(status) \(SIPRegistration.reason(response))")
+            await call?.handle(.remoteHangup(reason))
+        }
+    }
+
+    /// The 2xx: the dialog is confirmed and acknowledged; after our CANCEL lost the race the
+    /// call is ended at once with BYE (§15).
+    private func accepted(_ response: SIPMessage, sdp: String?) async {
+        guard dialog == nil, let invite else { return }
+        var made: SIPDialog
+        do {
+            made = try SIPDialog(uacRequest: invite, response: response)
+        } catch {
+            return await fail(ParleyError(kind: .protocolViolation, message: "the 200 to our INVITE cannot make a dialog: \(error)"), cause: .normalTemporaryFailure)
+        }
+        made.confirm()
+        let ack = made.request("ACK", via: await endpoint.newVia(), sequence: (try? invite.cseq().number) ?? sequence)
+        await endpoint.sendOutsideTransaction(ack)
+        dialog = made
+        if cancelled {
+            await bye()
+            return
+        }
+        guard let sdp else {
+            return await fail(ParleyError(kind: .protocolViolation, message: "the 200 to our INVITE carries no SDP answer"), cause: .incompatibleDestination)
+        }
+        await call?.handle(.answered(sdp: sdp, answererTrickles: false))
+    }
+
+    /// Ends the call for a failure of ours: an error, then the end, BYE if it was answered.
+    private func fail(_ error: ParleyError, cause: HangupCause) async {
+        guard !ended else { return }
+        logger.warning("SIP call \(sipCallID): \(error.message)")
+        if dialog != nil { await bye() }
+        ended = true
+        await call?.handle(.error(error))
+        await call?.handle(.remoteHangup(TerminationReason(cause: cause.cause, causeCode: cause.causeCode, sipCallID: sipCallID)))
+    }
+
+    // MARK: The INVITE offered to us
+
+    func ringing(callID: String) async {
+        guard let offered, dialog == nil, !ended else { return }
+        try? await endpoint.respond(to: offered.key, with: await response(to: offered.request, status: 180, reason: "Ringing"))
+    }
+
+    func answer(callID: String, sdp: String, trickle: Bool) async throws(ParleyError) {
+        guard let offered, !ended else { throw ParleyError(kind: .callState, message: "there is no SIP INVITE to answer") }
+        let made: SIPDialog
+        do {
+            made = try SIPDialog(uasRequest: offered.request, localTag: localTag)
+        } catch {
+            throw ParleyError(kind: .protocolViolation, message: "the INVITE cannot make a dialog: \(error)")
+        }
+        let ok = await response(to: offered.request, status: 200, reason: "OK", sdp: sdp)
+        do {
+            try await endpoint.respond(to: offered.key, with: ok)
+        } catch {
+            throw ParleyError(kind: .callState, message: "cannot answer the INVITE: \(error)")
+        }
+        dialog = made
+        // The caller's ACK confirms the answer (§13.3.1.4); without it the call is not up. Over
+        // UDP the 200 is ours to repeat until then: the transaction sent it once and is done.
+        let repeater = await endpoint.server.transport.isReliable ? nil : repeatUntilAcknowledged(ok)
+        defer { repeater?.cancel() }
+        // How long: Timer H's 64·T1, 32 s by default.
+        let ackTimeout = Duration.milliseconds(Int(await endpoint.timers.transactionTimeout * 1000))
+        guard await awaitACK(within: ackTimeout) else {
+            await bye()
+            ended = true
+            throw ParleyError(kind: .requestTimeout, message: "the caller did not acknowledge our answer within \(ackTimeout)")
+        }
+    }
+
+    /// §13.3.1.4: the 200 again at T1, doubling up to T2, until the ACK arrives (or the wait ends).
+    private func repeatUntilAcknowledged(_ ok: SIPMessage) async -> Task<Void, Never> {
+        let timers = await endpoint.timers
+        let endpoint = endpoint
+        // Unstructured: the repetitions run while `answer` awaits the ACK, which cancels them.
+        return Task {
+            var interval = timers.t1
+            while (try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))) != nil {
+                await endpoint.sendOutsideTransaction(ok)
+                interval = min(interval * 2, timers.t2)
+            }
+        }
+    }
+
+    private func awaitACK(within ackTimeout: Duration) async -> Bool {
+        if acknowledged { return true }
+        // Unstructured: the ACK's deadline; cancelled when the ACK arrives first.
+        let timeout = Task { [weak self] in
+            guard (try? await Task.sleep(for: ackTimeout)) != nil else { return }
+            await self?.acknowledge(false)
+        }
+        defer { timeout.cancel() }
+        return await withCheckedContinuation { ackWaiter = $0 }
+    }
+
+    private func acknowledge(_ arrived: Bool) {
+        if arrived { acknowledged = true }
+        ackWaiter?.resume(returning: arrived)
+        ackWaiter = nil
+    }
+
+    private func response(to request: SIPMessage, status: Int, reason: String, sdp: String? = nil) async -> SIPMessage {
+        var headers = [SIPHeader(.contact, "<\(await endpoint.contactURI(user: account.user))>"), SIPHeader(.allow, SIPEndpoint.allowedInCalls)]
+        // A dialog-making response copies the request's Record-Route (§12.1.1).
+        headers += request.headers(.recordRoute).map { SIPHeader(.recordRoute, $0.value) }
+        if sdp != nil { headers.append(SIPHeader(.contentType, "application/sdp")) }
+        return .response(to: request, status: status, reason: reason, toTag: localTag, headers: headers, body: Array((sdp ?? "").utf8))
+    }
+
+    // MARK: Requests from the far end
+
+    /// A request inside this call that the phone routed here by its Call-ID.
+    func received(_ request: SIPMessage, key: SIPTransactionKey) async {
+        switch request.method {
+        case "BYE":
+            try? await endpoint.respond(to: key, with: .response(to: request, status: 200, reason: "OK"))
+            guard dialog != nil, !ended else { return }
+            ended = true
+            await call?.handle(.remoteHangup(TerminationReason(cause: HangupCause.normalClearing.cause, causeCode: HangupCause.normalClearing.causeCode, sipCallID: sipCallID)))
+        case "CANCEL":
+            try? await endpoint.respond(to: key, with: .response(to: request, status: 200, reason: "OK"))
+            guard let offered, dialog == nil, !ended else { return }
+            ended = true
+            try? await endpoint.respond(to: offered.key, with: .response(to: offered.request, status: 487, reason: "Request Terminated", toTag: localTag))
+            await call?.handle(.remoteHangup(TerminationReason(cause: HangupCause.originatorCancel.cause, causeCode: HangupCause.originatorCancel.causeCode, sipCallID: sipCallID)))
+        default:
+            // Re-INVITE (hold, ICE restart), INFO and REFER are not taken yet (docs/sip.md, "Not yet").
+            try? await endpoint.respond(to: key, with: .response(to: request, status: 501, reason: "Not Implemented", toTag: localTag,
+                                                                   headers: [SIPHeader(.allow, SIPEndpoint.allowedInCalls)]))
+        }
+    }
+
+    func receivedACK(_ ack: SIPMessage) {
+        acknowledge(true)
+    }
+
+    // MARK: Ending
+
+    func hangup(callID: String, cause: HangupCause) async {
+        guard !ended else { return }
+        if dialog != nil {
+            await bye()
+        } else if let offered {
+            let refusal = SIPEndReason.refusal(for: cause)
+            try? await endpoint.respond(to: offered.key, with: await response(to: offered.request, status: refusal.status, reason: refusal.phrase))
+        } else if let invite {
+            // §9.1: a CANCEL for the INVITE still ringing; a 2xx that crosses it is ACKed and
+            // ended with BYE (`accepted`).
+            cancelled = true
+            _ = try? await endpoint.request(.cancel(of: invite))
+        } else {
+            cancelled = true
+        }
+        ended = true
+    }
+
+    private func bye() async {
+        guard var dialog else { return }
+        let request = dialog.request("BYE", via: await endpoint.newVia())
+        self.dialog = dialog
+        ended = true
+        _ = try? await endpoint.request(request)
+    }
+
+    func close() async {
+        pump?.cancel()
+        pump = nil
+        progressSink.finish()
+        acknowledge(false)
+        await onClose(sipCallID)
+    }
+
+    // MARK: Not yet in SIP (docs/sip.md, "Not yet")
+
+    func earlyMedia(callID: String, sdp: String, trickle: Bool) async throws(ParleyError) {
+        throw ParleyError(kind: .callState, message: "SIP early media (183) for offered calls is not implemented yet")
+    }
+
+    func hold(callID: String, _ held: Bool) async throws(ParleyError) {
+        throw ParleyError(kind: .callState, message: "hold is not implemented for SIP calls yet (it needs a re-INVITE)")
+    }
+
+    func transfer(callID: String, destination: String) async throws(ParleyError) {
+        throw ParleyError(kind: .callState, message: "transfer is not implemented for SIP calls yet (it needs REFER)")
+    }
+
+    func sendDTMF(callID: String, digits: String) async throws(ParleyError) {
+        throw ParleyError(kind: .negotiation, message: "cannot send DTMF: the far end did not accept telephone-event, and SIP INFO is not implemented yet")
+    }
+
+    /// SIP carries every candidate in the SDP: nothing trickles.
+    func candidate(callID: String, line: String) async {}
+
+    func endOfCandidates(callID: String) async {}
+
+    func updateMedia(callID: String, offer: String) async throws(ParleyError) -> String {
+        throw ParleyError(kind: .callState, message: "an ICE restart needs a re-INVITE, not implemented for SIP calls yet")
+    }
+
+    func reattach(callID: String, sdp: String) async throws(ParleyError) {
+        throw ParleyError(kind: .callState, message: "SIP has no re-attach")
+    }
+
+    func waitUntilReady(within timeout: Duration) async -> Bool { true }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Media
+@testable import Parley
+import Signaling
+import TestSupport
+import Testing
+
+/// Two Parley phones registered at the real Kamailio (deploy/kamailio/) on loopback call each
+/// other: INVITE challenged with 407 and answered, 180, 200 with the SDP answer, ACK, real ICE
+/// on `lo`, DTLS-SRTP and Opus both ways, and BYE; a refused call ends busy.
+@Suite(.serialized, .tags(.realPeer)) struct SIPCallThroughKamailioTests {
+    static func media(play: String, record: String) throws -> MediaOptions {
+        var media = MediaOptions()
+        media.allowedInterfaces = ["lo"]
+        media.ipv6 = false
+        media.source = try AudioSourceSpec(play)
+        media.sink = try AudioSinkSpec(record)
+        media.disruptionTimeout = .milliseconds(400)
+        return media
+    }
+
+    static func phone(_ user: String, at kamailio: KamailioRegistrar, play: String = "silence", record: String = "null") async throws -> SIPPhone {
+        try await SIPPhone.register(server: "sip:127.0.0.1:\(kamailio.port)", user: user, domain: "parley.test", password: user + "-secret",
+                                    media: try media(play: play, record: record), expiry: 120)
+    }
+
+    /// Alice dials bob and waits (bounded) for the offer at bob's phone.
+    static func dialAndOffer(_ alice: SIPPhone, _ bob: SIPPhone) async throws -> (call: Call, incoming: IncomingCall) {
+        let offers = EventRecorder(bob.incomingCalls)
+        let call = try await alice.dial("bob")
+        let incoming = try await offers.next("bob's phone rings") { _ in true }
+        return (call, incoming)
+    }
+
+    @Test func aliceCallsBobTheyHearEachOtherAndByeEndsItOnBothSides() async throws {
+        let kamailio = try await KamailioRegistrar()
+        defer { kamailio.stop() }
+        let directory = try CallThroughSwitchTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let aliceRecording = directory.appendingPathComponent("alice.wav").path
+        let bobRecording = directory.appendingPathComponent("bob.wav").path
+        let alice = try await Self.phone("alice", at: kamailio, play: "tone:440", record: aliceRecording)
+        let bob = try await Self.phone("bob", at: kamailio, play: "tone:880", record: bobRecording)
+
+        let (call, incoming) = try await Self.dialAndOffer(alice, bob)
+        let aliceEvents = EventRecorder(call.events)
+        #expect(incoming.callerNumber == "alice")
+        _ = try await aliceEvents.next("ringing (180 through Kamailio)") { $0 == .state(.ringing) }
+        let bobCall = incoming.call
+        let bobEvents = EventRecorder(bobCall.events)
+        try await incoming.answer()
+        _ = try await aliceEvents.next("active") { $0 == .state(.active) }
+        _ = try await bobEvents.next("secured") { if case .secured = $0 { true } else { false } }
+        try await ReconnectionTests.expectAudioBothWays(call, bobCall, "through Kamailio")
+
+        await call.hangup()
+        let ended = try await bobEvents.next("bob hears the BYE") { if case .state(.done) = $0 { true } else { false } }
+        let reason = try #require(ended.endReason)
+        #expect(reason.cause == "NORMAL_CLEARING")
+        #expect(reason.localStatus == nil)
+        let aliceReason = try #require(await call.terminationReason)
+        #expect(aliceReason.cause == "NORMAL_CLEARING")
+        #expect(aliceReason.localStatus == .endedByLocalUser)
+        await alice.close()
+        await bob.close()
+
+        let aliceHeard = try #require(try Recording.firstToneFrequency(aliceRecording))
+        let bobHeard = try #require(try Recording.firstToneFrequency(bobRecording))
+        #expect(abs(aliceHeard - 880) <= 5, "alice heard \(aliceHeard) Hz")
+        #expect(abs(bobHeard - 440) <= 5, "bob heard \(bobHeard) Hz")
+    }
+
+    @Test func bobRejectsAndTheCallEndsBusy() async throws {
+        let kamailio = try await KamailioRegistrar()
+        defer { kamailio.stop() }
+        let alice = try await Self.phone("alice", at: kamailio)
+        let bob = try await Self.phone("bob", at: kamailio)
+        let (call, incoming) = try await Self.dialAndOffer(alice, bob)
+        try await incoming.reject()
+        let reason = try await withTimeout(seconds: 10) { await call.waitUntilDone() }
+        #expect(reason.cause == "USER_BUSY")
+        #expect(reason.sipCode == 486)
+        #expect(await incoming.call.terminationReason?.localStatus == .rejected)
+        await alice.close()
+        await bob.close()
+    }
+
+    @Test func aliceHangsUpWhileItRingsAndTheCancelEndsBobsOffer() async throws {
+        let kamailio = try await KamailioRegistrar()
+        defer { kamailio.stop() }
+        let alice = try await Self.phone("alice", at: kamailio)
+        let bob = try await Self.phone("bob", at: kamailio)
+        let (call, incoming) = try await Self.dialAndOffer(alice, bob)
+        let aliceEvents = EventRecorder(call.events)
+        _ = try await aliceEvents.next("ringing") { $0 == .state(.ringing) }
+        let bobEvents = EventRecorder(incoming.call.events)
+        await call.hangup()
+        let ended = try await bobEvents.next("bob hears the CANCEL") { if case .state(.done) = $0 { true } else { false } }
+        #expect(try #require(ended.endReason).cause == "ORIGINATOR_CANCEL")
+        #expect(await call.terminationReason?.localStatus == .endedByLocalUser)
+        await #expect(throws: ParleyError.self) { try await incoming.answer() }
+        await alice.close()
+        await bob.close()
+    }
+}
