@@ -29,7 +29,7 @@ import Testing
         return record
     }
 
-    /// Missed: incoming, never answered, and not ended by this side (issue 45, Exotel's onMissedCall).
+    /// Missed: incoming, never answered, and not ended by this side (as Exotel's onMissedCall reports it).
     @Test func anIncomingCallTheCallerGaveUpOnIsMissed() {
         func record(_ direction: CallDirection, answered: Bool, local: TerminationReason.LocalStatus?) -> CallRecord {
             var timeline = CallTimeline()

@@ -2,7 +2,7 @@
 import Testing
 
 /// Lines on a terminal break between words, never inside one (the end-of-call summary at 80
-/// and 60 columns wrapped mid-word, issue 45).
+/// and 60 columns used to wrap mid-word).
 @Suite struct LineWrapTests {
     static let summary = "  opus: sent 1520 packets, received 1498, lost 22, jitter 3.4 ms, rtt 12.5 ms, concealed 1.2%"
 
