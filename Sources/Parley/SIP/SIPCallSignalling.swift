@@ -113,23 +113,10 @@ actor SIPCallSignalling: CallSignalling {
 
     private func makeInvite(to target: String, sdp: String, authorization: [SIPHeader]) async -> SIPMessage {
         sequence += 1
-        let via = await endpoint.newVia()
-        let contact = await endpoint.contactURI(user: account.user)
-        var from = SIPNameAddress(displayName: account.displayName, uri: account.addressOfRecord)
-        from.parameters.append("tag", localTag)
-        let headers = [
-            SIPHeader(.via, via.description),
-            SIPHeader(.maxForwards, "70"),
-            SIPHeader(.from, from.description),
-            SIPHeader(.to, "<\(target)>"),
-            SIPHeader(.callID, sipCallID),
-            SIPHeader(.cseq, SIPCSeq(number: sequence, method: "INVITE").description),
-            SIPHeader(.contact, "<\(contact)>"),
-            SIPHeader(.allow, SIPEndpoint.allowedInCalls),
-            SIPHeader(.userAgent, "Parley"),
-            SIPHeader(.contentType, "application/sdp"),
-        ] + authorization
-        return .request(method: "INVITE", uri: target, headers: headers, body: Array(sdp.utf8))
+        return await endpoint.outOfDialogRequest(
+            "INVITE", to: target, toHeader: "<\(target)>", from: account, fromTag: localTag, callID: sipCallID, sequence: sequence,
+            extra: [SIPHeader(.allow, SIPEndpoint.allowedInCalls), SIPHeader(.contentType, "application/sdp")] + authorization,
+            body: Array(sdp.utf8))
     }
 
     /// A response to our INVITE, in order: 1xx ring, the 2xx answers, the rest end the call.

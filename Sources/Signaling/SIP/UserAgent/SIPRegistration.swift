@@ -94,22 +94,10 @@ package actor SIPRegistration {
 
     private func makeRegister(expiry: UInt32, extra: [SIPHeader]) async -> SIPMessage {
         sequence += 1
-        let via = await endpoint.newVia()
-        let contact = await endpoint.contactURI(user: account.user)
-        var from = SIPNameAddress(displayName: account.displayName, uri: account.addressOfRecord)
-        from.parameters.append("tag", fromTag)
-        let headers = [
-            SIPHeader(.via, via.description),
-            SIPHeader(.maxForwards, "70"),
-            SIPHeader(.from, from.description),
-            SIPHeader(.to, SIPNameAddress(displayName: account.displayName, uri: account.addressOfRecord).description),
-            SIPHeader(.callID, callID),
-            SIPHeader(.cseq, SIPCSeq(number: sequence, method: "REGISTER").description),
-            SIPHeader(.contact, "<\(contact)>"),
-            SIPHeader(.expires, String(expiry)),
-            SIPHeader(.userAgent, "Parley"),
-        ] + extra
-        return .request(method: "REGISTER", uri: registrarURI, headers: headers)
+        let to = SIPNameAddress(displayName: account.displayName, uri: account.addressOfRecord)
+        return await endpoint.outOfDialogRequest(
+            "REGISTER", to: registrarURI, toHeader: to.description, from: account, fromTag: fromTag, callID: callID, sequence: sequence,
+            extra: [SIPHeader(.expires, String(expiry))] + extra)
     }
 
     private func scheduleRefresh(after granted: UInt32) {
