@@ -19,23 +19,11 @@ public final class LoopbackSIPPeer {
 
     public init(datagram: Bool) throws {
         self.datagram = datagram
-        listening = socket(AF_INET, Int32((datagram ? SOCK_DGRAM : SOCK_STREAM).rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard listening >= 0 else { throw LoopbackPeerFailed(description: "no socket") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let descriptor = listening
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && (datagram || listen(descriptor, 4) == 0) && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound else {
-            close(listening)
+        do {
+            (listening, port) = try boundLoopbackSocket(datagram ? SOCK_DGRAM : SOCK_STREAM, listening: datagram ? nil : 4)
+        } catch {
             throw LoopbackPeerFailed(description: "cannot bind on loopback")
         }
-        port = Int(UInt16(bigEndian: address.sin_port))
         if datagram { connection = listening }
     }
 
