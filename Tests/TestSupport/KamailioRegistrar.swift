@@ -15,7 +15,7 @@ public final class KamailioRegistrar {
     }
 
     public init() async throws {
-        port = try unusedLoopbackPort()
+        port = try unusedLoopbackPortForTCPAndUDP()
         runtime = FileManager.default.temporaryDirectory.appendingPathComponent("parley-kamailio-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
         let arguments = ["/usr/sbin/kamailio", "-f", Self.deploy.appendingPathComponent("kamailio.cfg").path, "-DD", "-E", "-Y", runtime.path,

@@ -32,3 +32,25 @@ public func unusedLoopbackPort(_ type: __socket_type = SOCK_STREAM) throws -> In
     close(descriptor)
     return port
 }
+
+/// A loopback port nothing uses for TCP or for UDP, for a server that listens on both (a SIP
+/// proxy): a free TCP port is also free for UDP only by chance, and a test full of UDP media
+/// sockets makes that chance small. At most 50 tries.
+public func unusedLoopbackPortForTCPAndUDP() throws -> Int {
+    for _ in 0..<50 {
+        let (stream, port) = try boundLoopbackSocket(SOCK_STREAM)
+        defer { close(stream) }
+        let datagram = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard datagram >= 0 else { throw PortLookupFailed() }
+        defer { close(datagram) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let free = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(datagram, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        if free { return port }
+    }
+    throw PortLookupFailed()
+}
