@@ -2,6 +2,7 @@
 // imports are part of it: `import Parley` is the whole library (docs/architecture.md, "Modules").
 // docs-sample:begin
 import Foundation
+import Drivers
 import Parley
 
 func placeACall() async throws {
