@@ -5,8 +5,9 @@ let package = Package(
     name: "Parley",
     platforms: [.macOS(.v13)],
     products: [
-        // The library: `import Parley` is all a user writes; it re-exports the types its API
-        // takes or returns from the layers below, and SDP (docs/architecture.md, "Modules").
+        // The library of calls: `import Parley` is all a program that places and answers calls
+        // writes; it re-exports the types its API takes or returns from the layers below, and SDP
+        // (docs/architecture.md, "Modules").
         .library(name: "Parley", targets: ["Parley"]),
         // What drives a call, above the library: bot scripts, hearing and speech, agents, the call
         // driver, munging rules files (docs/architecture.md, "Modules").
