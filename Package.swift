@@ -5,9 +5,13 @@ let package = Package(
     name: "Parley",
     platforms: [.macOS(.v13)],
     products: [
-        // The library: `import Parley` is all a user writes; it re-exports the types its API
-        // takes or returns from the layers below, and SDP (docs/architecture.md, "Modules").
+        // The library of calls: `import Parley` is all a program that places and answers calls
+        // writes; it re-exports the types its API takes or returns from the layers below, and SDP
+        // (docs/architecture.md, "Modules").
         .library(name: "Parley", targets: ["Parley"]),
+        // What drives a call, above the library: bot scripts, hearing and speech, agents, the call
+        // driver, munging rules files (docs/architecture.md, "Modules").
+        .library(name: "Drivers", targets: ["Drivers"]),
         // The SDP library on its own, for programs that only parse and munge SDP.
         .library(name: "SDP", targets: ["SDP"]),
         // Not API: the layers below Parley, and the switch, for the libFuzzer harness in Fuzz/
@@ -64,7 +68,11 @@ let package = Package(
             cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")],
             linkerSettings: [.linkedLibrary("stdc++")]),
         .target(name: "Media", dependencies: ["Locking", "SDP", "CSRTP", "COpus", "COpenSSL", "CSpeexDSP", "CPulse", "VoiceProcessingBridge"]),
-        .target(name: "Parley", dependencies: ["Locking", "SDP", "Signaling", "ICE", "Media", "CEspeakNG", "CPocketSphinx", "CMalloc", "CLibYAML", "Yams", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Parley", dependencies: ["Locking", "SDP", "Signaling", "ICE", "Media", "CMalloc", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "Drivers",
+            dependencies: ["Parley", "Locking", "SDP", "Signaling", "Media", "CEspeakNG", "CPocketSphinx", "CLibYAML", "Yams", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The softphone's script is compiled in as bytes (`PackageResources`), not a bundle beside
         // the binary, so an installed `parley` serves it alone.
         .target(
@@ -79,6 +87,7 @@ let package = Package(
             // members out of every other file too.
             dependencies: [
                 "Parley",
+                "Drivers",
                 "Locking",
                 "CMalloc",
                 "SDP",
@@ -102,8 +111,10 @@ let package = Package(
         .testTarget(name: "SignalingTests", dependencies: ["Locking", "Signaling", "Switch", "SDP", "Media", "TestSupport"], exclude: ["Support/ws_fragments.py"]),
         .testTarget(name: "ICETests", dependencies: ["Locking", "ICE", "ICEPeer", "CNice", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Locking", "Media", "SDP", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["Locking", "CLI", "Parley", "Media", "TestSupport"]),
-        .testTarget(name: "ParleyTests", dependencies: ["Locking", "Parley", "Signaling", "Switch", "Media", "ICE", "SDP", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "CLITests", dependencies: ["Locking", "CLI", "Parley", "Drivers", "Media", "TestSupport"]),
+        // Drivers for the library guide's sample (a bot on an incoming call) and a munging rules file.
+        .testTarget(name: "ParleyTests", dependencies: ["Locking", "Parley", "Drivers", "Signaling", "Switch", "Media", "ICE", "SDP", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "DriversTests", dependencies: ["Locking", "Drivers", "Parley", "Signaling", "Switch", "Media", "SDP", "TestSupport", .product(name: "Logging", package: "swift-log")]),
     ],
     swiftLanguageModes: [.v6]
 )

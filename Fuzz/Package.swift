@@ -22,9 +22,9 @@ let package = Package(
         .executableTarget(name: "TelephoneEventFuzz", dependencies: ["FuzzSupport", .product(name: "Media", package: parley)]),
         .executableTarget(name: "STUNFuzz", dependencies: ["FuzzSupport", .product(name: "ICE", package: parley)]),
         .executableTarget(name: "WAVFuzz", dependencies: ["FuzzSupport", .product(name: "Media", package: parley)]),
-        .executableTarget(name: "BotScriptFuzz", dependencies: ["FuzzSupport", .product(name: "Parley", package: parley)]),
-        .executableTarget(name: "AgentFuzz", dependencies: ["FuzzSupport", .product(name: "Parley", package: parley)]),
-        .executableTarget(name: "HearingFuzz", dependencies: ["FuzzSupport", .product(name: "Parley", package: parley)]),
+        .executableTarget(name: "BotScriptFuzz", dependencies: ["FuzzSupport", .product(name: "Drivers", package: parley)]),
+        .executableTarget(name: "AgentFuzz", dependencies: ["FuzzSupport", .product(name: "Drivers", package: parley)]),
+        .executableTarget(name: "HearingFuzz", dependencies: ["FuzzSupport", .product(name: "Drivers", package: parley)]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 /* cmd_ln_init is variadic, which Swift cannot call: the decoder's configuration from the
-   model's three files, with its own log silenced (Sources/Parley/Recognition/SpeechDecoder.swift). */
+   model's three files, with its own log silenced (Sources/Drivers/Recognition/SpeechDecoder.swift). */
 static inline cmd_ln_t *parley_ps_config(const char *hmm, const char *lm, const char *dict) {
     return cmd_ln_init(NULL, ps_args(), 1, "-hmm", hmm, "-lm", lm, "-dict", dict,
                        "-logfn", "/dev/null", "-samprate", "16000", NULL);
@@ -16,7 +16,7 @@ static inline cmd_ln_t *parley_ps_config(const char *hmm, const char *lm, const 
    ps_set_kws reads them from a file only: an anonymous memory file, never the disk. The
    search reads its beam, phone-loop penalty and threshold from the configuration when it is
    made, so they are set for it alone and the language-model search keeps its own beam
-   (Sources/Parley/Recognition/PhraseSpotter.swift says why these values). */
+   (Sources/Drivers/Recognition/PhraseSpotter.swift says why these values). */
 /* memfd_create is declared only under _GNU_SOURCE, which must not be defined here: it changes
    glibc's own structures (fd_set) against the Glibc module every Swift file imports, and the
    build fails where both meet. The symbol is in every glibc since 2.27. */

@@ -1,4 +1,5 @@
 @testable import CLI
+import Drivers
 import Foundation
 import Parley
 import Testing

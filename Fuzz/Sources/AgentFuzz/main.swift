@@ -1,5 +1,5 @@
 import FuzzSupport
-@testable import Parley
+@testable import Drivers
 
 /// What an agent program sends (docs/agents.md) through the parser and through a call's bridge,
 /// as the link thread hands it over: Parley's own protocol, or what a platform's bot sends back

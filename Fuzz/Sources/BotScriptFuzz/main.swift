@@ -1,5 +1,5 @@
 import FuzzSupport
-import Parley
+import Drivers
 
 /// Bot scripts through the public entry point (`BotScript.parse`), so the target keeps working
 /// whatever parses the YAML underneath. The first byte picks YAML or JSON. Invariants: an

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import FuzzSupport
-@testable import Parley
+@testable import Drivers
 
 /// Audio and expected texts through the path `parley transcribe --heard` and a `heard:` step
 /// take (docs/speech.md): the recording cut into stretches of speech, its free transcript, then

@@ -1,4 +1,5 @@
 import CoreMetrics
+import Drivers
 import Parley
 
 /// What `answer`, `call` and `load` do with `--agent` (docs/agents.md): connect each call's

@@ -1,3 +1,4 @@
+import Drivers
 import Parley
 
 /// `--bot SCRIPT` of answer, call and load: the script read and checked before anything connects.

@@ -1,4 +1,5 @@
 import CoreMetrics
+import Drivers
 import Parley
 import Prometheus
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Drivers
 import Foundation
 import Media
 import Parley

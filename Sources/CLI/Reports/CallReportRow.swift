@@ -1,3 +1,4 @@
+import Drivers
 import Foundation
 import Parley
 
@@ -40,7 +41,7 @@ struct CallReportRow: Sendable {
     }
 
     /// The texts of a failed `heard:` step's reason, `expected "A" or "B" within 10 s; heard
-    /// "…" (word accuracy 0.20)` (Sources/Parley/Bots/BotRun+Hearing.swift writes it): `"A" or
+    /// "…" (word accuracy 0.20)` (Sources/Drivers/Bots/BotRun+Hearing.swift writes it): `"A" or
     /// "B"` and the words heard; nil for other reasons.
     static func words(in reason: String) -> (expected: String?, heard: String?) {
         guard reason.hasPrefix("expected \""), let within = reason.range(of: " within ") else { return (nil, nil) }

@@ -167,16 +167,6 @@ public actor Call {
         await leg?.statistics() ?? CallStatistics()
     }
 
-    // MARK: Bot support
-
-    /// Runs `runner`'s script on this answered call and returns what happened.
-    public func runBot(_ runner: BotRunner, logger: Logger) async -> BotOutcome {
-        guard let taps = await leg?.audioTaps() else {
-            return BotOutcome(steps: [], digits: [], recordings: [], ending: .callerHungUp)
-        }
-        return await runner.run(on: CallBotControl(call: self, taps: taps), logger: logger)
-    }
-
     // MARK: Driven by the client
 
     /// Outgoing: gathers, offers and sends the invite. The call is dialing when this returns

@@ -5,7 +5,7 @@ import Locking
 /// Where a call's received audio goes: the user's `--record` sink, plus a recording a bot
 /// starts and stops while the call runs. Written once per tick on the media clock thread.
 /// Unchecked: fields behind one Lock<()> taken once per tick around several of them.
-final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
+package final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
     private let lock = Lock((), rank: .audioSinkSwitch)
     private let base: any AudioSink
     private var recording: (any AudioSink)?
@@ -18,7 +18,7 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
         self.base = base
     }
 
-    func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
+    package func write(remote: UnsafeBufferPointer<Int16>, local: UnsafeBufferPointer<Int16>) {
         lock.withLock { _ in writeLocked(remote: remote, local: local) }
     }
 
@@ -38,7 +38,7 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
 
     /// Feeds what the far end sends to `detector` (speech, silence or a tone) until the next
     /// call (nil stops).
-    func listen(_ detector: (any ReceivedAudioListener)?) {
+    package func listen(_ detector: (any ReceivedAudioListener)?) {
         lock.withLock { _ in listener = closed ? nil : detector }
     }
 
@@ -54,7 +54,7 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
     }
 
     /// Starts a second recording beside the base sink, closing any earlier one.
-    func startRecording(_ sink: any AudioSink) {
+    package func startRecording(_ sink: any AudioSink) {
         let previous = lock.withLock { _ -> (any AudioSink)? in
             defer { recording = closed ? nil : sink }
             return recording
@@ -63,7 +63,7 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
         if lock.withLock({ _ in closed }) { sink.close() }
     }
 
-    func stopRecording() {
+    package func stopRecording() {
         let previous = lock.withLock { _ -> (any AudioSink)? in
             defer { recording = nil }
             return recording
@@ -71,7 +71,7 @@ final class AudioSinkSwitch: AudioSink, @unchecked Sendable {
         previous?.close()
     }
 
-    func close() {
+    package func close() {
         let (wasOpen, previous) = lock.withLock { _ -> (Bool, (any AudioSink)?) in
             guard !closed else { return (false, nil) }
             closed = true

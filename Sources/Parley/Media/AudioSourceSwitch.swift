@@ -7,7 +7,7 @@ import Locking
 /// tick on the media clock thread; the lock is taken once per tick, never per packet.
 /// A prompt that comes pre-encoded (`EncodedAudioSource`) lends its frames to the session.
 /// Unchecked: mutable fields behind `lock` (a Lock<()>, to take it once per tick around several), and `lastEncoded` only on the clock thread.
-final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
+package final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
     private let lock = Lock((), rank: .audioSourceSwitch)
     private var base: any AudioSource
     private let encodedBase: (any EncodedAudioSource)?
@@ -26,7 +26,7 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
         encodedBase = base as? any EncodedAudioSource
     }
 
-    func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
+    package func read(into frame: UnsafeMutableBufferPointer<Int16>) -> Bool {
         lock.withLock { _ in readLocked(into: frame) }
     }
 
@@ -63,13 +63,13 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
         lock.withLock { _ in mergeInput = input }
     }
 
-    func encodedFrame(_ format: EncodedFrameFormat, into payload: UnsafeMutableRawBufferPointer) -> Int? {
+    package func encodedFrame(_ format: EncodedFrameFormat, into payload: UnsafeMutableRawBufferPointer) -> Int? {
         lastEncoded?.encodedFrame(format, into: payload)
     }
 
     /// Plays `source` in place of the base source; returns true once it has ended, false when
     /// it was cut short (another prompt, or the call ended).
-    func play(_ source: sending any AudioSource) async -> Bool {
+    package func play(_ source: sending any AudioSource) async -> Bool {
         let source = UncheckedSource(source)
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let (accepted, replaced) = lock.withLock { _ -> (Bool, CheckedContinuation<Bool, Never>?) in
@@ -85,9 +85,9 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
         }
     }
 
-    func armStop() { lock.withLock { _ in stopArmed = true } }
+    package func armStop() { lock.withLock { _ in stopArmed = true } }
 
-    func disarmStop() {
+    package func disarmStop() {
         lock.withLock { _ in
             stopArmed = false
             stopPending = false
@@ -95,7 +95,7 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
     }
 
     /// Cuts the prompt in progress short; armed and with none in progress, the next one.
-    func stopPrompt() {
+    package func stopPrompt() {
         let stopped = lock.withLock { _ -> CheckedContinuation<Bool, Never>? in
             if prompt == nil, stopArmed { stopPending = true }
             defer { prompt = nil }
@@ -105,7 +105,7 @@ final class AudioSourceSwitch: EncodedAudioSource, @unchecked Sendable {
     }
 
     /// Ends any prompt in progress and refuses new ones: the call is over.
-    func close() {
+    package func close() {
         let cancelled = lock.withLock { _ -> CheckedContinuation<Bool, Never>? in
             closed = true
             defer { prompt = nil }

@@ -446,12 +446,6 @@ package actor MediaLeg {
     }
 }
 
-struct AudioTaps: Sendable {
-    let source: AudioSourceSwitch
-    let sink: AudioSinkSwitch
-    let sampleRate: Int
-}
-
 /// A snapshot of one call's media for statistics.
 public struct CallStatistics: Sendable, Equatable {
     public var audio: MediaStatistics?

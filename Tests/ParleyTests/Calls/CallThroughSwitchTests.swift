@@ -121,20 +121,3 @@ import Testing
         await embedded.stop()
     }
 }
-
-/// Runs `body`, failing the test if it takes longer than `seconds`.
-func withTimeout<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () async -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { await body() }
-        group.addTask {
-            try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-            return nil
-        }
-        guard let first = try await group.next(), let value = first else {
-            group.cancelAll()
-            throw WaitTimedOut(what: "completion", seconds: seconds, seen: "")
-        }
-        group.cancelAll()
-        return value
-    }
-}

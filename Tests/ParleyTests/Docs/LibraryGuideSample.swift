@@ -1,7 +1,9 @@
 // The sample in docs/calls.md, "Using the library", compiled here so the guide cannot rot. Its
-// imports are part of it: `import Parley` is the whole library (docs/architecture.md, "Modules").
+// imports are part of it: `import Parley` is the library of calls, `import Drivers` adds the bot
+// (docs/architecture.md, "Modules").
 // docs-sample:begin
 import Foundation
+import Drivers
 import Parley
 
 func placeACall() async throws {

@@ -31,6 +31,14 @@ import Testing
         #expect(modules.subtracting(allowed.keys).isEmpty, "modules docs/architecture.md gives no row: \(modules.subtracting(allowed.keys).sorted())")
     }
 
+    /// The floors: what drives calls (Drivers) sits on the library, so only the command line may
+    /// import it, and a lower module's row cannot be widened to reach up.
+    @Test func onlyTheCommandLineImportsTheDrivers() throws {
+        let allowed = try ModuleMap.allowedImports(in: try ArchitectureSources.map())
+        #expect(allowed["Drivers"]?.contains("Parley") == true)
+        #expect(allowed.filter { $0.value.contains("Drivers") }.keys.sorted() == ["CLI"])
+    }
+
     /// Each exception is still needed: a seam row whose file no longer imports what it names fails.
     @Test func everySeamRowIsUsed() throws {
         let seam = try ModuleMap.seam(in: try ArchitectureSources.map())

@@ -1,3 +1,4 @@
+import Drivers
 import Locking
 import Logging
 @testable import Parley
