@@ -34,8 +34,9 @@ public struct MediaStatistics: Sendable, Equatable, Codable {
     public var srtpReplays: Int
     public var dtmfReceived: Int
     public var muted: Bool
-    /// Frames that should have left and did not: the encoder failed, or the transport refused
-    /// the packet (no selected pair, a full socket buffer). The call goes on; they are counted.
+    /// Frames and RTCP reports that should have left and did not: the encoder failed, the packet
+    /// could not be written, or the transport refused it (no selected pair, a full socket
+    /// buffer). The call goes on; they are counted.
     public var sendFailures: Int = 0
     /// Frames sent as a source handed them, pre-encoded (a bot's cached prompts), not encoded here.
     public var preEncodedFramesSent: Int = 0

@@ -14,11 +14,10 @@ extension Call {
             try ensureLive(sending: "early media")
             try await signalling.earlyMedia(callID: id, sdp: answer, trickle: trickle)
         } catch {
-            let refusal = HangupCause.normalTemporaryFailure
-            await end(TerminationReason(refusal, localStatus: .endedByError), failure: error, notifyServer: true, cause: refusal)
+            await fail(error, telling: .normalTemporaryFailure)
             throw error
         }
-        earlyAnswer = answer
+        negotiation.sentEarly(answer: answer)
         await signalledCall()
     }
 }

@@ -58,12 +58,12 @@ extension Call {
     /// The call was answered: its media has `mediaTimeout` to connect.
     func startMediaTimer() {
         let timeout = mediaOptions.mediaTimeout
-        guard mediaTimer == nil, timeout > .zero else { return }
+        guard timers.media == nil, timeout > .zero else { return }
         // Unstructured: a timer the call cancels when media arrives or the call ends first.
-        mediaTimer = Task { [weak self] in
+        timers.startMedia(Task { [weak self] in
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             await self?.mediaTimerFired()
-        }
+        })
     }
 
     private func mediaTimerFired() async {

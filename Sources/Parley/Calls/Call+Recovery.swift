@@ -8,15 +8,13 @@ import ICE
 /// for Janus calls (`restartMediaOrEnd`, `watchNetwork`).
 extension Call {
     /// States in which the call has media worth keeping.
-    var isPastAnswer: Bool {
-        [CallState.active, .held, .remotelyHeld, .doubleHeld, .dropped, .reconnecting].contains(machine.state)
-    }
+    var isPastAnswer: Bool { machine.isPastAnswer }
 
     /// Dropped or reconnecting: waiting for the client to bring the path back.
-    public var isRecovering: Bool { machine.state == .dropped || machine.state == .reconnecting }
+    public var isRecovering: Bool { machine.isRecovering }
 
     /// Its path is disrupted, or our addresses moved since it was set up.
-    var needsMediaRecovery: Bool { isPastAnswer && (isRecovering || networkMoved) }
+    var needsMediaRecovery: Bool { isPastAnswer && (isRecovering || recovery.networkMoved) }
 
     /// Restarts ICE through the signalling (Verto `updateMedia`, a Janus re-offer on the same
     /// handle): new credentials and candidates, the same media. The call is reconnecting until
@@ -26,7 +24,7 @@ extension Call {
         guard isPastAnswer, leg != nil else {
             throw ParleyError(kind: .callState, message: "cannot restart the media of a call that is \(machine.state)")
         }
-        guard !renegotiating else { throw ParleyError(kind: .callState, message: "the call's media is already being renegotiated") }
+        guard !recovery.renegotiating else { throw ParleyError(kind: .callState, message: "the call's media is already being renegotiated") }
         let wasHealthy = !isRecovering
         if wasHealthy { await reconnecting(moved: false) }
         do {
@@ -46,13 +44,12 @@ extension Call {
         guard isPastAnswer, let leg else {
             throw ParleyError(kind: .callState, message: "cannot restart the media of a call that is \(machine.state)")
         }
-        guard !renegotiating else { throw ParleyError(kind: .callState, message: "the call's media is already being renegotiated") }
-        renegotiating = true
-        defer { renegotiating = false }
+        guard recovery.beginRenegotiating() else { throw ParleyError(kind: .callState, message: "the call's media is already being renegotiated") }
+        defer { recovery.endRenegotiating() }
         let offer = try await leg.restartOffer()
         let answer = try await signalling.updateMedia(callID: id, offer: offer)
         try await leg.applyRestartAnswer(answer)
-        networkMoved = false
+        recovery.pathRenewed()
         logger.info("call \(id): ICE restarted through updateMedia")
         await recovered(by: path)
     }
@@ -60,7 +57,7 @@ extension Call {
     /// Recovery for a dialect with no re-login (Janus): restart ICE on the same session, or end
     /// the call when the server will not take the offer.
     func restartMediaOrEnd() async {
-        guard !renegotiating, isPastAnswer else { return }
+        guard !recovery.renegotiating, isPastAnswer else { return }
         do {
             try await restartMedia()
         } catch {
@@ -72,17 +69,17 @@ extension Call {
     /// A call with no client watches the host's network itself: a change media may use restarts
     /// ICE.
     func watchNetwork() {
-        guard networkWatch == nil, !machine.state.isDone else { return }
+        guard recovery.networkWatch == nil, !machine.state.isDone else { return }
         let media = mediaOptions
-        networkWatch = NetworkWatch.start(logger: logger, concerns: { change in
+        recovery.watching(NetworkWatch.start(logger: logger, concerns: { change in
             (change.concerns(server: nil, media: media), change.concernsMedia(media))
         }, settled: { [weak self] changes in
             await self?.networkSettled(changes)
-        })
+        }))
     }
 
     private func networkSettled(_ changes: [NetworkChange]) async {
-        guard machine.state == .active, !renegotiating, mediaPathTouched(by: changes) else { return }
+        guard machine.state == .active, !recovery.renegotiating, mediaPathTouched(by: changes) else { return }
         await reconnecting(moved: true)
         await onPathLost?(self)
     }
@@ -97,7 +94,7 @@ extension Call {
     /// The owner is bringing the call's path back; `moved` when our addresses changed.
     func reconnecting(moved: Bool) async {
         guard isPastAnswer else { return }
-        if moved { networkMoved = true }
+        if moved { recovery.addressesMoved() }
         await apply(.reconnecting)
         startRecoveryDeadline()
     }
@@ -117,7 +114,7 @@ extension Call {
         let answer = try await leg.answerReoffer(offer, moved: false, keepingCredentials: false, attach: true)
         try await signalling.reattach(callID: id, sdp: answer.sdp)
         logger.info("call \(id): re-attached after reconnecting")
-        if networkMoved || answer.restarted {
+        if recovery.networkMoved || answer.restarted {
             // The server takes call requests once the new session is ready (after clientReady).
             // The call is attached either way; a failed restart is retried like any other.
             do {
@@ -130,7 +127,7 @@ extension Call {
                 await onPathLost?(self)
             }
         } else {
-            networkMoved = false
+            recovery.pathRenewed()
             await recovered(by: .reattach)
         }
     }
@@ -143,15 +140,15 @@ extension Call {
         do {
             // A relayed re-attach's answer reaches the far end only as trickled candidates: our
             // restart keeps its credentials, and if we moved too, our own restart follows.
-            answer = try await leg.answerReoffer(offer, moved: reattach ? false : networkMoved, keepingCredentials: reattach)
+            answer = try await leg.answerReoffer(offer, moved: reattach ? false : recovery.networkMoved, keepingCredentials: reattach)
         } catch {
             logger.warning("call \(id): could not answer a media update: \(error)")
             return await reply(.failure(.media(error.message)))
         }
         await reply(.success(answer.sdp))
         await followHold(wasHeld: wasHeld)
-        if answer.restarted || !networkMoved {
-            networkMoved = false
+        if answer.restarted || !recovery.networkMoved {
+            recovery.pathRenewed()
             await recovered(by: .remote)
         } else {
             do {
@@ -166,36 +163,34 @@ extension Call {
     /// call stays dropped or reconnecting and the reconnect timeout runs on.
     private func recovered(by path: RecoveryPath) async {
         guard isRecovering else { return }
-        pendingRecovery = path
+        recovery.signallingDone(by: path)
         await completeRecoveryIfMediaIsBack()
     }
 
     func completeRecoveryIfMediaIsBack() async {
-        guard let path = pendingRecovery, isRecovering, await mediaIsUp(), pendingRecovery == path else { return }
-        pendingRecovery = nil
-        recoveryDeadline?.cancel()
-        recoveryDeadline = nil
+        guard let path = recovery.pendingPath, isRecovering, await mediaIsUp(), recovery.pendingPath == path else { return }
+        recovery.complete()
         await apply(.recovered)
         eventSink.yield(.recovered(path))
     }
 
     private func startRecoveryDeadline() {
-        guard recoveryDeadline == nil, isRecovering else { return }
-        let timeout = reconnectTimeout
+        guard !recovery.hasDeadline, isRecovering else { return }
+        let timeout = recovery.reconnectTimeout
         // Unstructured: a deadline the call cancels when recovery succeeds first.
-        recoveryDeadline = Task { [weak self] in
+        recovery.arm(deadline: Task { [weak self] in
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             await self?.endAfterReconnectTimeout()
-        }
+        })
     }
 
     /// The reconnect timeout passed with the call still not recovered. Nothing is sent: the
     /// signalling is down, and the server ends its side when its own detach timeout passes.
     private func endAfterReconnectTimeout() async {
-        recoveryDeadline = nil
+        recovery.deadlinePassed()
         guard isRecovering else { return }
         await end(TerminationReason(localStatus: .reconnectTimeout),
-                  failure: ParleyError(kind: .reconnectTimeout, message: "the call could not be recovered within \(reconnectTimeout) of losing its network"),
+                  failure: ParleyError(kind: .reconnectTimeout, message: "the call could not be recovered within \(recovery.reconnectTimeout) of losing its network"),
                   notifyServer: false)
     }
 

@@ -5,16 +5,16 @@ import Signaling
 /// sent to the server in our bye (docs/calls.md, "Ending").
 extension Call {
     func startRingTimer(_ timeout: Duration?) {
-        guard let timeout, timeout > .zero, ringTimer == nil else { return }
+        guard let timeout, timeout > .zero, timers.ring == nil else { return }
         // Unstructured: a timer the call cancels when it is answered or ends first.
-        ringTimer = Task { [weak self] in
+        timers.startRing(Task { [weak self] in
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             await self?.ringTimerFired(after: timeout)
-        }
+        })
     }
 
     private func ringTimerFired(after timeout: Duration) async {
-        guard !answered, [CallState.new, .dialing, .ringing, .earlyMedia].contains(machine.state) else { return }
+        guard machine.awaitsAnswer else { return }
         logger.warning("call \(id): not answered within \(timeout); ending it no-answer")
         let cause = HangupCause.noAnswer
         await end(TerminationReason(cause, localStatus: .noAnswer), failure: nil, notifyServer: true, cause: cause)

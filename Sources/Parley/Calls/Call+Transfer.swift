@@ -68,7 +68,7 @@ extension Call {
         }
         logger.info("call \(id): transferred to \(destination)")
         eventSink.yield(.transfer(.transferred(destination: destination)))
-        legPump?.cancel()
+        timers.stopLegPump()
         await leg?.stop()
         leg = nil
         mediaPath = MediaPath()
@@ -78,7 +78,7 @@ extension Call {
             try ensureLive(sending: "invite")
             _ = try await signalling.invite(callID: id, destination: destination, options: DialOptions(), sdp: offer, trickle: trickle)
         } catch {
-            await end(TerminationReason(localStatus: .endedByError), failure: error, notifyServer: false)
+            await fail(error)
         }
     }
 

@@ -26,38 +26,16 @@ public actor Call {
     public private(set) var timeline = CallTimeline()
     private var finished = false
     var leg: MediaLeg?
-    /// Our addresses changed since the media path was set up: the next re-offer restarts ICE.
-    var networkMoved = false
-    /// One recovery of the media path at a time (ours or the far end's).
-    var renegotiating = false
-    /// Ends the call if it is still dropped or reconnecting when it fires.
-    var recoveryDeadline: Task<Void, Never>?
-    let reconnectTimeout: Duration
     /// What the media leg has shown of the path (Call+Media.swift).
     var mediaPath = MediaPath()
-    /// Started when the call is answered; ends it `no-media` if media has not connected by then.
-    var mediaTimer: Task<Void, Never>?
-    /// The call was answered at some point: from then on it should have media.
-    var answered = false
-    /// Our answer SDP, sent early (Verto's `media`) while the call still rings here; the answer
-    /// repeats it (Call+EarlyMedia.swift).
-    var earlyAnswer: String?
-    /// Started with our invite; ends the call `no-answer` if nobody answered by then.
-    var ringTimer: Task<Void, Never>?
-    /// A recovery whose signalling is done, reported once media is back (Call+Recovery.swift).
-    var pendingRecovery: RecoveryPath?
-    /// Watches the host's network for a call that has no client to do it (Call+Recovery.swift).
-    var networkWatch: NetworkWatch?
-    var legPump: Task<Void, Never>?
+    /// Its network recovery (Call+Recovery.swift).
+    var recovery: CallRecovery
+    /// Its trickle, held candidates and early answer.
+    var negotiation = CallNegotiation()
+    /// Its ring and media timers and its leg's event pump.
+    var timers = CallTimers()
     /// The call this one is merged with, and their crossed audio (Call+Merge.swift).
     var merged: (partner: Call, audio: AudioMerge)?
-    /// Candidates wait until the server knows the call (our invite or answer is through).
-    private var trickleGate = TrickleGate()
-    private var remoteCandidates: [String] = []
-    private var remoteCandidatesEnded = false
-    /// The far end's answer came in the reply to our invite (Janus): that is a negotiation, not
-    /// the far end picking up, so the call is active once DTLS has secured its media.
-    private var activeWhenSecured = false
     private var doneWaiters: [CheckedContinuation<TerminationReason, Never>] = []
     /// The first packet and first audible frame from the far end, and who awaits them
     /// (Call+FirstMedia.swift).
@@ -83,7 +61,7 @@ public actor Call {
         self.logger = logger
         self.onEnd = onEnd
         self.onPathLost = onPathLost
-        self.reconnectTimeout = reconnectTimeout
+        recovery = CallRecovery(reconnectTimeout: reconnectTimeout)
         machine = CallStateMachine(direction: direction)
         publishedState = machine.state
         timeline.note(machine.state, direction: direction)
@@ -96,11 +74,10 @@ public actor Call {
 
     /// Our candidates are trickled: trickle mode, toward a peer that opted in (an incoming
     /// invite's `trickle` flag; for a call we dial, until an answer without it).
-    var trickle: Bool {
-        guard case .trickle = mediaOptions.iceMode else { return false }
-        return peerTrickles
-    }
-    private var peerTrickles = true
+    var trickle: Bool { negotiation.trickles(in: mediaOptions.iceMode) }
+
+    /// The call was answered at some point: from then on it should have media.
+    var answered: Bool { machine.wasAnswered }
     public var isMuted: Bool { machine.muted }
 
     public var terminationReason: TerminationReason? {
@@ -182,10 +159,10 @@ public actor Call {
             if let answer {
                 try ensureLive(sending: "candidates")
                 try await leg.applyAnswer(answer)
-                activeWhenSecured = true
+                negotiation.answeredInReply()
             }
         } catch {
-            await end(TerminationReason(localStatus: .endedByError), failure: error, notifyServer: false)
+            await fail(error)
             throw error
         }
         await signalledCall()
@@ -198,14 +175,14 @@ public actor Call {
         try begin(.answer)
         do {
             let answer: String
-            if let earlyAnswer { answer = earlyAnswer } else { answer = try await localAnswer(to: offer, media: media, peerTrickles: peerTrickles) }
+            if let earlyAnswer = negotiation.earlyAnswer { answer = earlyAnswer } else { answer = try await localAnswer(to: offer, media: media, peerTrickles: peerTrickles) }
             try ensureLive(sending: "answer")
             try await signalling.answer(callID: id, sdp: answer, trickle: trickle)
         } catch {
             machine.finish(.answer, succeeded: false)
             // Out of descriptors is this process's passing state, not a mismatch with the offer.
             let refusal: HangupCause = error.kind == .outOfFileDescriptors ? .normalTemporaryFailure : .incompatibleDestination
-            await end(TerminationReason(refusal, localStatus: .endedByError), failure: error, notifyServer: true, cause: refusal)
+            await fail(error, telling: refusal)
             throw error
         }
         machine.finish(.answer, succeeded: true)
@@ -216,11 +193,11 @@ public actor Call {
     /// Our media for `offer`, started: a new media leg and its answer SDP.
     func localAnswer(to offer: String, media: MediaOptions?, peerTrickles: Bool) async throws(ParleyError) -> String {
         if let media { mediaOptions = media }
-        self.peerTrickles = peerTrickles
+        negotiation.peerTrickles(peerTrickles)
         let leg = try await prepare(role: .controlled)
-        for line in remoteCandidates { await leg.addRemoteCandidate(line) }
-        if remoteCandidatesEnded { await leg.remoteEndOfCandidates() }
-        remoteCandidates = []
+        let held = negotiation.takeRemoteCandidates()
+        for line in held.lines { await leg.addRemoteCandidate(line) }
+        if held.ended { await leg.remoteEndOfCandidates() }
         return try await leg.answer(offer, peerTrickles: trickle)
     }
 
@@ -259,9 +236,9 @@ public actor Call {
         case .transferred(let destination):
             await followTransfer(to: destination)
         case .remoteCandidate(let line):
-            if let leg { await leg.addRemoteCandidate(line) } else { remoteCandidates.append(line) }
+            if let leg { await leg.addRemoteCandidate(line) } else { negotiation.holdRemoteCandidate(line) }
         case .remoteEndOfCandidates:
-            if let leg { await leg.remoteEndOfCandidates() } else { remoteCandidatesEnded = true }
+            if let leg { await leg.remoteEndOfCandidates() } else { negotiation.holdRemoteEndOfCandidates() }
         case .remoteHold:
             await apply(.remoteHold)
         case .remoteUnhold:
@@ -320,12 +297,7 @@ public actor Call {
             try ensureLive(sending: role == .controlling ? "invite" : "answer")
             return try startLeg(role: role)
         } catch {
-            if role == .controlled {
-                let refusal = HangupCause.normalTemporaryFailure
-                await end(TerminationReason(refusal, localStatus: .endedByError), failure: error, notifyServer: true, cause: refusal)
-            } else {
-                await end(TerminationReason(localStatus: .endedByError), failure: error, notifyServer: false)
-            }
+            await fail(error, telling: role == .controlled ? .normalTemporaryFailure : nil)
             throw error
         }
     }
@@ -336,9 +308,9 @@ public actor Call {
         self.leg = leg
         let events = leg.events
         // Unstructured: the leg's event pump lives as long as the leg; the call cancels it when the leg goes.
-        legPump = Task { [weak self] in
+        timers.pumpLeg(Task { [weak self] in
             for await event in events { await self?.handle(event) }
-        }
+        })
         return leg
     }
 
@@ -348,8 +320,7 @@ public actor Call {
             try await leg.applyAnswer(sdp)
             return true
         } catch {
-            await end(TerminationReason(.incompatibleDestination, localStatus: .endedByError),
-                      failure: error, notifyServer: true, cause: .incompatibleDestination)
+            await fail(error, telling: .incompatibleDestination)
             return false
         }
     }
@@ -357,12 +328,12 @@ public actor Call {
     /// The far end answered without opting in to trickle: what we gathered is in our offer
     /// (or went before the answer), and nothing more is sent it would ignore.
     private func stopTrickling() async {
-        peerTrickles = false
+        negotiation.peerTrickles(false)
         await leg?.stopTrickling()
     }
 
     func signalledCall() async {
-        await send(trickleGate.open())
+        await send(negotiation.signalled())
     }
 
     private func send(_ candidates: [String?]) async {
@@ -375,18 +346,17 @@ public actor Call {
         guard !machine.state.isDone else { return }
         if let reported = event.callEvent { eventSink.yield(reported) }
         mediaPath.note(event)
-        if pendingRecovery != nil { await completeRecoveryIfMediaIsBack() }
+        if recovery.pendingPath != nil { await completeRecoveryIfMediaIsBack() }
         switch event {
         case .localCandidate(let line):
-            await send(trickleGate.pass(line))
+            await send(negotiation.pass(line))
         case .gatheringComplete where trickle:
-            await send(trickleGate.pass(nil))
-        case .secured where activeWhenSecured:
-            activeWhenSecured = false
-            await apply(.answered)
+            await send(negotiation.pass(nil))
+        case .secured:
+            if negotiation.securedMakesActive() { await apply(.answered) }
         case .dtmf(let digit, _):
             report(digit: digit)
-        case .iceState, .selectedPair, .secured, .disrupted, .restored, .gatheringComplete:
+        case .iceState, .selectedPair, .disrupted, .restored, .gatheringComplete:
             break
         case .firstPacketArrived(let instant):
             firstMedia.packetArrived(at: instant)
@@ -402,8 +372,7 @@ public actor Call {
             // The call's error event and failure carry it to the application; at error level the
             // command line would print it a second time.
             logger.info("call \(id) media failed: \(error)")
-            await end(TerminationReason(.normalTemporaryFailure, localStatus: .endedByError),
-                      failure: error, notifyServer: true, cause: .normalTemporaryFailure)
+            await fail(error, telling: .normalTemporaryFailure)
         }
     }
 
@@ -415,8 +384,7 @@ public actor Call {
     func apply(_ signal: CallSignal) async {
         guard machine.handle(signal) else { return }
         if signal == .answered {
-            answered = true
-            ringTimer?.cancel()
+            timers.answered()
             startMediaTimer()
         }
         publishState()
@@ -433,7 +401,7 @@ public actor Call {
 
     /// Held either way: we send silence until both sides are active again.
     private func updateHold() async {
-        await leg?.setHeld([CallState.held, .remotelyHeld, .doubleHeld].contains(machine.state))
+        await leg?.setHeld(machine.state.isHeld)
     }
 
     func end(_ reason: TerminationReason, failure: ParleyError?, notifyServer: Bool, cause: HangupCause = .normalClearing) async {
@@ -447,19 +415,25 @@ public actor Call {
         await finish()
     }
 
+    /// Ends the call for a failure of ours (`ended-by-error`). With `cause`, the server is told it
+    /// and the ending carries it; without, nothing is sent (nothing of ours went out, or the
+    /// signalling is what failed).
+    func fail(_ error: ParleyError, telling cause: HangupCause? = nil) async {
+        guard let cause else { return await end(TerminationReason(localStatus: .endedByError), failure: error, notifyServer: false) }
+        await end(TerminationReason(cause, localStatus: .endedByError), failure: error, notifyServer: true, cause: cause)
+    }
+
     /// The call is done: media stops, the dialect lets go, streams end, waiters learn why.
     func finish() async {
         guard case .done = machine.state, !finished else { return }
         finished = true
         timeline.note(machine.state, direction: direction)
-        legPump?.cancel()
-        recoveryDeadline?.cancel()
+        timers.stopLegPump()
+        let networkWatch = recovery.end()
         await leaveMerge()
         await amendEndingWithoutMedia()
-        mediaTimer?.cancel()
-        ringTimer?.cancel()
+        timers.cancelTimers()
         await networkWatch?.close()
-        networkWatch = nil
         await leg?.stop()
         await signalling.close()
         eventSink.yield(.state(machine.state))

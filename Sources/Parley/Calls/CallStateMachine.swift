@@ -60,9 +60,26 @@ package struct CallStateMachine: Sendable {
     package var hangupCause = HangupCause.normalClearing
     /// Where to return when a dropped or reconnecting call recovers.
     private var stateBeforeDisruption: CallState?
+    /// The call was answered at some point: from then on it should have media.
+    private(set) var wasAnswered = false
 
     /// The state the call is in, or returns to once a disruption is over.
     var settledState: CallState { stateBeforeDisruption ?? state }
+
+    /// The states of a call answered and not over: its media is worth keeping through a
+    /// network change.
+    static let pastAnswer: [CallState] = [.active, .held, .remotelyHeld, .doubleHeld, .dropped, .reconnecting]
+
+    /// The states of a call not answered yet, which its ring timeout may still end.
+    static let beforeAnswer: [CallState] = [.new, .dialing, .ringing, .earlyMedia]
+
+    var isPastAnswer: Bool { Self.pastAnswer.contains(state) }
+
+    /// Never answered and still in a state before the answer.
+    var awaitsAnswer: Bool { !wasAnswered && Self.beforeAnswer.contains(state) }
+
+    /// Dropped or reconnecting: waiting for its path to come back.
+    var isRecovering: Bool { state == .dropped || state == .reconnecting }
 
     package init(direction: CallDirection) {
         self.direction = direction
@@ -160,7 +177,10 @@ package struct CallStateMachine: Sendable {
             next = nil
         }
         guard let next else { return false }
-        if signal == .answered, inFlight == .answer || inFlight == .dial { inFlight = nil }
+        if signal == .answered {
+            wasAnswered = true
+            if inFlight == .answer || inFlight == .dial { inFlight = nil }
+        }
         state = next
         return true
     }

@@ -8,6 +8,12 @@ extension TerminationReason {
                   sipCallID: cause.sipCallID, localStatus: localStatus)
     }
 
+    /// A SIP call's ending by `cause`, under its Call-ID, with the final response that ended it
+    /// when one did (the cause's own SIP fields are not the call's).
+    init(_ cause: HangupCause, sipCode: Int? = nil, sipReason: String? = nil, sipCallID: String) {
+        self.init(cause: cause.cause, causeCode: cause.causeCode, sipCode: sipCode, sipReason: sipReason, sipCallID: sipCallID)
+    }
+
     /// The same ending, reported with another status of ours.
     func with(localStatus: LocalStatus) -> TerminationReason {
         var reason = self

@@ -170,7 +170,7 @@ actor SIPCallSignalling: CallSignalling {
         if dialog != nil { await bye() }
         ended = true
         await call?.handle(.error(error))
-        await call?.handle(.remoteHangup(TerminationReason(cause: cause.cause, causeCode: cause.causeCode, sipCallID: sipCallID)))
+        await call?.handle(.remoteHangup(TerminationReason(cause, sipCallID: sipCallID)))
     }
 
     // MARK: The INVITE offered to us
@@ -256,13 +256,13 @@ actor SIPCallSignalling: CallSignalling {
             try? await endpoint.respond(to: key, with: .response(to: request, status: 200, reason: "OK"))
             guard dialog != nil, !ended else { return }
             ended = true
-            await call?.handle(.remoteHangup(TerminationReason(cause: HangupCause.normalClearing.cause, causeCode: HangupCause.normalClearing.causeCode, sipCallID: sipCallID)))
+            await call?.handle(.remoteHangup(TerminationReason(.normalClearing, sipCallID: sipCallID)))
         case "CANCEL":
             try? await endpoint.respond(to: key, with: .response(to: request, status: 200, reason: "OK"))
             guard let offered, dialog == nil, !ended else { return }
             ended = true
             try? await endpoint.respond(to: offered.key, with: .response(to: offered.request, status: 487, reason: "Request Terminated", toTag: localTag))
-            await call?.handle(.remoteHangup(TerminationReason(cause: HangupCause.originatorCancel.cause, causeCode: HangupCause.originatorCancel.causeCode, sipCallID: sipCallID)))
+            await call?.handle(.remoteHangup(TerminationReason(.originatorCancel, sipCallID: sipCallID)))
         default:
             // Re-INVITE (hold, ICE restart), INFO and REFER are not taken yet (docs/sip.md, "Not yet").
             try? await endpoint.respond(to: key, with: .response(to: request, status: 501, reason: "Not Implemented", toTag: localTag,

@@ -14,7 +14,7 @@ enum SIPEndReason {
         case 488, 606: .incompatibleDestination
         default: .normalTemporaryFailure
         }
-        return TerminationReason(cause: cause.cause, causeCode: cause.causeCode, sipCode: status, sipReason: phrase, sipCallID: callID)
+        return TerminationReason(cause, sipCode: status, sipReason: phrase, sipCallID: callID)
     }
 
     /// The final response that refuses an offered call for `cause`.
