@@ -1,22 +1,22 @@
 #!/usr/bin/env python3
 """Parley's SIP dialect against Chromium, through Kamailio's WebSocket listener (RFC 7118).
 
-Run by scripts/test-sip-browser inside a network namespace that has only `lo`, where Kamailio
-already listens on 127.0.0.1:5060 (UDP and TCP) and 8088 (TCP, WebSocket). The browser's SIP user agent is our
-own page (sip_page.html), served by Playwright's router on http://127.0.0.1 (a secure context,
-so WebCrypto's SHA-256 answers the digest challenges). Its audio is a WebAudio tone.
-  1. The page (alice) registers over ws:// and calls `parley answer` (bob, UDP): audio both ways,
-     the page hangs up with BYE and Parley ends NORMAL_CLEARING.
-  2. `parley call alice` (bob, TCP): the page rings and answers, audio both ways, Parley hangs up
-     with BYE and the page's call ends.
-  3. `parley call alice` over ws:// (`--dialect sip`): answered, audio both ways, the page hangs up.
-  4. `parley call alice --ring-timeout 3`: Parley's CANCEL ends the ringing page's call.
-  5. The page calls a second page (carol) and cancels while it rings: 487 for alice, carol's call
-     ends cancelled.
+Run by scripts/test-sip-browser inside a network namespace of its own, where Kamailio already
+listens on 127.0.0.1:5060 (UDP and TCP) and 8088 (TCP, WebSocket). The browser's SIP user agent
+is our own page (sip_page.html), served by Playwright's router on http://127.0.0.1 (a secure
+context, so WebCrypto's SHA-256 answers the digest challenges). Its audio is a WebAudio tone.
+The page (alice) registers over ws://; Parley logs in as bob. Each call has audio both ways,
+each side reaching the other at a host candidate from the SDP, and a BYE from one side ending both:
+  1. the page calls `parley answer` (UDP) and hangs up;
+  2. `parley call alice` (TCP): the page rings and answers; Parley hangs up;
+  3. `parley call alice` over ws:// (`--dialect sip`); the page hangs up;
+  4. the page calls `parley answer` over ws://; Parley hangs up;
+  5. `parley call alice --ring-timeout 3`: Parley's CANCEL ends the ringing page's call;
+  6. the page calls a second page (carol) and cancels while it rings: 487 for alice, carol's
+     call ends cancelled.
 
 Usage: sip_interop.py PARLEY ID WORKDIR
 """
-import json
 import os
 import subprocess
 import time
@@ -87,8 +87,14 @@ def parley(name, args, work):
     return process, output
 
 
-def audio_both_ways(label, phone, recording_seconds):
+def audio_both_ways(label, phone, output):
+    """What the page hears, and that each side reached the other at a candidate from its SDP
+    (a host candidate on the selected pair; one learnt from the checks alone is peer-reflexive)."""
     check(f"{label}: the page hears Parley's {PARLEY_TONE} Hz", phone.hears(PARLEY_TONE))
+    remote_types = [pair.get("remoteType") for pair in bed.pairs(output)]
+    check(f"{label}: Parley's selected pair is the page's host candidate from its SDP", remote_types[-1:] == ["host"], f"{remote_types}")
+    page_remote = phone.value("sip.inbound()").get("remoteCandidateType")
+    check(f"{label}: the page's selected pair is Parley's host candidate from its SDP", page_remote == "host", f"{page_remote}")
     samples, level = phone.inbound_over(1.0)
     check(f"{label}: getStats counts audio received (samples over 1 s, audio level)", samples >= 40000 and level > 0.01,
           f"{samples} samples, level {level:.3f}")
@@ -107,40 +113,29 @@ def cause_of(output):
     return ended[0]["reason"].get("cause") if ended else None
 
 
-def page_calls_parley(alice, work):
-    label = "page -> parley answer (UDP)"
-    recording = os.path.join(work, "answer.wav")
-    process, output = parley("answer", ["answer", "--server", f"sip:{KAMAILIO}", "--calls", "1", "--record", recording], work)
-    check(f"{label}: Parley registers", wait_until(lambda: events(output, "ready"), 10))
-    alice.page.evaluate("() => { sip.call('bob@parley.test'); }")  # not awaited: it resolves when the call is up
-    check(f"{label}: the call is active in the page", alice.wait_state("active", 15), f"state {alice.state()}")
-    audio_both_ways(label, alice, recording)
-    time.sleep(2)  # Parley records the page's tone
-    alice.page.evaluate("sip.hangup()")
-    status = bed.exit_status(process, 15)
-    check(f"{label}: the page's BYE ends Parley's call; parley answer exits 0", status == 0, f"exit {status}")
-    check(f"{label}: Parley ends NORMAL_CLEARING", cause_of(output) == "NORMAL_CLEARING", f"cause {cause_of(output)}")
-    check(f"{label}: the page's BYE was answered 200", alice.value("sip.current.cause") == "hung up (200)", alice.value("sip.current.cause"))
-    recorded(label, recording)
-
-
-def parley_calls_page(alice, work, label, name, server, extra, page_hangs_up):
+def call(alice, work, label, name, args, page_calls, page_hangs_up):
+    """One call between the page and `parley ARGS`, placed by the page (`parley answer`) or by
+    Parley (`parley call`); audio both ways; the page hangs up, or Parley's --duration does."""
     recording = os.path.join(work, f"{name}.wav")
     duration = [] if page_hangs_up else ["--duration", "4"]
-    process, output = parley(name, ["call", "alice@parley.test", "--server", server, *extra, "--record", recording, *duration], work)
-    check(f"{label}: the page rings", alice.wait_state("ringing", 15), f"state {alice.state()}")
-    alice.page.evaluate("sip.answer()")
-    check(f"{label}: the page's 200 is acknowledged (active)", alice.wait_state("active", 10), f"state {alice.state()}")
+    process, output = parley(name, [*args, "--record", recording, *duration], work)
+    if page_calls:
+        check(f"{label}: Parley registers", wait_until(lambda: events(output, "ready"), 10))
+        alice.page.evaluate("() => { sip.call('bob@parley.test'); }")  # not awaited: it resolves when the call is up
+    else:
+        check(f"{label}: the page rings", alice.wait_state("ringing", 15), f"state {alice.state()}")
+        alice.page.evaluate("sip.answer()")
+    check(f"{label}: the call is active in the page (ACK sent or received)", alice.wait_state("active", 15), f"state {alice.state()}")
     check(f"{label}: Parley's call is active", wait_until(lambda: bed.parley_state(output) == "active", 10), f"state {bed.parley_state(output)}")
-    audio_both_ways(label, alice, recording)
+    audio_both_ways(label, alice, output)
     if page_hangs_up:
-        time.sleep(2)
+        time.sleep(2)  # Parley records the page's tone
         alice.page.evaluate("sip.hangup()")
     status = bed.exit_status(process, 15)
-    check(f"{label}: parley call exits 0", status == 0, f"exit {status}")
+    check(f"{label}: parley exits 0", status == 0, f"exit {status}")
     check(f"{label}: Parley ends NORMAL_CLEARING", cause_of(output) == "NORMAL_CLEARING", f"cause {cause_of(output)}")
     wanted = "hung up (200)" if page_hangs_up else "remote BYE"
-    check(f"{label}: the page's call ends ({wanted})", wait_until(lambda: alice.value("sip.current.cause") == wanted, 5),
+    check(f"{label}: the page's call ends: {wanted}", wait_until(lambda: alice.value("sip.current.cause") == wanted, 5),
           alice.value("sip.current.cause"))
     recorded(label, recording)
 
@@ -171,7 +166,7 @@ def main():
     work = bed.WORK
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=os.environ.get("PARLEY_CHROMIUM", "/usr/bin/chromium"), args=[
-            "--no-sandbox", "--autoplay-policy=no-user-gesture-required", "--allow-loopback-in-peer-connection",
+            "--no-sandbox", "--autoplay-policy=no-user-gesture-required",
             "--disable-features=WebRtcHideLocalIpsWithMdns,LocalNetworkAccessChecks",
         ])
         figure(f"browser: Chromium {browser.version}")
@@ -184,18 +179,25 @@ def main():
             alice = Phone(context, "alice")
             phones.append(alice)
             check("the page registers over ws:// with SHA-256 digest", alice.status == 200, f"status {alice.status}")
-            page_calls_parley(alice, work)
-            parley_calls_page(alice, work, "parley call (TCP) -> page", "call-tcp", f"sip:{KAMAILIO};transport=tcp", [], False)
-            parley_calls_page(alice, work, "parley call (ws://) -> page", "call-ws", WEBSOCKET, ["--dialect", "sip"], True)
+            answer, dial = ["answer", "--calls", "1", "--server"], ["call", "alice@parley.test", "--server"]
+            udp, tcp, ws = [f"sip:{KAMAILIO}"], [f"sip:{KAMAILIO};transport=tcp"], [WEBSOCKET, "--dialect", "sip"]
+            call(alice, work, "page -> parley answer (UDP), page hangs up", "answer-udp", answer + udp, True, True)
+            call(alice, work, "parley call (TCP) -> page, Parley hangs up", "call-tcp", dial + tcp, False, False)
+            call(alice, work, "parley call (ws://) -> page, page hangs up", "call-ws", dial + ws, False, True)
+            call(alice, work, "page -> parley answer (ws://), Parley hangs up", "answer-ws", answer + ws, True, False)
             parley_cancels(alice, work)
             carol = Phone(context, "carol")
             phones.append(carol)
             check("a second page registers", carol.status == 200, f"status {carol.status}")
             page_cancels(alice, carol)
+            outputs = [os.path.join(work, name) for name in os.listdir(work) if name.endswith((".json", ".err", ".log")) and not name.startswith(("page-", "kamailio"))]
+            leaks = [os.path.basename(path) for path in outputs if "bob-secret" in open(path, errors="replace").read()]
+            check("no password in any output or log of Parley", not leaks and len(outputs) >= 15, f"{len(outputs)} files, leaks in {leaks}")
         finally:
             for phone in phones:
                 with open(os.path.join(work, f"page-{phone.user}.log"), "w") as handle:
                     handle.write("\n".join(phone.value("sip.log")))
+                    handle.write("\n".join(["", "the page's SDP, each call:", *phone.value("sip.calls.map((c) => c.pc ? c.pc.localDescription.sdp : '')")]))
             browser.close()
 
 
