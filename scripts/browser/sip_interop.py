@@ -12,7 +12,8 @@ each side reaching the other at a host candidate from the SDP, and a BYE from on
   3. `parley call alice` over ws:// (`--dialect sip`); the page hangs up;
   4. the page calls `parley answer` over ws://; Parley hangs up;
   5. `parley call alice --ring-timeout 3`: Parley's CANCEL ends the ringing page's call;
-  6. the page calls a second page (carol) and cancels while it rings: 487 for alice, carol's
+  6. `parley call alice`, and the page declines it (603): Parley's call ends CALL_REJECTED;
+  7. the page calls a second page (carol) and cancels while it rings: 487 for alice, carol's
      call ends cancelled.
 
 Usage: sip_interop.py PARLEY ID WORKDIR
@@ -151,6 +152,18 @@ def parley_cancels(alice, work):
           alice.value("sip.current.cause"))
 
 
+def page_declines(alice, work):
+    label = "parley call -> page, declined"
+    process, output = parley("declined", ["call", "alice@parley.test", "--server", f"sip:{KAMAILIO}"], work)
+    check(f"{label}: the page rings", alice.wait_state("ringing", 15), f"state {alice.state()}")
+    alice.page.evaluate("sip.hangup()")  # 603 Decline
+    status = bed.exit_status(process, 15)
+    ended = events(output, "ended")
+    reason = ended[0]["reason"] if ended else {}
+    check(f"{label}: the page's 603 ends Parley's call CALL_REJECTED (exit 1)",
+          status == 1 and reason.get("cause") == "CALL_REJECTED" and reason.get("sipCode") == 603, f"exit {status}, reason {reason}")
+
+
 def page_cancels(alice, carol):
     label = "page alice -> page carol, cancelled"
     alice.page.evaluate("() => { sip.call('carol@parley.test'); }")
@@ -186,13 +199,14 @@ def main():
             call(alice, work, "parley call (ws://) -> page, page hangs up", "call-ws", dial + ws, False, True)
             call(alice, work, "page -> parley answer (ws://), Parley hangs up", "answer-ws", answer + ws, True, False)
             parley_cancels(alice, work)
+            page_declines(alice, work)
             carol = Phone(context, "carol")
             phones.append(carol)
             check("a second page registers", carol.status == 200, f"status {carol.status}")
             page_cancels(alice, carol)
             outputs = [os.path.join(work, name) for name in os.listdir(work) if name.endswith((".json", ".err", ".log")) and not name.startswith(("page-", "kamailio"))]
             leaks = [os.path.basename(path) for path in outputs if "bob-secret" in open(path, errors="replace").read()]
-            check("no password in any output or log of Parley", not leaks and len(outputs) >= 15, f"{len(outputs)} files, leaks in {leaks}")
+            check("no password in any output or log of Parley", not leaks and len(outputs) >= 18, f"{len(outputs)} files, leaks in {leaks}")
         finally:
             for phone in phones:
                 with open(os.path.join(work, f"page-{phone.user}.log"), "w") as handle:
