@@ -4,7 +4,8 @@
 Run by scripts/test-sip-browser inside a network namespace of its own, where Kamailio already
 listens on 127.0.0.1:5060 (UDP and TCP) and 8088 (TCP, WebSocket). The browser's SIP user agent
 is our own page (sip_page.html), served by Playwright's router on http://127.0.0.1 (a secure
-context, so WebCrypto's SHA-256 answers the digest challenges). Its audio is a WebAudio tone.
+context, so WebCrypto's SHA-256 answers the digest challenges). Its microphone is Chromium's fake
+device playing a 1250 Hz WAV.
 The page (alice) registers over ws://; Parley logs in as bob. Each call has audio both ways,
 each side reaching the other at a host candidate from the SDP, and a BYE from one side ending both:
   1. the page calls `parley answer` (UDP) and hangs up;
@@ -41,7 +42,6 @@ class Phone:
         self.user = user
         self.page = context.new_page()
         self.page.goto(PAGE)
-        self.page.evaluate(f"sip.toneFrequency = {BROWSER_TONE}")
         script = f"sip.register('{WEBSOCKET}', '{user}', 'parley.test', '{user}-secret')"
         self.status = self.page.evaluate(f"Promise.race([{script}, new Promise((resolve) => setTimeout(() => resolve('timeout'), 10000))])")
 
@@ -178,9 +178,11 @@ def page_cancels(alice, carol):
 def main():
     work = bed.WORK
     with sync_playwright() as playwright:
+        tone = os.path.join(work, "browser-tone.wav")
+        bed.tone_wav(tone, BROWSER_TONE, seconds=30)
         browser = playwright.chromium.launch(executable_path=os.environ.get("PARLEY_CHROMIUM", "/usr/bin/chromium"), args=[
-            "--no-sandbox", "--autoplay-policy=no-user-gesture-required",
-            "--disable-features=WebRtcHideLocalIpsWithMdns,LocalNetworkAccessChecks",
+            "--no-sandbox", "--autoplay-policy=no-user-gesture-required", "--use-fake-ui-for-media-stream",
+            "--use-fake-device-for-media-stream", f"--use-file-for-fake-audio-capture={tone}", "--disable-features=LocalNetworkAccessChecks",
         ])
         figure(f"browser: Chromium {browser.version}")
         # A page Playwright fulfils has no address of its own, so Chromium's local network access
