@@ -8,7 +8,7 @@ context, so WebCrypto's SHA-256 answers the digest challenges). Its microphone i
 device playing a 1250 Hz WAV.
 The page (alice) registers over ws://; Parley logs in as bob. Each call has audio both ways,
 each side reaching the other at a host candidate from the SDP, and a BYE from one side ending both:
-  1. the page calls `parley answer` (UDP) and hangs up;
+  1. the page calls `parley answer` (UDP), sends RFC 4733 digits, and hangs up;
   2. `parley call alice` (TCP): the page rings and answers; Parley hangs up;
   3. `parley call alice` over ws:// (`--dialect sip`); the page hangs up;
   4. the page calls `parley answer` over ws://; Parley hangs up;
@@ -129,6 +129,11 @@ def call(alice, work, label, name, args, page_calls, page_hangs_up):
     check(f"{label}: the call is active in the page (ACK sent or received)", alice.wait_state("active", 15), f"state {alice.state()}")
     check(f"{label}: Parley's call is active", wait_until(lambda: bed.parley_state(output) == "active", 10), f"state {bed.parley_state(output)}")
     audio_both_ways(label, alice, output)
+    if page_calls:
+        alice.page.evaluate("sip.dtmf('159#')")
+        digits = wait_until(lambda: "".join(e.get("digit", "") for e in events(output, "dtmf")) == "159#", 5)
+        check(f"{label}: the page's RTCDTMFSender digits reach Parley as RFC 4733 events", digits,
+              "".join(e.get("digit", "") for e in events(output, "dtmf")))
     if page_hangs_up:
         time.sleep(2)  # Parley records the page's tone
         alice.page.evaluate("sip.hangup()")
