@@ -218,7 +218,8 @@ def main():
             for phone in phones:
                 with open(os.path.join(work, f"page-{phone.user}.log"), "w") as handle:
                     handle.write("\n".join(phone.value("sip.log")))
-                    handle.write("\n".join(["", "the page's SDP, each call:", *phone.value("sip.calls.map((c) => c.pc ? c.pc.localDescription.sdp : '')")]))
+                with open(os.path.join(work, f"page-{phone.user}.sdp"), "w") as handle:  # what the page sent, call by call
+                    handle.write("\n".join(phone.value("sip.calls.map((c) => c.pc ? c.pc.localDescription.sdp : '')")))
             browser.close()
 
 
