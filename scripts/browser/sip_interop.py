@@ -74,7 +74,8 @@ class Phone:
         before = self.value("sip.inbound()")
         time.sleep(seconds)
         after = self.value("sip.inbound()")
-        return after.get("totalSamplesReceived", 0) - before.get("totalSamplesReceived", 0), after.get("audioLevel", 0)
+        samples = (after.get("totalSamplesReceived") or 0) - (before.get("totalSamplesReceived") or 0)
+        return samples, after.get("audioLevel") or 0
 
 
 def parley(name, args, work):
