@@ -19,6 +19,7 @@ each side reaching the other at a host candidate from the SDP, and a BYE from on
 
 Usage: sip_interop.py PARLEY ID WORKDIR
 """
+import json
 import os
 import subprocess
 import time
@@ -79,11 +80,12 @@ class Phone:
 
 
 def parley(name, args, work):
-    """A `parley` process for user bob, its --json in NAME.json, its recording NAME.wav."""
+    """A `parley` process for user bob, its --json in NAME.json, its SDPs in NAME-sdp/."""
     output = os.path.join(work, f"{name}.json")
     with open(output, "w") as out, open(os.path.join(work, f"{name}.err"), "w") as err:
         process = subprocess.Popen([bed.PARLEY, *args, "--login", "bob@parley.test", "--play", f"tone:{PARLEY_TONE}",
-                                    "--json", "--log-level", "debug", "--log-file", os.path.join(work, f"{name}.log")],
+                                    "--json", "--save-sdp", os.path.join(work, f"{name}-sdp"),
+                                    "--log-level", "debug", "--log-file", os.path.join(work, f"{name}.log")],
                                    env={**os.environ, "PARLEY_PASSWORD": "bob-secret"}, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
     bed.processes.append(process)
     return process, output
@@ -145,6 +147,19 @@ def call(alice, work, label, name, args, page_calls, page_hangs_up):
     check(f"{label}: the page's call ends: {wanted}", wait_until(lambda: alice.value("sip.current.cause") == wanted, 5),
           alice.value("sip.current.cause"))
     recorded(label, recording)
+    saved_sdps(label, os.path.join(work, f"{name}-sdp"), page_calls)
+
+
+def saved_sdps(label, directory, page_calls):
+    """--save-sdp wrote the call's offer and answer, each named by the SIP message that carried it."""
+    try:
+        sidecars = [json.load(open(os.path.join(directory, name))) for name in sorted(os.listdir(directory)) if name.endswith(".json")]
+    except FileNotFoundError:
+        sidecars = []
+    found = [(sidecar["direction"], sidecar["kind"], sidecar["signalling"]) for sidecar in sidecars]
+    wanted = ([("received", "offer", "INVITE"), ("sent", "answer", "200 to the INVITE")] if page_calls else
+              [("sent", "offer", "INVITE"), ("received", "answer", "200 to the INVITE, or 183 (early media)")])
+    check(f"{label}: --save-sdp keeps the offer and the answer, carried by the INVITE and its 200", found == wanted, f"{found}")
 
 
 def parley_cancels(alice, work):
