@@ -103,7 +103,6 @@ def audio_both_ways(label, phone, output):
     check(f"{label}: getStats counts audio received (samples over 1 s, audio level)", samples >= 40000 and level > 0.01,
           f"{samples} samples, level {level:.3f}")
     figure(f"{label}: the page received {samples} samples in 1 s at audio level {level:.3f}")
-    return samples
 
 
 def recorded(label, recording):
