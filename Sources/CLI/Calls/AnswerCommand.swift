@@ -167,7 +167,7 @@ extension AnswerCommand {
             events: phone.clientEvents, activeCalls: { await phone.activeCalls }, presenter: presenter, logger: logger, baseMedia: mediaOptions,
             bot: botScript, maxCalls: maxCalls, callLimit: calls, recordDirectory: fleet.recordDir, duration: duration, dtmf: fleet.dtmf, reject: reject,
             rejectEvery: rejectEvery, forward: nil, statsInterval: statsInterval, clockInterval: logging.json ? fleet.clockInterval : .zero,
-            reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP, login: user, drainTimeout: drainTimeout,
+            reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP, sdpDialect: .sip, login: user, drainTimeout: drainTimeout,
             metrics: metrics, earlyMedia: .zero, agent: nil)
         let status = await answerer.run()
         await phone.close()

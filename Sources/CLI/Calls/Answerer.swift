@@ -19,6 +19,7 @@ actor Answerer {
     private let callLimit: Int?
     private let recordDirectory: String?
     private let saveSDPDirectory: String?
+    private let sdpDialect: SDPRecorder.Dialect
     private let duration: Duration?
     private let dtmf: String?
     private let reject: Bool
@@ -52,7 +53,7 @@ actor Answerer {
 
     init(events: AsyncStream<VoiceClientEvent>, activeCalls: @escaping @Sendable () async -> [Call], presenter: CallPresenter, logger: Logger, baseMedia: MediaOptions, bot: BotScript?, maxCalls: Int,
          callLimit: Int?, recordDirectory: String?, duration: Duration?, dtmf: String?, reject: Bool, rejectEvery: Int? = nil, forward: String? = nil, statsInterval: Duration,
-         clockInterval: Duration = .zero, reportFirstAudio: Bool = false, saveSDPDirectory: String? = nil, login: String? = nil,
+         clockInterval: Duration = .zero, reportFirstAudio: Bool = false, saveSDPDirectory: String? = nil, sdpDialect: SDPRecorder.Dialect = .verto, login: String? = nil,
          drainTimeout: Duration = .zero, metrics: MetricsEndpoint? = nil, earlyMedia: Duration = .zero, agent: AgentEndpoint? = nil) {
         self.earlyMedia = earlyMedia
         self.agent = agent
@@ -67,6 +68,7 @@ actor Answerer {
         self.callLimit = callLimit
         self.recordDirectory = recordDirectory
         self.saveSDPDirectory = saveSDPDirectory
+        self.sdpDialect = sdpDialect
         self.duration = duration
         self.dtmf = dtmf
         self.reject = reject
@@ -234,7 +236,7 @@ actor Answerer {
         if let saveSDPDirectory {
             let peer = incoming.callerNumber ?? incoming.callerName ?? "unknown"
             do {
-                media.sdpObserver = try SDPRecorder(directory: saveSDPDirectory, dialect: .verto, peer: peer, call: incoming.id).observer
+                media.sdpObserver = try SDPRecorder(directory: saveSDPDirectory, dialect: sdpDialect, peer: peer, call: incoming.id).observer
             } catch {
                 presenter.error(error, call: incoming.id)
             }

@@ -100,7 +100,8 @@ struct CallCommand: LongRunningCommand {
         var recorder: SDPRecorder?
         if let directory = media.saveSDP {
             do {
-                recorder = try SDPRecorder(directory: directory, dialect: connection.dialect == .janus ? .janus : .verto, peer: destination)
+                recorder = try SDPRecorder(directory: directory, dialect: connection.dialect == .janus ? .janus : connection.speaksSIP ? .sip : .verto,
+                                           peer: destination)
             } catch {
                 fail(error, presenter: presenter)
             }
@@ -113,7 +114,7 @@ struct CallCommand: LongRunningCommand {
             throw ExitCode(await runJanus(server: server, media: mediaOptions, bot: botRunner, logger: logger, presenter: presenter))
         }
         if connection.speaksSIP {
-            throw ExitCode(await runSIP(media: mediaOptions, bot: botRunner, logger: logger, presenter: presenter))
+            throw ExitCode(await runSIP(media: mediaOptions, bot: botRunner, recorder: recorder, logger: logger, presenter: presenter))
         }
         let configuration: VoiceClientConfiguration
         do {
@@ -208,7 +209,7 @@ struct CallCommand: LongRunningCommand {
     }
 
     /// SIP: register at the server, INVITE the destination, and drive the call as any other.
-    private func runSIP(media mediaOptions: MediaOptions, bot: BotRunner?, logger: Logger, presenter: CallPresenter) async -> Int32 {
+    private func runSIP(media mediaOptions: MediaOptions, bot: BotRunner?, recorder: SDPRecorder?, logger: Logger, presenter: CallPresenter) async -> Int32 {
         let phone: SIPPhone
         let call: Call
         do {
@@ -226,10 +227,12 @@ struct CallCommand: LongRunningCommand {
         do {
             call = try await phone.dial(destination, options: options)
         } catch {
+            recorder?.name("failed-call")
             await phone.close()
             reports.write([.setupFailed(error)], suite: "parley call \(destination)", presenter: presenter)
             fail(error, presenter: presenter)
         }
+        recorder?.name(call.id)
         var session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval,
                                   interactive: !logging.json, commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-",
                                   watchesInputLevel: !mediaOptions.source.isGenerated, bot: bot, logger: logger)

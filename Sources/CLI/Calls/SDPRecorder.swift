@@ -11,7 +11,7 @@ import Locking
 /// An outgoing call's id is known only once the invite is out, so what comes before `name(_:)`
 /// waits in memory (one offer) and is written under the call's id.
 final class SDPRecorder: Sendable {
-    enum Dialect: String { case verto, janus }
+    enum Dialect: String { case verto, janus, sip }
 
     private struct State {
         var call: String?
@@ -89,6 +89,9 @@ final class SDPRecorder: Sendable {
         case (.verto, .attachOffer): return "verto.attach"
         case (.verto, .attachAnswer): return "verto.answer (attach)"
         case (.janus, _): return exchange.direction == .sent ? "janus message (jsep \(exchange.kind.type.rawValue))" : "janus event (jsep \(exchange.kind.type.rawValue))"
+        case (.sip, .offer): return "INVITE"
+        case (.sip, .answer): return exchange.direction == .sent ? "200 to the INVITE" : "200 to the INVITE, or 183 (early media)"
+        case (.sip, _): return exchange.kind.type == .offer ? "re-INVITE" : "200 to the re-INVITE"
         }
     }
 
