@@ -145,16 +145,15 @@ public actor SIPPhone {
                                                                  toTag: RandomIdentifier.token(length: 10)))
             return
         }
-        let caller = try? request.from()
-        let callerUser = caller.flatMap { try? SIPURI(parsing: $0.uri) }?.decodedUser
+        let caller = SIPCallerID(of: request)
         let signalling = makeSignalling(callID: callID)
         await signalling.offer(request, key: key)
-        let call = Call(id: callID, direction: .incoming, remoteParty: callerUser ?? "unknown", signalling: signalling, media: media, logger: logger)
+        let call = Call(id: callID, direction: .incoming, remoteParty: caller.number ?? "unknown", signalling: signalling, media: media, logger: logger)
         await signalling.bind(to: call)
         calls[callID] = signalling
         callsByID[callID] = call
-        var incoming = IncomingCall(call: call, callerName: caller?.displayName, callerNumber: callerUser, calleeName: nil,
-                                    calleeNumber: account.user, headers: [], clientState: nil,
+        var incoming = IncomingCall(call: call, callerName: caller.name, callerNumber: caller.number, calleeName: nil,
+                                    calleeNumber: account.user, headers: SIPCustomHeaders.extensions(of: request), clientState: nil,
                                     offer: String(decoding: request.body, as: UTF8.self))
         incoming.callerTrickles = false
         await call.sendRinging()
