@@ -43,6 +43,16 @@ import Testing
         #expect(throws: Never.self) { try CallCommand.parse(base) }
     }
 
+    @Test func loadSpeaksSIPWithoutTheAgentFlags() throws {
+        #expect(throws: Never.self) { try LoadCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--calls", "5"]) }
+        let agent = try #require(throws: (any Error).self) {
+            try LoadCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--agent", "ws://127.0.0.1:9/agent"])
+        }
+        #expect(LoadCommand.message(for: agent).contains("not available over SIP yet"))
+        let janus = try #require(throws: (any Error).self) { try LoadCommand.parse(["echotest", "--server", "ws://127.0.0.1:8188", "--dialect", "janus"]) }
+        #expect(LoadCommand.message(for: janus).contains("not Janus"))
+    }
+
     @Test func answerRefusesWhatSIPDoesNotCarryYet() {
         #expect(throws: (any Error).self) { try AnswerCommand.parse(["--server", "sip:127.0.0.1", "--forward", "carol"]) }
         #expect(throws: (any Error).self) { try AnswerCommand.parse(["--server", "sip:127.0.0.1", "--early-media", "2"]) }

@@ -64,12 +64,14 @@ public actor SIPPhone {
         return vanilla
     }
 
-    /// Calls `destination` (a user in our domain, `user@host` or a `sip:` URI); the call is
-    /// dialing when this returns.
+    /// Calls `destination` (a user in our domain, `user@host` or a `sip:` URI), with the
+    /// phone's media options or the call's own (`options.media`); the call is dialing when this
+    /// returns.
     public func dial(_ destination: String, options: DialOptions = DialOptions()) async throws(ParleyError) -> Call {
         let callID = RandomIdentifier.token(length: 24)
         let signalling = makeSignalling(callID: callID)
-        let call = Call(id: callID, direction: .outgoing, remoteParty: destination, signalling: signalling, media: media, logger: logger)
+        let call = Call(id: callID, direction: .outgoing, remoteParty: destination, signalling: signalling,
+                        media: options.media.map(Self.withoutTrickle) ?? media, logger: logger)
         await signalling.bind(to: call)
         calls[callID] = signalling
         callsByID[callID] = call
