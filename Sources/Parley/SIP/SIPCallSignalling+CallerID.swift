@@ -7,9 +7,8 @@ extension SIPCallSignalling {
     static func caller(of options: DialOptions, account: SIPAccount) throws(ParleyError) -> (from: SIPAccount, fields: [SIPHeader]) {
         let callerID = SIPCallerID(name: options.callerName, number: options.callerNumber)
         var from = account
+        if let name = callerID.name { from.displayName = name }
         do {
-            try callerID.check()
-            if let name = callerID.name { from.displayName = name }
             let identity = try callerID.assertedIdentity(domain: account.domain)
             return (from, (identity.map { [$0] } ?? []) + (try SIPCustomHeaders.fields(options.headers)))
         } catch {
@@ -23,6 +22,11 @@ extension SIPPhone {
     /// whose name is not a token or that the stack writes itself, a value or caller id with a
     /// line break or other control character.
     public nonisolated static func check(_ options: DialOptions) throws(ParleyError) {
-        _ = try SIPCallSignalling.caller(of: options, account: SIPAccount(user: "check", domain: "invalid", password: ""))
+        do {
+            try SIPCallerID(name: options.callerName, number: options.callerNumber).check()
+            _ = try SIPCustomHeaders.fields(options.headers)
+        } catch {
+            throw ParleyError(kind: .configuration, message: error.description)
+        }
     }
 }
