@@ -3,7 +3,8 @@ import Parley
 import Testing
 
 /// `parley call` with a `sip:` server (docs/sip.md, "Calls"): the dialect it implies, the
-/// account's domain, and the flags SIP does not carry yet, refused before anything connects.
+/// account's domain, the headers and caller id it carries, and the flags SIP does not carry yet,
+/// refused before anything connects.
 @Suite struct SIPConnectionTests {
     private func options(_ arguments: [String]) throws -> ConnectionOptions { try ConnectionOptions.parse(arguments) }
 
@@ -27,10 +28,29 @@ import Testing
         #expect(throws: ParleyError.self) { try options(["--server", "sip:127.0.0.1", "--token", "abc"]).sipAccount() }
     }
 
-    @Test func headersAndCallerIDAreRefusedOverSIP() {
-        #expect(throws: (any Error).self) { try CallCommand.parse(["bob", "--server", "sip:127.0.0.1", "--header", "X-A=1"]) }
-        #expect(throws: (any Error).self) { try CallCommand.parse(["bob", "--server", "sip:127.0.0.1", "--caller-name", "Alice"]) }
-        #expect(throws: Never.self) { try CallCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test"]) }
+    @Test func headersAndCallerIDGoOverSIPAndABadOneIsRefusedBeforeAnythingConnects() throws {
+        let base = ["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test"]
+        #expect(throws: Never.self) {
+            try CallCommand.parse(base + ["--header", "X-A=1", "--caller-name", #"Alice "A" \ L"#, "--caller-number", "+15551234"])
+        }
+        for (flags, reason) in [(["--header", "Via=x"], "header Via is written by the SIP stack"),
+                                (["--header", "i=x"], "header Call-ID is written by the SIP stack"),
+                                (["--header", "X-A#b=1"], "is not a SIP token"),
+                                (["--caller-name", "Alice\r\nVia: x"], "caller name must not hold line breaks")] {
+            let error = try #require(throws: (any Error).self) { try CallCommand.parse(base + flags) }
+            #expect(CallCommand.message(for: error).contains(reason))
+        }
+        #expect(throws: Never.self) { try CallCommand.parse(base) }
+    }
+
+    @Test func loadSpeaksSIPWithoutTheAgentFlags() throws {
+        #expect(throws: Never.self) { try LoadCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--calls", "5"]) }
+        let agent = try #require(throws: (any Error).self) {
+            try LoadCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--agent", "ws://127.0.0.1:9/agent"])
+        }
+        #expect(LoadCommand.message(for: agent).contains("not available over SIP yet"))
+        let janus = try #require(throws: (any Error).self) { try LoadCommand.parse(["echotest", "--server", "ws://127.0.0.1:8188", "--dialect", "janus"]) }
+        #expect(LoadCommand.message(for: janus).contains("not Janus"))
     }
 
     @Test func answerRefusesWhatSIPDoesNotCarryYet() {

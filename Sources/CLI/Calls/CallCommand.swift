@@ -66,14 +66,28 @@ struct CallCommand: LongRunningCommand {
         try MediaFlags.checkDTMF(dtmf)
         try media.checkOutput(json: logging.json)
         if bot != nil, dtmf != nil { throw ValidationError("--dtmf and --bot cannot go together: send digits with a send step") }
-        if connection.speaksSIP, !headers.isEmpty || !callerName.isEmpty || !callerNumber.isEmpty {
-            throw ValidationError("--header, --caller-name and --caller-number are not sent over SIP yet (docs/sip.md, \"Not yet\")")
+        if connection.speaksSIP {
+            do throws(ParleyError) { try SIPPhone.check(try sipDialOptions()) } catch { throw ValidationError(error.message) }
         }
         if agentFlags.isSet, bot != nil || connection.dialect == .janus || connection.speaksSIP { throw ValidationError("--agent and --agent-exec go with Verto calls and without --bot") }
     }
 
     private func parsedHeaders() throws -> [CustomHeader] {
         try headers.map(HeaderOption.parse)
+    }
+
+    /// What our INVITE carries besides the offer: caller id, custom headers, the ring timeout.
+    private func sipDialOptions() throws(ParleyError) -> DialOptions {
+        var options = DialOptions()
+        do {
+            options.headers = try parsedHeaders()
+        } catch {
+            throw ParleyError(kind: .configuration, message: "\(error)")
+        }
+        options.callerName = callerName
+        options.callerNumber = callerNumber
+        options.ringTimeout = ringTimeout > .zero ? ringTimeout : nil
+        return options
     }
 
     func runLongRunning() async throws {
@@ -222,10 +236,8 @@ struct CallCommand: LongRunningCommand {
             fail(error, presenter: presenter)
         }
         presenter.note("registered; calling \(destination)")
-        var options = DialOptions()
-        options.ringTimeout = ringTimeout > .zero ? ringTimeout : nil
         do {
-            call = try await phone.dial(destination, options: options)
+            call = try await phone.dial(destination, options: try sipDialOptions())
         } catch {
             recorder?.name("failed-call")
             await phone.close()

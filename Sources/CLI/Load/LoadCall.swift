@@ -91,9 +91,12 @@ final class LoadCallProgress: Sendable {
 }
 
 /// One call of `parley load`: dial, wait for the answer, send the digits, hold, hang up, and
-/// report the timings and the call's statistics. Written against the public `VoiceClient` and
-/// `Call` API only: dial, events, statistics, hangup.
+/// report the timings and the call's statistics. Written against the public `VoiceClient` (or
+/// `SIPPhone`) and `Call` API only: dial, events, statistics, hangup.
 struct LoadCall {
+    /// Places one call: a Verto login's `VoiceClient.dial` or a SIP account's `SIPPhone.dial`.
+    typealias Dial = @Sendable (_ destination: String, _ options: DialOptions) async throws(ParleyError) -> Call
+
     let index: Int
     let destination: String
     let options: DialOptions
@@ -106,7 +109,7 @@ struct LoadCall {
     /// The program each call streams to during its hold (docs/agents.md).
     var agent: AgentEndpoint? = nil
 
-    func run(on client: VoiceClient, run: LoadRun) async -> LoadCallResult {
+    func run(dialing dial: Dial, run: LoadRun) async -> LoadCallResult {
         var session: AgentSession?
         if let agent {
             do {
@@ -123,7 +126,7 @@ struct LoadCall {
         let dialed = ContinuousClock.now
         let call: Call
         do {
-            call = try await client.dial(destination, options: options)
+            call = try await dial(destination, options)
         } catch {
             await session?.abandon(cause: "NOT_PLACED")
             presenter.error(error)

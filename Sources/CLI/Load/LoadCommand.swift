@@ -10,7 +10,8 @@ struct LoadCommand: LongRunningCommand {
         commandName: "load",
         abstract: "Place many calls from one process: a load test of an IVR, a bot fleet or a switch.",
         discussion: """
-            One login, one socket, every call on it. Starts --calls calls in all, at most --rate a second and at most \
+            One login, one socket, every call on it (over SIP, --server sip:... --login user@domain: one registration, each call \
+            an INVITE on its flow). Starts --calls calls in all, at most --rate a second and at most \
             --concurrency at once; each is held --hold seconds after it is answered, then hung up. --play is sent from frames \
             encoded once per process and loops for the hold. Without --record-dir received audio is counted (loss, jitter, \
             concealment) but not decoded. On a terminal a live line shows the run; --json prints each call's ended event and \
@@ -80,7 +81,8 @@ struct LoadCommand: LongRunningCommand {
         if let minMOS, !(1...4.5).contains(minMOS) { throw ValidationError("--min-mos must be between 1 and 4.5: the E-model never gives a MOS above 4.5") }
         if let maxLoss, !(0...100).contains(maxLoss) { throw ValidationError("--max-loss must be between 0 and 100 percent") }
         if let maxFirstAudioMs, maxFirstAudioMs < 1 { throw ValidationError("--max-first-audio-ms must be at least 1") }
-        guard connection.dialect == .verto else { throw ValidationError("parley load speaks Verto only (--dialect verto)") }
+        guard connection.dialect != .janus else { throw ValidationError("parley load speaks Verto and SIP, not Janus (--dialect verto or sip)") }
+        if connection.speaksSIP, agentFlags.isSet { throw ValidationError("--agent and --agent-exec are not available over SIP yet (docs/sip.md, \"Not yet\")") }
         guard media.recordSpec == "null" else { throw ValidationError("--record would be shared by every call: use --record-dir DIR") }
         guard media.play != "stdin", media.play != "-" else { throw ValidationError("--play stdin cannot feed many calls: use tone:HZ, silence or a WAV file") }
         if case .microphone = try? AudioSourceSpec(media.playSpec) { throw ValidationError("--play mic cannot feed many calls: use tone:HZ, silence or a WAV file") }
@@ -91,7 +93,6 @@ struct LoadCommand: LongRunningCommand {
         let presenter = CallPresenter(json: logging.json)
         let profile = try connection.checkLocalInputs(media: media, presenter: presenter)
         let logger: Logger
-        let configuration: VoiceClientConfiguration
         var callMedia: MediaOptions
         let botScript: BotScript?
         do {
@@ -99,7 +100,8 @@ struct LoadCommand: LongRunningCommand {
             botScript = try fleet.bot.map { path throws(ParleyError) in try BotScriptFile.load(path) }
             callMedia = try media.mediaOptions(profile: profile)
             callMedia.engine = engine.engine()
-            configuration = try connection.clientConfiguration(media: callMedia)
+            // The login's flags now: a bad one is a usage error before anything connects.
+            if connection.speaksSIP { _ = try connection.sipAccount() } else { _ = try connection.clientConfiguration(media: callMedia) }
             // Loads the WAV file now: a bad one is a usage error before anything connects.
             _ = try callMedia.source.makeSharedLoopSource(sampleRate: 48000)
             _ = try agentFlags.endpoint(tls: connection)
@@ -119,22 +121,15 @@ struct LoadCommand: LongRunningCommand {
         callMedia.decodesReceivedAudio = fleet.recordDir != nil || botScript != nil || agentFlags.isSet
 
         let metrics = try await metricsFlags.start(json: logging.json)
-        let client = VoiceClient(configuration: configuration, logger: logger)
-        let clientEvents = client.events
-        // Unstructured: shows the client's news while the run goes; cancelled by the defer below.
-        let clientNews = Task {
-            for await event in clientEvents { presenter.client(event) }
-        }
-        defer { clientNews.cancel() }
-        presenter.note("connecting to \(configuration.server)")
+        let login: LoadLogin
         do {
-            try await client.connect()
+            login = try await LoadLogin.open(connection, media: callMedia, logger: logger, presenter: presenter)
         } catch {
             presenter.error(error)
             throw ExitCode(ExitStatus.forSetup(error))
         }
         let total = calls
-        presenter.note("logged in; placing \(total) calls to \(destination)")
+        presenter.note("\(connection.speaksSIP ? "registered" : "logged in"); placing \(total) calls to \(destination)")
         metrics?.ready(true)
         // Unstructured: feeds clock metrics while the run goes; cancelled when it ends.
         let clockMetrics = Task { [engine = callMedia.engine] in
@@ -146,14 +141,14 @@ struct LoadCommand: LongRunningCommand {
         // default level the summary counts the reasons and --json keeps each call's.
         var botLogger = logger
         if logging.logLevel == .warning { botLogger.logLevel = .error }
-        let status = await place(on: client, media: callMedia, bot: runner, logger: botLogger, presenter: presenter)
+        let status = await place(dialing: login.dial, media: callMedia, bot: runner, logger: botLogger, presenter: presenter)
         clockMetrics.cancel()
-        await client.disconnect()
+        await login.close()
         await metricsFlags.linger(metrics)
         throw ExitCode(status)
     }
 
-    private func place(on client: VoiceClient, media callMedia: MediaOptions, bot: BotRunner?, logger: Logger, presenter: CallPresenter) async -> Int32 {
+    private func place(dialing dial: @escaping LoadCall.Dial, media callMedia: MediaOptions, bot: BotRunner?, logger: Logger, presenter: CallPresenter) async -> Int32 {
         let run = LoadRun(plan: LoadRun.Plan(total: calls, concurrency: concurrency ?? calls, rate: rate))
         let engine = callMedia.engine
         let clockAtStart = engine.lateness
@@ -186,7 +181,7 @@ struct LoadCommand: LongRunningCommand {
         configured.agent = try? agentFlags.endpoint(tls: connection)
         let template = configured
         let results = await run.run { index in
-            let result = await template.call(index).run(on: client, run: run)
+            let result = await template.call(index).run(dialing: dial, run: run)
             if presenter.json { JSONEvents.emit("ended", LoadEndedPayload(result)) }
             return result
         }

@@ -23,6 +23,9 @@ actor SIPCallSignalling: CallSignalling {
     private var sequence: UInt32 = 0
     private var provisionalSeen = false
     private var cancelled = false
+    /// The account as our From names it, and the caller id and custom header fields.
+    private var inviteFrom: SIPAccount
+    private var inviteFields: [SIPHeader] = []
     /// The INVITE's progress in the order it happened: 1xx from the endpoint, the final
     /// response from the task that awaits it.
     private let progress: AsyncStream<SIPMessage>
@@ -39,6 +42,7 @@ actor SIPCallSignalling: CallSignalling {
         sipCallID = callID
         self.endpoint = endpoint
         self.account = account
+        inviteFrom = account
         self.logger = logger
         self.onClose = onClose
         authorizer = SIPDigestAuthorizer(credentials: account.credentials)
@@ -60,6 +64,7 @@ actor SIPCallSignalling: CallSignalling {
 
     func invite(callID: String, destination: String, options: DialOptions, sdp: String, trickle: Bool) async throws(ParleyError) -> String? {
         let target = try Self.requestURI(for: destination, domain: account.domain)
+        (inviteFrom, inviteFields) = try Self.caller(of: options, account: account)
         let events = progress
         // Unstructured: the INVITE's responses arrive while the call rings, long after `dial`.
         pump = Task { [weak self] in
@@ -114,8 +119,8 @@ actor SIPCallSignalling: CallSignalling {
     private func makeInvite(to target: String, sdp: String, authorization: [SIPHeader]) async -> SIPMessage {
         sequence += 1
         return await endpoint.outOfDialogRequest(
-            "INVITE", to: target, toHeader: "<\(target)>", from: account, fromTag: localTag, callID: sipCallID, sequence: sequence,
-            extra: [SIPHeader(.allow, SIPEndpoint.allowedInCalls), SIPHeader(.contentType, "application/sdp")] + authorization,
+            "INVITE", to: target, toHeader: "<\(target)>", from: inviteFrom, fromTag: localTag, callID: sipCallID, sequence: sequence,
+            extra: [SIPHeader(.allow, SIPEndpoint.allowedInCalls), SIPHeader(.contentType, "application/sdp")] + inviteFields + authorization,
             body: Array(sdp.utf8))
     }
 

@@ -64,12 +64,14 @@ public actor SIPPhone {
         return vanilla
     }
 
-    /// Calls `destination` (a user in our domain, `user@host` or a `sip:` URI); the call is
-    /// dialing when this returns.
+    /// Calls `destination` (a user in our domain, `user@host` or a `sip:` URI), with the
+    /// phone's media options or the call's own (`options.media`); the call is dialing when this
+    /// returns.
     public func dial(_ destination: String, options: DialOptions = DialOptions()) async throws(ParleyError) -> Call {
         let callID = RandomIdentifier.token(length: 24)
         let signalling = makeSignalling(callID: callID)
-        let call = Call(id: callID, direction: .outgoing, remoteParty: destination, signalling: signalling, media: media, logger: logger)
+        let call = Call(id: callID, direction: .outgoing, remoteParty: destination, signalling: signalling,
+                        media: options.media.map(Self.withoutTrickle) ?? media, logger: logger)
         await signalling.bind(to: call)
         calls[callID] = signalling
         callsByID[callID] = call
@@ -145,16 +147,15 @@ public actor SIPPhone {
                                                                  toTag: RandomIdentifier.token(length: 10)))
             return
         }
-        let caller = try? request.from()
-        let callerUser = caller.flatMap { try? SIPURI(parsing: $0.uri) }?.decodedUser
+        let caller = SIPCallerID(of: request)
         let signalling = makeSignalling(callID: callID)
         await signalling.offer(request, key: key)
-        let call = Call(id: callID, direction: .incoming, remoteParty: callerUser ?? "unknown", signalling: signalling, media: media, logger: logger)
+        let call = Call(id: callID, direction: .incoming, remoteParty: caller.number ?? "unknown", signalling: signalling, media: media, logger: logger)
         await signalling.bind(to: call)
         calls[callID] = signalling
         callsByID[callID] = call
-        var incoming = IncomingCall(call: call, callerName: caller?.displayName, callerNumber: callerUser, calleeName: nil,
-                                    calleeNumber: account.user, headers: [], clientState: nil,
+        var incoming = IncomingCall(call: call, callerName: caller.name, callerNumber: caller.number, calleeName: nil,
+                                    calleeNumber: account.user, headers: SIPCustomHeaders.extensions(of: request), clientState: nil,
                                     offer: String(decoding: request.body, as: UTF8.self))
         incoming.callerTrickles = false
         await call.sendRinging()

@@ -25,9 +25,9 @@ import Testing
     }
 
     /// Alice dials bob and waits (bounded) for the offer at bob's phone.
-    static func dialAndOffer(_ alice: SIPPhone, _ bob: SIPPhone) async throws -> (call: Call, incoming: IncomingCall) {
+    static func dialAndOffer(_ alice: SIPPhone, _ bob: SIPPhone, options: DialOptions = DialOptions()) async throws -> (call: Call, incoming: IncomingCall) {
         let offers = EventRecorder(bob.incomingCalls)
-        let call = try await alice.dial("bob")
+        let call = try await alice.dial("bob", options: options)
         let incoming = try await offers.next("bob's phone rings") { _ in true }
         return (call, incoming)
     }
@@ -70,12 +70,25 @@ import Testing
         #expect(abs(bobHeard - 440) <= 5, "bob heard \(bobHeard) Hz")
     }
 
-    @Test func bobRejectsAndTheCallEndsBusy() async throws {
+    /// Also: alice's caller id and custom header cross Kamailio to bob's offer (docs/sip.md,
+    /// "Caller id and custom headers"), and a header the stack writes is refused before any INVITE.
+    @Test func bobSeesAlicesCallerIDRejectsAndTheCallEndsBusy() async throws {
         let kamailio = try await KamailioRegistrar()
         defer { kamailio.stop() }
         let alice = try await Self.phone("alice", at: kamailio)
         let bob = try await Self.phone("bob", at: kamailio)
-        let (call, incoming) = try await Self.dialAndOffer(alice, bob)
+        var refused = DialOptions()
+        refused.headers = [CustomHeader(name: "CSeq", value: "1 INVITE")]
+        let error = try await #require(throws: ParleyError.self) { try await alice.dial("bob", options: refused) }
+        #expect(error.kind == .configuration && error.message.contains("header CSeq is written by the SIP stack"))
+        var options = DialOptions()
+        options.callerName = #"Alice "A" \ L"#
+        options.callerNumber = "+15551234"
+        options.headers = [CustomHeader(name: "X-Account", value: "42")]
+        let (call, incoming) = try await Self.dialAndOffer(alice, bob, options: options)
+        #expect(incoming.callerName == #"Alice "A" \ L"#)
+        #expect(incoming.callerNumber == "+15551234")
+        #expect(incoming.headers == [CustomHeader(name: "X-Account", value: "42")])
         try await incoming.reject()
         let reason = try await withTimeout(seconds: 10) { await call.waitUntilDone() }
         #expect(reason.cause == "USER_BUSY")
