@@ -34,6 +34,12 @@ actor SIPCallSignalling: CallSignalling {
     private var acknowledged = false
     private var ackWaiter: CheckedContinuation<Bool, Never>?
 
+    // Both: the descriptions the call was set up with, for answering the peer's later offers
+    // (`SIPSessionRefresh`), and whether the peer holds the call.
+    private var localSDP: String?
+    private var localVersion: UInt64 = 0
+    private var remoteSDP: String?
+    private var remoteHolds = false
 
     init(callID: String, endpoint: SIPEndpoint, account: SIPAccount, logger: Logger, onClose: @escaping @Sendable (String) async -> Void) {
         sipCallID = callID
@@ -52,6 +58,13 @@ actor SIPCallSignalling: CallSignalling {
     /// The peer's INVITE that made this call ours to answer.
     func offer(_ request: SIPMessage, key: SIPTransactionKey) {
         offered = (key, request)
+        remoteSDP = String(decoding: request.body, as: UTF8.self)
+    }
+
+    /// The description we sent, which a later offer of the peer's is answered from.
+    private func sent(_ sdp: String) {
+        localSDP = sdp
+        localVersion = SIPSessionRefresh.version(of: sdp) ?? 0
     }
 
     func open(callID: String) async throws(ParleyError) {}
@@ -60,6 +73,7 @@ actor SIPCallSignalling: CallSignalling {
 
     func invite(callID: String, destination: String, options: DialOptions, sdp: String, trickle: Bool) async throws(ParleyError) -> String? {
         let target = try Self.requestURI(for: destination, domain: account.domain)
+        sent(sdp)
         let events = progress
         // Unstructured: the INVITE's responses arrive while the call rings, long after `dial`.
         pump = Task { [weak self] in
@@ -153,6 +167,7 @@ actor SIPCallSignalling: CallSignalling {
         let ack = made.request("ACK", via: await endpoint.newVia(), sequence: (try? invite.cseq().number) ?? sequence)
         await endpoint.sendOutsideTransaction(ack)
         dialog = made
+        remoteSDP = sdp
         if cancelled {
             await bye()
             return
@@ -195,6 +210,7 @@ actor SIPCallSignalling: CallSignalling {
             throw ParleyError(kind: .callState, message: "cannot answer the INVITE: \(error)")
         }
         dialog = made
+        sent(sdp)
         // The caller's ACK confirms the answer (§13.3.1.4); without it the call is not up. Over
         // UDP the 200 is ours to repeat until then: the transaction sent it once and is done.
         let repeater = await endpoint.server.transport.isReliable ? nil : repeatUntilAcknowledged(ok)
@@ -251,6 +267,15 @@ actor SIPCallSignalling: CallSignalling {
 
     /// A request inside this call that the phone routed here by its Call-ID.
     func received(_ request: SIPMessage, key: SIPTransactionKey) async {
+        // §12.2.2: a request whose CSeq does not rise is out of order (a CANCEL reuses its INVITE's).
+        if request.method != "CANCEL", var current = dialog {
+            do {
+                try current.receive(request)
+                dialog = current
+            } catch {
+                return await reply(to: request, key: key, status: 500, reason: "Server Internal Error")
+            }
+        }
         switch request.method {
         case "BYE":
             try? await endpoint.respond(to: key, with: .response(to: request, status: 200, reason: "OK"))
@@ -263,11 +288,68 @@ actor SIPCallSignalling: CallSignalling {
             ended = true
             try? await endpoint.respond(to: offered.key, with: .response(to: offered.request, status: 487, reason: "Request Terminated", toTag: localTag))
             await call?.handle(.remoteHangup(TerminationReason(cause: HangupCause.originatorCancel.cause, causeCode: HangupCause.originatorCancel.causeCode, sipCallID: sipCallID)))
+        case "INVITE", "UPDATE":
+            await reoffered(request, key: key)
+        case "INFO":
+            await info(request, key: key)
         default:
-            // Re-INVITE (hold, ICE restart), INFO and REFER are not taken yet (docs/sip.md, "Not yet").
+            // REFER is not taken yet (docs/sip.md, "Not yet").
             try? await endpoint.respond(to: key, with: .response(to: request, status: 501, reason: "Not Implemented", toTag: localTag,
                                                                    headers: [SIPHeader(.allow, SIPEndpoint.allowedInCalls)]))
         }
+    }
+
+    /// A re-INVITE or UPDATE inside the call: answered from our description as `SIPSessionRefresh`
+    /// says, a refused one leaving the session as it was (§14.2); sendonly or inactive holds.
+    private func reoffered(_ request: SIPMessage, key: SIPTransactionKey) async {
+        guard dialog != nil, !ended, let local = localSDP, let remote = remoteSDP else {
+            // Before our dialog is up (an UPDATE while ringing), the peer is asked to try later.
+            return await reply(to: request, key: key, status: 491, reason: "Request Pending")
+        }
+        guard !request.body.isEmpty else {
+            // Offerless: a re-INVITE asks for our offer (the ACK's answer keeps the media); an UPDATE
+            // without a body only refreshes the session.
+            let body = request.method == "INVITE" ? local : nil
+            return await reply(to: request, key: key, status: 200, reason: "OK", sdp: body)
+        }
+        let refresh: SIPSessionRefresh
+        do {
+            refresh = try SIPSessionRefresh.answer(offer: String(decoding: request.body, as: UTF8.self), local: local,
+                                                   version: localVersion, remote: remote)
+        } catch {
+            logger.info("SIP call \(sipCallID): refused an offer that restarts ICE")
+            return await reply(to: request, key: key, status: 488, reason: "Not Acceptable Here")
+        }
+        sent(refresh.sdp)
+        await reply(to: request, key: key, status: 200, reason: "OK", sdp: refresh.sdp)
+        if refresh.offered.holds != remoteHolds {
+            remoteHolds = refresh.offered.holds
+            await call?.handle(remoteHolds ? .remoteHold : .remoteUnhold)
+        }
+    }
+
+    /// INFO: a key press (`SIPInfoDTMF`), never logged; other bodies are answered 415.
+    private func info(_ request: SIPMessage, key: SIPTransactionKey) async {
+        guard dialog != nil, !ended else {
+            return await reply(to: request, key: key, status: 481, reason: "Call/Transaction Does Not Exist")
+        }
+        do {
+            let digit = try SIPInfoDTMF.digit(contentType: request.header(.contentType)?.value, body: request.body)
+            await reply(to: request, key: key, status: 200, reason: "OK")
+            if let digit { await call?.handle(.dtmf(String(digit))) }
+        } catch .unsupportedType {
+            try? await endpoint.respond(to: key, with: .response(to: request, status: 415, reason: "Unsupported Media Type", toTag: localTag,
+                                                                   headers: [SIPHeader("Accept", SIPInfoDTMF.acceptedTypes)]))
+        } catch {
+            await reply(to: request, key: key, status: 400, reason: "Bad Request")
+        }
+    }
+
+    /// A response inside the dialog: our Contact with every 2xx (a target refresh, §12.2.2).
+    private func reply(to request: SIPMessage, key: SIPTransactionKey, status: Int, reason: String, sdp: String? = nil) async {
+        let answer = status < 300 ? await response(to: request, status: status, reason: reason, sdp: sdp)
+            : .response(to: request, status: status, reason: reason, toTag: localTag)
+        try? await endpoint.respond(to: key, with: answer)
     }
 
     func receivedACK(_ ack: SIPMessage) {
