@@ -356,6 +356,26 @@ actor SIPCallSignalling: CallSignalling {
         acknowledge(true)
     }
 
+    /// Digits out of band: one INFO per digit (`application/dtmf-relay`, as `SIPInfoDTMF` reads
+    /// them), each awaited before the next so the far end hears them in order.
+    func sendDTMF(callID: String, digits: String) async throws(ParleyError) {
+        for digit in digits {
+            guard var current = dialog, !ended else { throw ParleyError(kind: .callState, message: "the SIP call is not answered: no dialog to send digits in") }
+            let request = current.request("INFO", via: await endpoint.newVia(), headers: [SIPHeader(.contentType, "application/dtmf-relay")],
+                                          body: Array(SIPInfoDTMF.body(for: digit).utf8))
+            dialog = current
+            let response: SIPMessage
+            do {
+                response = try await endpoint.request(request)
+            } catch {
+                throw ParleyError(kind: .requestTimeout, message: "a DTMF INFO went unanswered: \(error)")
+            }
+            guard let status = response.status, (200..<300).contains(status) else {
+                throw ParleyError(kind: .negotiation, message: "the far end refused DTMF in SIP INFO: \(response.status ?? 0) \(SIPRegistration.reason(response))")
+            }
+        }
+    }
+
     // MARK: Ending
 
     func hangup(callID: String, cause: HangupCause) async {
@@ -406,9 +426,6 @@ actor SIPCallSignalling: CallSignalling {
         throw ParleyError(kind: .callState, message: "transfer is not implemented for SIP calls yet (it needs REFER)")
     }
 
-    func sendDTMF(callID: String, digits: String) async throws(ParleyError) {
-        throw ParleyError(kind: .negotiation, message: "cannot send DTMF: the far end did not accept telephone-event, and SIP INFO is not implemented yet")
-    }
 
     /// SIP carries every candidate in the SDP: nothing trickles.
     func candidate(callID: String, line: String) async {}

@@ -2,7 +2,7 @@ import Foundation
 
 /// A key press a peer sends in SIP INFO instead of RTP (RFC 4733): the `application/dtmf-relay`
 /// body many phones send (`Signal=5`, `Duration=160`) and the `application/dtmf` one (the digit
-/// alone). Linphone sends these when told to use INFO (docs/sip.md, "Tested against").
+/// alone). We send the first kind for a far end without telephone-event (`--dtmf-mode info`).
 enum SIPInfoDTMF {
     enum Failure: Error, Equatable {
         /// A body of another type: the request is answered 415 with the types we take.
@@ -32,6 +32,11 @@ enum SIPInfoDTMF {
             throw .unsupportedType
         }
         return try key(signal)
+    }
+
+    /// The `application/dtmf-relay` body we send for `digit` (a 160 ms press).
+    static func body(for digit: Character) -> String {
+        "Signal=\(digit)\r\nDuration=160\r\n"
     }
 
     /// A key's character, or its RFC 4733 event number (10 is `*`, 11 is `#`, 12-15 are A-D).

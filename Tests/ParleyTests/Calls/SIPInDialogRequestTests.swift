@@ -7,7 +7,8 @@ import Testing
 /// The requests a peer sends inside an answered SIP call (what baresip and linphone send,
 /// docs/sip.md "Tested against"): a re-INVITE that holds is answered 200 with our description
 /// made recvonly, an offerless UPDATE refreshes with 200, INFO carrying a key is taken with 200
-/// and one of another type refused 415, and a request whose CSeq does not rise is answered 500.
+/// and one of another type refused 415, and a request whose CSeq does not rise is answered 500;
+/// our digits go out as one INFO each.
 @Suite(.serialized) struct SIPInDialogRequestTests {
     static let ours = "v=0\r\no=- 7 3 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=ice-ufrag:ours\r\na=setup:active\r\na=sendrecv\r\n"
     static let theirs = "v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 4000 UDP/TLS/RTP/SAVPF 111\r\na=ice-ufrag:theirs\r\na=setup:actpass\r\n"
@@ -79,6 +80,16 @@ import Testing
 
         try await deliver(Self.request("UPDATE", sequence: 5, tag: tag), by: peer, to: signalling, from: &requests)
         #expect(try response(from: peer, to: 5).status == 500)
+
+        // Our digits: one INFO each, the next sent when the first is answered.
+        let sending = Task { try await signalling.sendDTMF(callID: "in-dialog-1", digits: "5#") }
+        for expected in ["5", "#"] {
+            let info = try SIPMessage.parse(Array(try peer.receive(within: 5).utf8))
+            #expect(info.method == "INFO")
+            #expect(try SIPInfoDTMF.digit(contentType: info.header(.contentType)?.value, body: info.body) == Character(expected))
+            try peer.send(SIPMessage.response(to: info, status: 200, reason: "OK").serializedText)
+        }
+        try await sending.value
 
         await signalling.close()
         await endpoint.close()

@@ -26,6 +26,12 @@ struct SIPInfoDTMFTests {
         #expect(try Self.digit("application/dtmf-relay", "") == nil)
     }
 
+    @Test func whatWeSendReadsBack() throws {
+        for key in "0123456789*#ABCD" {
+            #expect(try Self.digit("application/dtmf-relay", SIPInfoDTMF.body(for: key)) == key)
+        }
+    }
+
     @Test func otherTypesAndUnknownKeysAreRefused() {
         #expect(throws: SIPInfoDTMF.Failure.unsupportedType) { try Self.digit("text/plain", "5") }
         #expect(throws: SIPInfoDTMF.Failure.unsupportedType) { try Self.digit(nil, "5") }
