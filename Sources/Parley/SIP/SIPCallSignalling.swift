@@ -8,14 +8,14 @@ import Signaling
 /// answered with 200 and our SDP, then waits for the ACK; BYE ends either, CANCEL one ringing.
 actor SIPCallSignalling: CallSignalling {
     let sipCallID: String
-    private let endpoint: SIPEndpoint
+    let endpoint: SIPEndpoint
     private let account: SIPAccount
-    private let logger: Logger
-    private let localTag = RandomIdentifier.token(length: 10)
+    let logger: Logger
+    let localTag = RandomIdentifier.token(length: 10)
     private var authorizer: SIPDigestAuthorizer
-    private weak var call: Call?
-    private var dialog: SIPDialog?
-    private var ended = false
+    weak var call: Call?
+    var dialog: SIPDialog?
+    var ended = false
     private let onClose: @Sendable (String) async -> Void
 
     // Ours: the INVITE in flight (each challenge answered makes a new one), and whether it rang.
@@ -36,10 +36,10 @@ actor SIPCallSignalling: CallSignalling {
 
     // Both: the descriptions the call was set up with, for answering the peer's later offers
     // (`SIPSessionRefresh`), and whether the peer holds the call.
-    private var localSDP: String?
-    private var localVersion: UInt64 = 0
-    private var remoteSDP: String?
-    private var remoteHolds = false
+    var localSDP: String?
+    var localVersion: UInt64 = 0
+    var remoteSDP: String?
+    var remoteHolds = false
 
     init(callID: String, endpoint: SIPEndpoint, account: SIPAccount, logger: Logger, onClose: @escaping @Sendable (String) async -> Void) {
         sipCallID = callID
@@ -62,7 +62,7 @@ actor SIPCallSignalling: CallSignalling {
     }
 
     /// The description we sent, which a later offer of the peer's is answered from.
-    private func sent(_ sdp: String) {
+    func sent(_ sdp: String) {
         localSDP = sdp
         localVersion = SIPSessionRefresh.version(of: sdp) ?? 0
     }
@@ -255,7 +255,7 @@ actor SIPCallSignalling: CallSignalling {
         ackWaiter = nil
     }
 
-    private func response(to request: SIPMessage, status: Int, reason: String, sdp: String? = nil) async -> SIPMessage {
+    func response(to request: SIPMessage, status: Int, reason: String, sdp: String? = nil) async -> SIPMessage {
         var headers = [SIPHeader(.contact, "<\(await endpoint.contactURI(user: account.user))>"), SIPHeader(.allow, SIPEndpoint.allowedInCalls)]
         // A dialog-making response copies the request's Record-Route (§12.1.1).
         headers += request.headers(.recordRoute).map { SIPHeader(.recordRoute, $0.value) }
@@ -299,81 +299,8 @@ actor SIPCallSignalling: CallSignalling {
         }
     }
 
-    /// A re-INVITE or UPDATE inside the call: answered from our description as `SIPSessionRefresh`
-    /// says, a refused one leaving the session as it was (§14.2); sendonly or inactive holds.
-    private func reoffered(_ request: SIPMessage, key: SIPTransactionKey) async {
-        guard dialog != nil, !ended, let local = localSDP, let remote = remoteSDP else {
-            // Before our dialog is up (an UPDATE while ringing), the peer is asked to try later.
-            return await reply(to: request, key: key, status: 491, reason: "Request Pending")
-        }
-        guard !request.body.isEmpty else {
-            // Offerless: a re-INVITE asks for our offer (the ACK's answer keeps the media); an UPDATE
-            // without a body only refreshes the session.
-            let body = request.method == "INVITE" ? local : nil
-            return await reply(to: request, key: key, status: 200, reason: "OK", sdp: body)
-        }
-        let refresh: SIPSessionRefresh
-        do {
-            refresh = try SIPSessionRefresh.answer(offer: String(decoding: request.body, as: UTF8.self), local: local,
-                                                   version: localVersion, remote: remote)
-        } catch {
-            logger.info("SIP call \(sipCallID): refused an offer that restarts ICE")
-            return await reply(to: request, key: key, status: 488, reason: "Not Acceptable Here")
-        }
-        sent(refresh.sdp)
-        await reply(to: request, key: key, status: 200, reason: "OK", sdp: refresh.sdp)
-        if refresh.offered.holds != remoteHolds {
-            remoteHolds = refresh.offered.holds
-            await call?.handle(remoteHolds ? .remoteHold : .remoteUnhold)
-        }
-    }
-
-    /// INFO: a key press (`SIPInfoDTMF`), never logged; other bodies are answered 415.
-    private func info(_ request: SIPMessage, key: SIPTransactionKey) async {
-        guard dialog != nil, !ended else {
-            return await reply(to: request, key: key, status: 481, reason: "Call/Transaction Does Not Exist")
-        }
-        do {
-            let digit = try SIPInfoDTMF.digit(contentType: request.header(.contentType)?.value, body: request.body)
-            await reply(to: request, key: key, status: 200, reason: "OK")
-            if let digit { await call?.handle(.dtmf(String(digit))) }
-        } catch .unsupportedType {
-            try? await endpoint.respond(to: key, with: .response(to: request, status: 415, reason: "Unsupported Media Type", toTag: localTag,
-                                                                   headers: [SIPHeader("Accept", SIPInfoDTMF.acceptedTypes)]))
-        } catch {
-            await reply(to: request, key: key, status: 400, reason: "Bad Request")
-        }
-    }
-
-    /// A response inside the dialog: our Contact with every 2xx (a target refresh, §12.2.2).
-    private func reply(to request: SIPMessage, key: SIPTransactionKey, status: Int, reason: String, sdp: String? = nil) async {
-        let answer = status < 300 ? await response(to: request, status: status, reason: reason, sdp: sdp)
-            : .response(to: request, status: status, reason: reason, toTag: localTag)
-        try? await endpoint.respond(to: key, with: answer)
-    }
-
     func receivedACK(_ ack: SIPMessage) {
         acknowledge(true)
-    }
-
-    /// Digits out of band: one INFO per digit (`application/dtmf-relay`, as `SIPInfoDTMF` reads
-    /// them), each awaited before the next so the far end hears them in order.
-    func sendDTMF(callID: String, digits: String) async throws(ParleyError) {
-        for digit in digits {
-            guard var current = dialog, !ended else { throw ParleyError(kind: .callState, message: "the SIP call is not answered: no dialog to send digits in") }
-            let request = current.request("INFO", via: await endpoint.newVia(), headers: [SIPHeader(.contentType, "application/dtmf-relay")],
-                                          body: Array(SIPInfoDTMF.body(for: digit).utf8))
-            dialog = current
-            let response: SIPMessage
-            do {
-                response = try await endpoint.request(request)
-            } catch {
-                throw ParleyError(kind: .requestTimeout, message: "a DTMF INFO went unanswered: \(error)")
-            }
-            guard let status = response.status, (200..<300).contains(status) else {
-                throw ParleyError(kind: .negotiation, message: "the far end refused DTMF in SIP INFO: \(response.status ?? 0) \(SIPRegistration.reason(response))")
-            }
-        }
     }
 
     // MARK: Ending

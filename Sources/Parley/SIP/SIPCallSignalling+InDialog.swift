@@ -1,0 +1,80 @@
+import Logging
+import Signaling
+
+/// What the peer asks inside an answered SIP call, and our digits (docs/sip.md, "Calls"): its
+/// re-INVITE or UPDATE answered as `SIPSessionRefresh` says, INFO key presses (`SIPInfoDTMF`),
+/// and ours sent one INFO per digit.
+extension SIPCallSignalling {
+    /// A re-INVITE or UPDATE inside the call: answered from our description as `SIPSessionRefresh`
+    /// says, a refused one leaving the session as it was (§14.2); sendonly or inactive holds.
+    func reoffered(_ request: SIPMessage, key: SIPTransactionKey) async {
+        guard dialog != nil, !ended, let local = localSDP, let remote = remoteSDP else {
+            // Before our dialog is up (an UPDATE while ringing), the peer is asked to try later.
+            return await reply(to: request, key: key, status: 491, reason: "Request Pending")
+        }
+        guard !request.body.isEmpty else {
+            // Offerless: a re-INVITE asks for our offer (the ACK's answer keeps the media); an UPDATE
+            // without a body only refreshes the session.
+            let body = request.method == "INVITE" ? local : nil
+            return await reply(to: request, key: key, status: 200, reason: "OK", sdp: body)
+        }
+        let refresh: SIPSessionRefresh
+        do {
+            refresh = try SIPSessionRefresh.answer(offer: String(decoding: request.body, as: UTF8.self), local: local,
+                                                   version: localVersion, remote: remote)
+        } catch {
+            logger.info("SIP call \(sipCallID): refused an offer that restarts ICE")
+            return await reply(to: request, key: key, status: 488, reason: "Not Acceptable Here")
+        }
+        sent(refresh.sdp)
+        await reply(to: request, key: key, status: 200, reason: "OK", sdp: refresh.sdp)
+        if refresh.offered.holds != remoteHolds {
+            remoteHolds = refresh.offered.holds
+            await call?.handle(remoteHolds ? .remoteHold : .remoteUnhold)
+        }
+    }
+
+    /// INFO: a key press (`SIPInfoDTMF`), never logged; other bodies are answered 415.
+    func info(_ request: SIPMessage, key: SIPTransactionKey) async {
+        guard dialog != nil, !ended else {
+            return await reply(to: request, key: key, status: 481, reason: "Call/Transaction Does Not Exist")
+        }
+        do {
+            let digit = try SIPInfoDTMF.digit(contentType: request.header(.contentType)?.value, body: request.body)
+            await reply(to: request, key: key, status: 200, reason: "OK")
+            if let digit { await call?.handle(.dtmf(String(digit))) }
+        } catch .unsupportedType {
+            try? await endpoint.respond(to: key, with: .response(to: request, status: 415, reason: "Unsupported Media Type", toTag: localTag,
+                                                                   headers: [SIPHeader("Accept", SIPInfoDTMF.acceptedTypes)]))
+        } catch {
+            await reply(to: request, key: key, status: 400, reason: "Bad Request")
+        }
+    }
+
+    /// A response inside the dialog: our Contact with every 2xx (a target refresh, §12.2.2).
+    func reply(to request: SIPMessage, key: SIPTransactionKey, status: Int, reason: String, sdp: String? = nil) async {
+        let answer = status < 300 ? await response(to: request, status: status, reason: reason, sdp: sdp)
+            : .response(to: request, status: status, reason: reason, toTag: localTag)
+        try? await endpoint.respond(to: key, with: answer)
+    }
+
+    /// Digits out of band: one INFO per digit (`application/dtmf-relay`, as `SIPInfoDTMF` reads
+    /// them), each awaited before the next so the far end hears them in order.
+    func sendDTMF(callID: String, digits: String) async throws(ParleyError) {
+        for digit in digits {
+            guard var current = dialog, !ended else { throw ParleyError(kind: .callState, message: "the SIP call is not answered: no dialog to send digits in") }
+            let request = current.request("INFO", via: await endpoint.newVia(), headers: [SIPHeader(.contentType, "application/dtmf-relay")],
+                                          body: Array(SIPInfoDTMF.body(for: digit).utf8))
+            dialog = current
+            let response: SIPMessage
+            do {
+                response = try await endpoint.request(request)
+            } catch {
+                throw ParleyError(kind: .requestTimeout, message: "a DTMF INFO went unanswered: \(error)")
+            }
+            guard let status = response.status, (200..<300).contains(status) else {
+                throw ParleyError(kind: .negotiation, message: "the far end refused DTMF in SIP INFO: \(response.status ?? 0) \(SIPRegistration.reason(response))")
+            }
+        }
+    }
+}
