@@ -10,13 +10,13 @@ extension SIPCallSignalling {
     func reoffered(_ request: SIPMessage, key: SIPTransactionKey) async {
         guard dialog != nil, !ended, let local = localSDP, let remote = remoteSDP else {
             // Before our dialog is up (an UPDATE while ringing), the peer is asked to try later.
-            return await reply(to: request, key: key, status: 491, reason: "Request Pending")
+            await reply(to: request, key: key, status: 491, reason: "Request Pending")
+            return
         }
         guard !request.body.isEmpty else {
             // Offerless: a re-INVITE asks for our offer (the ACK's answer keeps the media); an UPDATE
             // without a body only refreshes the session.
-            let body = request.method == "INVITE" ? local : nil
-            return await reply(to: request, key: key, status: 200, reason: "OK", sdp: body)
+            return await accept(request, key: key, sdp: request.method == "INVITE" ? local : nil)
         }
         let refresh: SIPSessionRefresh
         do {
@@ -24,20 +24,31 @@ extension SIPCallSignalling {
                                                    version: localVersion, remote: remote)
         } catch {
             logger.info("SIP call \(sipCallID): refused an offer that restarts ICE")
-            return await reply(to: request, key: key, status: 488, reason: "Not Acceptable Here")
+            await reply(to: request, key: key, status: 488, reason: "Not Acceptable Here")
+            return
         }
         sent(refresh.sdp)
-        await reply(to: request, key: key, status: 200, reason: "OK", sdp: refresh.sdp)
+        await accept(request, key: key, sdp: refresh.sdp)
         if refresh.offered.holds != remoteHolds {
             remoteHolds = refresh.offered.holds
             await call?.handle(remoteHolds ? .remoteHold : .remoteUnhold)
         }
     }
 
+    /// 200 to a re-offer; over UDP a re-INVITE's is repeated until its ACK, as the answer's is.
+    private func accept(_ request: SIPMessage, key: SIPTransactionKey, sdp: String?) async {
+        let ok = await reply(to: request, key: key, status: 200, reason: "OK", sdp: sdp)
+        if request.method == "INVITE", !(await endpoint.server.transport.isReliable) {
+            reanswerRepeater?.cancel()
+            reanswerRepeater = await repeatUntilAcknowledged(ok)
+        }
+    }
+
     /// INFO: a key press (`SIPInfoDTMF`), never logged; other bodies are answered 415.
     func info(_ request: SIPMessage, key: SIPTransactionKey) async {
         guard dialog != nil, !ended else {
-            return await reply(to: request, key: key, status: 481, reason: "Call/Transaction Does Not Exist")
+            await reply(to: request, key: key, status: 481, reason: "Call/Transaction Does Not Exist")
+            return
         }
         do {
             let digit = try SIPInfoDTMF.digit(contentType: request.header(.contentType)?.value, body: request.body)
@@ -52,10 +63,12 @@ extension SIPCallSignalling {
     }
 
     /// A response inside the dialog: our Contact with every 2xx (a target refresh, §12.2.2).
-    func reply(to request: SIPMessage, key: SIPTransactionKey, status: Int, reason: String, sdp: String? = nil) async {
+    @discardableResult
+    func reply(to request: SIPMessage, key: SIPTransactionKey, status: Int, reason: String, sdp: String? = nil) async -> SIPMessage {
         let answer = status < 300 ? await response(to: request, status: status, reason: reason, sdp: sdp)
             : .response(to: request, status: status, reason: reason, toTag: localTag)
         try? await endpoint.respond(to: key, with: answer)
+        return answer
     }
 
     /// Digits out of band: one INFO per digit (`application/dtmf-relay`, as `SIPInfoDTMF` reads

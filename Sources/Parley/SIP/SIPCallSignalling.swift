@@ -40,6 +40,8 @@ actor SIPCallSignalling: CallSignalling {
     var localVersion: UInt64 = 0
     var remoteSDP: String?
     var remoteHolds = false
+    /// Our 200 to the peer's re-INVITE, repeated over UDP until its ACK (§13.3.1.4), as the answer is.
+    var reanswerRepeater: Task<Void, Never>?
 
     init(callID: String, endpoint: SIPEndpoint, account: SIPAccount, logger: Logger, onClose: @escaping @Sendable (String) async -> Void) {
         sipCallID = callID
@@ -224,15 +226,18 @@ actor SIPCallSignalling: CallSignalling {
         }
     }
 
-    /// §13.3.1.4: the 200 again at T1, doubling up to T2, until the ACK arrives (or the wait ends).
-    private func repeatUntilAcknowledged(_ ok: SIPMessage) async -> Task<Void, Never> {
+    /// §13.3.1.4: the 200 again at T1, doubling up to T2, until the ACK arrives (which cancels
+    /// it) or Timer H's 64·T1 has passed.
+    func repeatUntilAcknowledged(_ ok: SIPMessage) async -> Task<Void, Never> {
         let timers = await endpoint.timers
         let endpoint = endpoint
-        // Unstructured: the repetitions run while `answer` awaits the ACK, which cancels them.
+        // Unstructured: the repetitions run while the ACK is awaited; the ACK cancels them.
         return Task {
             var interval = timers.t1
-            while (try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))) != nil {
+            var waited = 0.0
+            while waited < timers.transactionTimeout, (try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))) != nil {
                 await endpoint.sendOutsideTransaction(ok)
+                waited += interval
                 interval = min(interval * 2, timers.t2)
             }
         }
@@ -273,7 +278,8 @@ actor SIPCallSignalling: CallSignalling {
                 try current.receive(request)
                 dialog = current
             } catch {
-                return await reply(to: request, key: key, status: 500, reason: "Server Internal Error")
+                await reply(to: request, key: key, status: 500, reason: "Server Internal Error")
+                return
             }
         }
         switch request.method {
@@ -300,6 +306,8 @@ actor SIPCallSignalling: CallSignalling {
     }
 
     func receivedACK(_ ack: SIPMessage) {
+        reanswerRepeater?.cancel()
+        reanswerRepeater = nil
         acknowledge(true)
     }
 
@@ -332,6 +340,7 @@ actor SIPCallSignalling: CallSignalling {
     }
 
     func close() async {
+        reanswerRepeater?.cancel()
         pump?.cancel()
         pump = nil
         progressSink.finish()

@@ -6,7 +6,7 @@ import Testing
 
 /// The requests a peer sends inside an answered SIP call (what baresip and linphone send,
 /// docs/sip.md "Tested against"): a re-INVITE that holds is answered 200 with our description
-/// made recvonly, an offerless UPDATE refreshes with 200, INFO carrying a key is taken with 200
+/// made recvonly (repeated over UDP until its ACK), an offerless UPDATE refreshes with 200, INFO carrying a key is taken with 200
 /// and one of another type refused 415, and a request whose CSeq does not rise is answered 500;
 /// our digits go out as one INFO each.
 @Suite(.serialized) struct SIPInDialogRequestTests {
@@ -63,6 +63,17 @@ import Testing
         #expect(SIPSessionRefresh.direction(of: heldSDP) == .recvonly)
         #expect(SIPSessionRefresh.version(of: heldSDP) == 4)
         #expect(SIPSessionRefresh.attribute("ice-ufrag", in: heldSDP) == "ours")
+        // Over UDP that 200 comes again until its ACK (§13.3.1.4).
+        let again = try response(from: peer, to: 2)
+        #expect(again.body == held.body)
+        let heldACK = SIPAnswerRepetitionTests.ack.replacingOccurrences(of: "TAG", with: tag).replacingOccurrences(of: "repeat-1", with: "in-dialog-1")
+            .replacingOccurrences(of: "CSeq: 1 ACK", with: "CSeq: 2 ACK").replacingOccurrences(of: "caller2", with: "caller3")
+        try peer.send(heldACK)
+        guard case .ack(let secondACK) = try #require(await requests.next()) else {
+            Issue.record("the ACK of the re-INVITE was not handed to the endpoint's owner")
+            return
+        }
+        await signalling.receivedACK(secondACK)
 
         try await deliver(Self.request("UPDATE", sequence: 3, tag: tag), by: peer, to: signalling, from: &requests)
         let refreshed = try response(from: peer, to: 3)
