@@ -1,9 +1,9 @@
 import Logging
 import Signaling
 
-/// What the peer asks inside an answered SIP call, and our digits (docs/sip.md, "Calls"): its
-/// re-INVITE or UPDATE answered as `SIPSessionRefresh` says, INFO key presses (`SIPInfoDTMF`),
-/// and ours sent one INFO per digit.
+/// What is asked inside an answered SIP call (docs/sip.md, "Calls"): the peer's re-INVITE or
+/// UPDATE answered as `SIPSessionRefresh` says and its INFO key presses (`SIPInfoDTMF`); our
+/// hold as a re-INVITE, and our digits one INFO each.
 extension SIPCallSignalling {
     /// A re-INVITE or UPDATE inside the call: answered from our description as `SIPSessionRefresh`
     /// says, a refused one leaving the session as it was (§14.2); sendonly or inactive holds.
@@ -69,6 +69,35 @@ extension SIPCallSignalling {
             : .response(to: request, status: status, reason: reason, toTag: localTag)
         try? await endpoint.respond(to: key, with: answer)
         return answer
+    }
+
+    /// Our hold and resume: a re-INVITE of the media as they are, sendonly or sendrecv (RFC 3264
+    /// §8.4), its 2xx acknowledged here (§13.2.2.4); a refusal leaves the call as it was (§14.1).
+    func hold(callID: String, _ held: Bool) async throws(ParleyError) {
+        guard var current = dialog, !ended, let local = localSDP, let remote = remoteSDP else {
+            throw ParleyError(kind: .callState, message: "the SIP call is not answered: nothing to hold")
+        }
+        let offer = SIPSessionRefresh.reoffer(held ? .sendonly : .sendrecv, local: local, version: localVersion, remote: remote)
+        let contact = try? SIPNameAddress(parsing: "<\(await endpoint.contactURI(user: account.user))>")
+        let request = current.request("INVITE", via: await endpoint.newVia(), contact: contact,
+                                      headers: [SIPHeader(.allow, SIPEndpoint.allowedInCalls), SIPHeader(.contentType, "application/sdp")],
+                                      body: Array(offer.utf8))
+        dialog = current
+        let response: SIPMessage
+        do {
+            response = try await endpoint.request(request)
+        } catch {
+            throw ParleyError(kind: .requestTimeout, message: "the hold re-INVITE went unanswered: \(error)")
+        }
+        guard let status = response.status, (200..<300).contains(status) else {
+            throw ParleyError(kind: .negotiation, message: "the far end refused the hold re-INVITE: \(response.status ?? 0) \(SIPRegistration.reason(response))")
+        }
+        guard var confirmed = dialog else { return }
+        try? confirmed.receiveTargetRefresh(response)
+        let ack = confirmed.request("ACK", via: await endpoint.newVia(), sequence: (try? request.cseq().number) ?? 0)
+        dialog = confirmed
+        await endpoint.sendOutsideTransaction(ack)
+        sent(offer)
     }
 
     /// Digits out of band: one INFO per digit (`application/dtmf-relay`, as `SIPInfoDTMF` reads

@@ -9,7 +9,7 @@ import Signaling
 actor SIPCallSignalling: CallSignalling {
     let sipCallID: String
     let endpoint: SIPEndpoint
-    private let account: SIPAccount
+    let account: SIPAccount
     let logger: Logger
     let localTag = RandomIdentifier.token(length: 10)
     private var authorizer: SIPDigestAuthorizer
@@ -352,10 +352,6 @@ actor SIPCallSignalling: CallSignalling {
 
     func earlyMedia(callID: String, sdp: String, trickle: Bool) async throws(ParleyError) {
         throw ParleyError(kind: .callState, message: "SIP early media (183) for offered calls is not implemented yet")
-    }
-
-    func hold(callID: String, _ held: Bool) async throws(ParleyError) {
-        throw ParleyError(kind: .callState, message: "hold is not implemented for SIP calls yet (it needs a re-INVITE)")
     }
 
     func transfer(callID: String, destination: String) async throws(ParleyError) {

@@ -40,20 +40,36 @@ struct SIPSessionRefresh: Equatable {
             throw .iceRestart
         }
         let offered = direction(of: offer)
-        var lines = sdpLines(local)
+        var lines = settled(local, remote: remote)
         setDirection(offered.mirrored, in: &lines)
         // An answer names no media identification or bundle the offer did not (RFC 9143 §7.3):
         // a re-offer without them (linphone's) would refuse ours.
         for attribute in ["a=mid:", "a=group:"] where !sdpLines(offer).contains(where: { $0.hasPrefix(attribute) }) {
             lines.removeAll { $0.hasPrefix(attribute) }
         }
-        // An answer takes a DTLS role (RFC 5763 §5): ours was the one the peer did not take.
-        if let setup = lines.firstIndex(of: "a=setup:actpass") {
-            lines[setup] = attribute("setup", in: remote) == "passive" ? "a=setup:active" : "a=setup:passive"
-        }
         var answer = lines.joined(separator: "\r\n") + "\r\n"
         if answer != local, let versioned = withVersion(version + 1, in: answer) { answer = versioned }
         return SIPSessionRefresh(sdp: answer, offered: offered)
+    }
+
+    /// Our re-offer of the media as they are, `direction` ours (sendonly holds the peer, sendrecv
+    /// resumes), made from `local` as `answer` makes its answers.
+    static func reoffer(_ direction: Direction, local: String, version: UInt64, remote: String) -> String {
+        var lines = settled(local, remote: remote)
+        setDirection(direction, in: &lines)
+        let offer = lines.joined(separator: "\r\n") + "\r\n"
+        return offer == local ? offer : withVersion(version + 1, in: offer) ?? offer
+    }
+
+    /// `local`'s lines with the DTLS role the call settled on (RFC 5763 §5, RFC 8842 §5.5: a later
+    /// offer or answer keeps the association's role): our offer's `actpass` becomes the role the
+    /// peer's answer left us.
+    private static func settled(_ local: String, remote: String) -> [String] {
+        var lines = sdpLines(local)
+        if let setup = lines.firstIndex(of: "a=setup:actpass") {
+            lines[setup] = attribute("setup", in: remote) == "passive" ? "a=setup:active" : "a=setup:passive"
+        }
+        return lines
     }
 
     /// The audio section's direction attribute, else the session's, else sendrecv.

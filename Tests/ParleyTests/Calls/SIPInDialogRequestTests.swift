@@ -8,7 +8,7 @@ import Testing
 /// docs/sip.md "Tested against"): a re-INVITE that holds is answered 200 with our description
 /// made recvonly (repeated over UDP until its ACK), an offerless UPDATE refreshes with 200, INFO carrying a key is taken with 200
 /// and one of another type refused 415, and a request whose CSeq does not rise is answered 500;
-/// our digits go out as one INFO each.
+/// our digits go out as one INFO each, and our hold as a re-INVITE whose 200 we acknowledge.
 @Suite(.serialized) struct SIPInDialogRequestTests {
     static let ours = "v=0\r\no=- 7 3 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=ice-ufrag:ours\r\na=setup:active\r\na=sendrecv\r\n"
     static let theirs = "v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 4000 UDP/TLS/RTP/SAVPF 111\r\na=ice-ufrag:theirs\r\na=setup:actpass\r\n"
@@ -101,6 +101,23 @@ import Testing
             try peer.send(SIPMessage.response(to: info, status: 200, reason: "OK").serializedText)
         }
         try await sending.value
+
+        // Our hold: a re-INVITE offering sendonly, its 200 acknowledged.
+        let holding = Task { try await signalling.hold(callID: "in-dialog-1", true) }
+        let reinvite = try SIPMessage.parse(Array(try peer.receive(within: 5).utf8))
+        #expect(reinvite.method == "INVITE")
+        #expect(try reinvite.from().tag == tag)
+        #expect(try reinvite.to().tag == "a1")
+        #expect(SIPSessionRefresh.direction(of: String(decoding: reinvite.body, as: UTF8.self)) == .sendonly)
+        try peer.send(SIPMessage.response(to: reinvite, status: 200, reason: "OK", headers: [SIPHeader(.contact, "<sip:alice@127.0.0.1:5060>")],
+                                          body: Array(hold.utf8)).serializedText)
+        try await holding.value
+        var acknowledged: SIPMessage?
+        for _ in 0..<10 where acknowledged == nil {
+            let message = try SIPMessage.parse(Array(try peer.receive(within: 5).utf8))
+            if message.method == "ACK" { acknowledged = message }
+        }
+        #expect(try #require(acknowledged).cseq() == SIPCSeq(number: try reinvite.cseq().number, method: "ACK"))
 
         await signalling.close()
         await endpoint.close()

@@ -3,7 +3,8 @@ import Testing
 
 /// Answers to a peer's offer inside an established SIP call (re-INVITE, UPDATE) that keeps the
 /// media: the direction mirrored, the DTLS role kept, the `o=` version raised only on a change,
-/// and no `mid`/BUNDLE the offer did not name (linphone refuses such an answer).
+/// and no `mid`/BUNDLE the offer did not name (linphone refuses such an answer); and our own
+/// hold's and resume's re-offers.
 struct SIPSessionRefreshTests {
     static let ours = "v=0\r\no=- 7 3 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\na=group:BUNDLE 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"
         + "a=mid:0\r\na=ice-ufrag:ours\r\na=setup:active\r\na=sendrecv\r\n"
@@ -58,6 +59,20 @@ struct SIPSessionRefreshTests {
         let second = try SIPSessionRefresh.answer(offer: Self.offer(""), local: offered, version: 3, remote: whenTheyWerePassive)
         #expect(SIPSessionRefresh.attribute("setup", in: first.sdp) == "passive")
         #expect(SIPSessionRefresh.attribute("setup", in: second.sdp) == "active")
+    }
+
+    @Test func ourHoldReoffersSendonlyAndOurResumeSendrecv() {
+        let offered = Self.ours.replacingOccurrences(of: "a=setup:active", with: "a=setup:actpass")
+        let whenTheyWereActive = Self.theirs.replacingOccurrences(of: "a=setup:actpass", with: "a=setup:active")
+        let hold = SIPSessionRefresh.reoffer(.sendonly, local: offered, version: 3, remote: whenTheyWereActive)
+        #expect(SIPSessionRefresh.direction(of: hold) == .sendonly)
+        #expect(SIPSessionRefresh.attribute("setup", in: hold) == "passive")
+        #expect(SIPSessionRefresh.version(of: hold) == 4)
+        #expect(hold.contains("a=mid:0"), "our own offer keeps the media identification it was set up with")
+        let resume = SIPSessionRefresh.reoffer(.sendrecv, local: hold, version: 4, remote: whenTheyWereActive)
+        #expect(SIPSessionRefresh.direction(of: resume) == .sendrecv)
+        #expect(SIPSessionRefresh.version(of: resume) == 5)
+        #expect(SIPSessionRefresh.reoffer(.sendrecv, local: resume, version: 5, remote: whenTheyWereActive) == resume)
     }
 
     @Test func newICECredentialsAreARestartAndRefused() {
