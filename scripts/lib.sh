@@ -124,6 +124,33 @@ reap() {
     for pid in "${pids[@]}"; do bounded "$pid" 5 >/dev/null 2>&1; done
 }
 
+# up_kamailio: Parley's test registrar and proxy (deploy/kamailio/, docs/sip.md) on loopback, UDP
+# and TCP on one port free for both (at most 50 tries), logging to $work/kamailio.log and ended
+# with `pids`; sets `sip_port`, or the script ends when Kamailio does not listen within 10 s.
+up_kamailio() {
+    sip_port=$(python3 -c '
+import socket
+for _ in range(50):
+    t = socket.socket(); t.bind(("127.0.0.1", 0)); port = t.getsockname()[1]
+    u = socket.socket(type=socket.SOCK_DGRAM)
+    try:
+        u.bind(("127.0.0.1", port))
+    except OSError:
+        continue
+    print(port)
+    break
+')
+    [ -n "$sip_port" ] || { echo "$test_name: no loopback port free for both TCP and UDP" >&2; exit 1; }
+    /usr/sbin/kamailio -f deploy/kamailio/kamailio.cfg -DD -E -Y "$work" -l "udp:127.0.0.1:$sip_port" -l "tcp:127.0.0.1:$sip_port" \
+        -A "USERS_URL=\"text://$PWD/deploy/kamailio/users\"" > "$work/kamailio.log" 2>&1 &
+    pids+=("$!")
+    local deadline=$((SECONDS + 10))
+    until python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.5)' "$sip_port" 2>/dev/null; do
+        [ $SECONDS -lt $deadline ] || { echo "FAIL: Kamailio did not listen on $sip_port" >&2; exit 1; }
+        sleep 0.1
+    done
+}
+
 # Of a call's recording and its --json events (the agent scripts): seconds of 100 ms chunks at a
 # frequency (scripts/wav-tones), and a field of the ended event's reason.
 tone_seconds() { # WAV FREQ

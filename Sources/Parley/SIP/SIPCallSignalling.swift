@@ -8,14 +8,14 @@ import Signaling
 /// answered with 200 and our SDP, then waits for the ACK; BYE ends either, CANCEL one ringing.
 actor SIPCallSignalling: CallSignalling {
     let sipCallID: String
-    private let endpoint: SIPEndpoint
-    private let account: SIPAccount
-    private let logger: Logger
-    private let localTag = RandomIdentifier.token(length: 10)
+    let endpoint: SIPEndpoint
+    let account: SIPAccount
+    let logger: Logger
+    let localTag = RandomIdentifier.token(length: 10)
     private var authorizer: SIPDigestAuthorizer
-    private weak var call: Call?
-    private var dialog: SIPDialog?
-    private var ended = false
+    weak var call: Call?
+    var dialog: SIPDialog?
+    var ended = false
     private let onClose: @Sendable (String) async -> Void
 
     // Ours: the INVITE in flight (each challenge answered makes a new one), and whether it rang.
@@ -37,6 +37,14 @@ actor SIPCallSignalling: CallSignalling {
     private var acknowledged = false
     private var ackWaiter: CheckedContinuation<Bool, Never>?
 
+    // Both: the descriptions the call was set up with, for answering the peer's later offers
+    // (`SIPSessionRefresh`), and whether the peer holds the call.
+    var localSDP: String?
+    var localVersion: UInt64 = 0
+    var remoteSDP: String?
+    var remoteHolds = false
+    /// Our 200 to the peer's re-INVITE, repeated over UDP until its ACK (§13.3.1.4), as the answer is.
+    var reanswerRepeater: Task<Void, Never>?
 
     init(callID: String, endpoint: SIPEndpoint, account: SIPAccount, logger: Logger, onClose: @escaping @Sendable (String) async -> Void) {
         sipCallID = callID
@@ -56,6 +64,13 @@ actor SIPCallSignalling: CallSignalling {
     /// The peer's INVITE that made this call ours to answer.
     func offer(_ request: SIPMessage, key: SIPTransactionKey) {
         offered = (key, request)
+        remoteSDP = String(decoding: request.body, as: UTF8.self)
+    }
+
+    /// The description we sent, which a later offer of the peer's is answered from.
+    func sent(_ sdp: String) {
+        localSDP = sdp
+        localVersion = SIPSessionRefresh.version(of: sdp) ?? 0
     }
 
     func open(callID: String) async throws(ParleyError) {}
@@ -65,6 +80,7 @@ actor SIPCallSignalling: CallSignalling {
     func invite(callID: String, destination: String, options: DialOptions, sdp: String, trickle: Bool) async throws(ParleyError) -> String? {
         let target = try Self.requestURI(for: destination, domain: account.domain)
         (inviteFrom, inviteFields) = try Self.caller(of: options, account: account)
+        sent(sdp)
         let events = progress
         // Unstructured: the INVITE's responses arrive while the call rings, long after `dial`.
         pump = Task { [weak self] in
@@ -158,6 +174,7 @@ actor SIPCallSignalling: CallSignalling {
         let ack = made.request("ACK", via: await endpoint.newVia(), sequence: (try? invite.cseq().number) ?? sequence)
         await endpoint.sendOutsideTransaction(ack)
         dialog = made
+        remoteSDP = sdp
         if cancelled {
             await bye()
             return
@@ -200,6 +217,7 @@ actor SIPCallSignalling: CallSignalling {
             throw ParleyError(kind: .callState, message: "cannot answer the INVITE: \(error)")
         }
         dialog = made
+        sent(sdp)
         // The caller's ACK confirms the answer (§13.3.1.4); without it the call is not up. Over
         // UDP the 200 is ours to repeat until then: the transaction sent it once and is done.
         let repeater = await endpoint.server.transport.isReliable ? nil : repeatUntilAcknowledged(ok)
@@ -213,15 +231,18 @@ actor SIPCallSignalling: CallSignalling {
         }
     }
 
-    /// §13.3.1.4: the 200 again at T1, doubling up to T2, until the ACK arrives (or the wait ends).
-    private func repeatUntilAcknowledged(_ ok: SIPMessage) async -> Task<Void, Never> {
+    /// §13.3.1.4: the 200 again at T1, doubling up to T2, until the ACK arrives (which cancels
+    /// it) or Timer H's 64·T1 has passed.
+    func repeatUntilAcknowledged(_ ok: SIPMessage) async -> Task<Void, Never> {
         let timers = await endpoint.timers
         let endpoint = endpoint
-        // Unstructured: the repetitions run while `answer` awaits the ACK, which cancels them.
+        // Unstructured: the repetitions run while the ACK is awaited; the ACK cancels them.
         return Task {
             var interval = timers.t1
-            while (try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))) != nil {
+            var waited = 0.0
+            while waited < timers.transactionTimeout, (try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))) != nil {
                 await endpoint.sendOutsideTransaction(ok)
+                waited += interval
                 interval = min(interval * 2, timers.t2)
             }
         }
@@ -244,7 +265,7 @@ actor SIPCallSignalling: CallSignalling {
         ackWaiter = nil
     }
 
-    private func response(to request: SIPMessage, status: Int, reason: String, sdp: String? = nil) async -> SIPMessage {
+    func response(to request: SIPMessage, status: Int, reason: String, sdp: String? = nil) async -> SIPMessage {
         var headers = [SIPHeader(.contact, "<\(await endpoint.contactURI(user: account.user))>"), SIPHeader(.allow, SIPEndpoint.allowedInCalls)]
         // A dialog-making response copies the request's Record-Route (§12.1.1).
         headers += request.headers(.recordRoute).map { SIPHeader(.recordRoute, $0.value) }
@@ -256,6 +277,16 @@ actor SIPCallSignalling: CallSignalling {
 
     /// A request inside this call that the phone routed here by its Call-ID.
     func received(_ request: SIPMessage, key: SIPTransactionKey) async {
+        // §12.2.2: a request whose CSeq does not rise is out of order (a CANCEL reuses its INVITE's).
+        if request.method != "CANCEL", var current = dialog {
+            do {
+                try current.receive(request)
+                dialog = current
+            } catch {
+                await reply(to: request, key: key, status: 500, reason: "Server Internal Error")
+                return
+            }
+        }
         switch request.method {
         case "BYE":
             try? await endpoint.respond(to: key, with: .response(to: request, status: 200, reason: "OK"))
@@ -268,14 +299,20 @@ actor SIPCallSignalling: CallSignalling {
             ended = true
             try? await endpoint.respond(to: offered.key, with: .response(to: offered.request, status: 487, reason: "Request Terminated", toTag: localTag))
             await call?.handle(.remoteHangup(TerminationReason(.originatorCancel, sipCallID: sipCallID)))
+        case "INVITE", "UPDATE":
+            await reoffered(request, key: key)
+        case "INFO":
+            await info(request, key: key)
         default:
-            // Re-INVITE (hold, ICE restart), INFO and REFER are not taken yet (docs/sip.md, "Not yet").
+            // REFER is not taken yet (docs/sip.md, "Not yet").
             try? await endpoint.respond(to: key, with: .response(to: request, status: 501, reason: "Not Implemented", toTag: localTag,
                                                                    headers: [SIPHeader(.allow, SIPEndpoint.allowedInCalls)]))
         }
     }
 
     func receivedACK(_ ack: SIPMessage) {
+        reanswerRepeater?.cancel()
+        reanswerRepeater = nil
         acknowledge(true)
     }
 
@@ -308,6 +345,7 @@ actor SIPCallSignalling: CallSignalling {
     }
 
     func close() async {
+        reanswerRepeater?.cancel()
         pump?.cancel()
         pump = nil
         progressSink.finish()
@@ -321,17 +359,10 @@ actor SIPCallSignalling: CallSignalling {
         throw ParleyError(kind: .callState, message: "SIP early media (183) for offered calls is not implemented yet")
     }
 
-    func hold(callID: String, _ held: Bool) async throws(ParleyError) {
-        throw ParleyError(kind: .callState, message: "hold is not implemented for SIP calls yet (it needs a re-INVITE)")
-    }
-
     func transfer(callID: String, destination: String) async throws(ParleyError) {
         throw ParleyError(kind: .callState, message: "transfer is not implemented for SIP calls yet (it needs REFER)")
     }
 
-    func sendDTMF(callID: String, digits: String) async throws(ParleyError) {
-        throw ParleyError(kind: .negotiation, message: "cannot send DTMF: the far end did not accept telephone-event, and SIP INFO is not implemented yet")
-    }
 
     /// SIP carries every candidate in the SDP: nothing trickles.
     func candidate(callID: String, line: String) async {}

@@ -195,7 +195,7 @@ package actor SIPEndpoint {
 
     static let allowed = "OPTIONS"
     /// What a user agent that takes calls allows.
-    package static let allowedInCalls = "INVITE, ACK, CANCEL, BYE, OPTIONS"
+    package static let allowedInCalls = "INVITE, ACK, CANCEL, BYE, OPTIONS, UPDATE, INFO"
 
 
     private func schedule() {
