@@ -116,14 +116,50 @@ import Testing
         }
     }
 
-    @Test func sipOverTLSIsRefusedInWordsUntilItIsSupported() async throws {
-        let flow = SIPFlow(server: try SIPServerAddress(parsing: "sips:127.0.0.1:5061"))
-        let error = try await closure(EventRecorder(flow.events))
-        guard case .unsupported(let reason)? = error else {
-            Issue.record("expected TLS to be refused, got \(String(describing: error))")
+    @Test func aTLSFlowToAPeerThatDoesNotSpeakTLSFailsItsHandshakeInWords() async throws {
+        let peer = try LoopbackSIPPeer(datagram: false)
+        let flow = SIPFlow(server: try SIPServerAddress(parsing: "sips:127.0.0.1:\(peer.port)"))
+        let events = EventRecorder(flow.events)
+        try peer.accept(within: 5)
+        // Our ClientHello, answered with plain SIP.
+        #expect(try !peer.receive(within: 5).isEmpty)
+        try peer.send(Self.ok)
+        let error = try await closure(events)
+        guard case .tlsFailed(let reason)? = error else {
+            Issue.record("expected a failed handshake, got \(String(describing: error))")
             return
         }
-        #expect(reason.contains("wss://"))
+        #expect(reason.contains("does not seem to speak TLS"))
+    }
+
+    @Test func aTLSFlowChecksTheCertificateIsForTheServerItNamed() async throws {
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        // A TLS server on 127.0.0.2 whose certificate, from a trusted CA, names only 127.0.0.1 and localhost.
+        let server = try await WebSocketServer.listen(WebSocketServerOptions(bindAddress: "127.0.0.2", port: 0,
+            certificatePath: certificates.serverCertificatePath, privateKeyPath: certificates.serverKeyPath))
+        defer { server.stop() }
+        var options = SIPFlowOptions()
+        options.tls = .customCA(path: certificates.caPath)
+        let flow = SIPFlow(server: try SIPServerAddress(parsing: "sips:127.0.0.2:\(server.port)"), options: options)
+        let error = try await closure(EventRecorder(flow.events))
+        guard case .tlsFailed(let reason)? = error else {
+            Issue.record("expected a name mismatch, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("not for 127.0.0.2"))
+    }
+
+    @Test func aTLSFlowWithAMissingCAFileEndsBeforeConnecting() async throws {
+        var options = SIPFlowOptions()
+        options.tls = .customCA(path: "/nonexistent/parley-ca.pem")
+        let flow = SIPFlow(server: try SIPServerAddress(parsing: "sips:127.0.0.1:5061"), options: options)
+        let error = try await closure(EventRecorder(flow.events))
+        guard case .tlsFailed(let reason)? = error else {
+            Issue.record("expected the CA file to be refused, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("/nonexistent/parley-ca.pem"))
     }
 
     @Test func aWebSocketFlowAsksForTheSIPSubprotocolAndCarriesOneMessagePerFrame() async throws {
