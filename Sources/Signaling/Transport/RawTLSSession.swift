@@ -86,9 +86,9 @@ final class RawTLSSession {
         throw .tlsFailed(TLSFailure.notTLS(reason.lowercased()) ? "the server does not seem to speak TLS on that port" : reason)
     }
 
-    /// Decrypts whatever whole records were fed, handing each read's plaintext to `deliver`.
-    /// Throws `lost` when the server ended the session (close_notify) or a record is bad.
-    func decrypt(_ deliver: ([UInt8]) -> Void) throws(WebSocketError) {
+    /// Decrypts whatever whole records were fed, handing each read's plaintext to `deliver`:
+    /// false once the server has ended the session (close_notify); a bad record throws.
+    func decrypt(_ deliver: ([UInt8]) -> Void) throws(WebSocketError) -> Bool {
         ERR_clear_error()
         // Bounded: each read consumes fed bytes, and only what one receive fed is there.
         while true {
@@ -98,10 +98,8 @@ final class RawTLSSession {
                 continue
             }
             let error = SSL_get_error(ssl, count)
-            if error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE { return }
-            if error == SSL_ERROR_ZERO_RETURN {
-                throw .connectFailed("the server ended the TLS session")
-            }
+            if error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE { return true }
+            if error == SSL_ERROR_ZERO_RETURN { return false }
             throw .tlsFailed(Self.takeError("a TLS record could not be read"))
         }
     }

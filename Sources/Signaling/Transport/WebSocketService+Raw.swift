@@ -159,7 +159,8 @@ extension WebSocketService {
             guard tls.established else { return 0 }
         }
         do {
-            try tls.decrypt { socket.sink(.received($0)) }
+            // The server's close_notify: the socket closes, and the flow ends as lost.
+            guard try tls.decrypt({ socket.sink(.received($0)) }) else { return -1 }
         } catch {
             socket.failure = error
             return -1
