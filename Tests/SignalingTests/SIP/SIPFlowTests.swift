@@ -150,6 +150,35 @@ import Testing
         #expect(reason.contains("not for 127.0.0.2"))
     }
 
+    @Test func aTLSFlowOpensOnlyAfterItsHandshakeAndClosesCleanly() async throws {
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        // Any TLS server will do for the handshake: Signaling's own wss:// server, with a certificate for 127.0.0.1.
+        let server = try await WebSocketServer.listen(WebSocketServerOptions(bindAddress: "127.0.0.1", port: 0,
+            certificatePath: certificates.serverCertificatePath, privateKeyPath: certificates.serverKeyPath))
+        defer { server.stop() }
+        var options = SIPFlowOptions()
+        options.tls = .customCA(path: certificates.caPath)
+        let flow = SIPFlow(server: try SIPServerAddress(parsing: "sip:127.0.0.1:\(server.port);transport=tls"), options: options)
+        let events = EventRecorder(flow.events)
+        let (address, port) = try await opened(events)
+        #expect(address == "127.0.0.1")
+        #expect((port ?? 0) > 0)
+        flow.close()
+        #expect(try await closure(events) == nil)
+    }
+
+    @Test func aTLSHandshakeTheServerNeverAnswersTimesOut() async throws {
+        let peer = try LoopbackSIPPeer(datagram: false)
+        var options = SIPFlowOptions()
+        options.connectTimeout = .milliseconds(300)
+        let flow = SIPFlow(server: try SIPServerAddress(parsing: "sips:127.0.0.1:\(peer.port)"), options: options)
+        let events = EventRecorder(flow.events)
+        try peer.accept(within: 5)
+        let error = try await closure(events)
+        #expect(error == .connectTimedOut(after: .milliseconds(300)))
+    }
+
     @Test func aTLSFlowWithAMissingCAFileEndsBeforeConnecting() async throws {
         var options = SIPFlowOptions()
         options.tls = .customCA(path: "/nonexistent/parley-ca.pem")
