@@ -8,7 +8,6 @@ import Glibc
 /// records. (libwebsockets 4.1's own raw TLS client starts its handshake before the TCP connect
 /// completes.) Touched only on the service thread.
 final class RawTLSSession {
-    private let context: OpaquePointer
     private let ssl: OpaquePointer
     private let received: OpaquePointer
     private let toSend: OpaquePointer
@@ -17,9 +16,8 @@ final class RawTLSSession {
     /// Plaintext of one SSL_read, reused for every read.
     private var plaintext = [UInt8](repeating: 0, count: 16_384)
 
-    /// A session that verifies the server as `verification` says, checks its certificate
-    /// against `host` (a name or an IP address) and sends `host` as SNI when it is a name.
-    init(host: String, verification: TLSVerification) throws(WebSocketError) {
+    /// A context that verifies servers as `verification` says, TLS 1.2 or later; sessions share it.
+    static func makeContext(_ verification: TLSVerification) throws(WebSocketError) -> OpaquePointer {
         ERR_clear_error()
         guard let context = SSL_CTX_new(TLS_client_method()) else { throw .tlsFailed(Self.takeError("no TLS context")) }
         SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, Int(TLS1_2_VERSION), nil)
@@ -36,28 +34,41 @@ final class RawTLSSession {
         case .insecureSkipVerification:
             SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
         }
-        guard let ssl = SSL_new(context), let received = BIO_new(BIO_s_mem()), let toSend = BIO_new(BIO_s_mem()) else {
-            SSL_CTX_free(context)
+        return context
+    }
+
+    /// A session of `context` that checks the server's certificate against `host` (a name or an
+    /// IP address) and sends `host` as SNI when it is a name.
+    init(host: String, context: OpaquePointer) throws(WebSocketError) {
+        ERR_clear_error()
+        guard let ssl = SSL_new(context) else { throw .tlsFailed(Self.takeError("no TLS session")) }
+        guard let received = BIO_new(BIO_s_mem()) else {
+            SSL_free(ssl)
             throw .tlsFailed(Self.takeError("no TLS session"))
         }
+        guard let toSend = BIO_new(BIO_s_mem()) else {
+            BIO_free(received)
+            SSL_free(ssl)
+            throw .tlsFailed(Self.takeError("no TLS session"))
+        }
+        // The session owns both from here.
         SSL_set_bio(ssl, received, toSend)
         SSL_set_connect_state(ssl)
         // SSL_set1_host takes an IP address as one too (OpenSSL 3); SNI names hosts only (RFC 6066 §3).
-        SSL_set1_host(ssl, host)
+        guard SSL_set1_host(ssl, host) == 1 else {
+            SSL_free(ssl)
+            throw .tlsFailed(Self.takeError("\(host) cannot be checked against a certificate"))
+        }
         if !Self.isIPAddress(host) {
             _ = host.withCString { SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, Int(TLSEXT_NAMETYPE_host_name), UnsafeMutableRawPointer(mutating: $0)) }
         }
-        self.context = context
         self.ssl = ssl
         self.received = received
         self.toSend = toSend
         self.host = host
     }
 
-    deinit {
-        SSL_free(ssl)
-        SSL_CTX_free(context)
-    }
+    deinit { SSL_free(ssl) }
 
     /// Takes what the socket received.
     func feed(_ bytes: UnsafeRawBufferPointer) {

@@ -29,7 +29,7 @@ extension WebSocketService {
             socket.sink(Self.opened(descriptor))
         case .stream(let host, let port, let connectTimeout, let verification):
             if let verification {
-                do { socket.tls = try RawTLSSession(host: host, verification: verification) } catch {
+                do { socket.tls = try RawTLSSession(host: host, context: try sipTLSContext(verification)) } catch {
                     socket.finish(SIPTransportError(error))
                     return
                 }
@@ -56,6 +56,13 @@ extension WebSocketService {
                 submit(.expireRaw(socket: id, after: timeout))
             }
         }
+    }
+
+    private func sipTLSContext(_ verification: TLSVerification) throws(WebSocketError) -> OpaquePointer {
+        if let context = sipTLSContexts[verification] { return context }
+        let context = try RawTLSSession.makeContext(verification)
+        sipTLSContexts[verification] = context
+        return context
     }
 
     func sendRaw(_ bytes: [UInt8], on id: Int) {
