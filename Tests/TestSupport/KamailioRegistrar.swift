@@ -3,9 +3,12 @@ import Glibc
 
 /// The real Kamailio (Debian's, installed by scripts/bootstrap) as a registrar on loopback, with
 /// Parley's configuration and users (deploy/kamailio/), on a free port for UDP, TCP and
-/// WebSocket, for the Signaling and Parley tests alike. Stopped, with its children, by `stop`.
+/// WebSocket, for the Signaling and Parley tests alike, and SIP over TLS on a second port when
+/// given a certificate. Stopped, with its children, by `stop`.
 public final class KamailioRegistrar {
     public let port: Int
+    /// The TLS listener's port, when started with a certificate.
+    public let tlsPort: Int?
     private let pid: pid_t
     private let runtime: URL
 
@@ -14,18 +17,47 @@ public final class KamailioRegistrar {
             .appendingPathComponent("deploy/kamailio")
     }
 
-    public init() async throws {
+    /// `tlsCertificate`: PEM certificate and key files for a TLS listener on `tlsPort`.
+    public init(tlsCertificate: (certificate: String, key: String)? = nil) async throws {
         port = try unusedLoopbackPortForTCPAndUDP()
         runtime = FileManager.default.temporaryDirectory.appendingPathComponent("parley-kamailio-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
-        let arguments = ["/usr/sbin/kamailio", "-f", Self.deploy.appendingPathComponent("kamailio.cfg").path, "-DD", "-E", "-Y", runtime.path,
+        var arguments = ["/usr/sbin/kamailio", "-f", Self.deploy.appendingPathComponent("kamailio.cfg").path, "-DD", "-E", "-Y", runtime.path,
                          "-l", "udp:127.0.0.1:\(port)", "-l", "tcp:127.0.0.1:\(port)",
                          "-A", "USERS_URL=\"text://\(Self.deploy.appendingPathComponent("users").path)\""]
-        pid = try Self.spawn(arguments)
-        let (port, pid) = (port, pid)
-        try await waitUntil("Kamailio listening on \(port)", within: 10) {
-            kill(pid, 0) == 0 && Self.acceptsTCP(port: port)
+        if let tlsCertificate {
+            let tlsPort = try unusedLoopbackPort()
+            let configuration = runtime.appendingPathComponent("tls.cfg")
+            try Self.tlsConfiguration(tlsCertificate).write(to: configuration, atomically: true, encoding: .utf8)
+            arguments += ["-l", "tls:127.0.0.1:\(tlsPort)", "-A", "WITH_TLS", "-A", "TLS_CONFIG=\"\(configuration.path)\""]
+            self.tlsPort = tlsPort
+        } else {
+            tlsPort = nil
         }
+        pid = try Self.spawn(arguments)
+        let (port, tlsPort, pid) = (port, tlsPort, pid)
+        try await waitUntil("Kamailio listening on \(port)", within: 10) {
+            kill(pid, 0) == 0 && Self.acceptsTCP(port: port) && tlsPort.map(Self.acceptsTCP) ?? true
+        }
+    }
+
+    /// The tls module's configuration (its own INI-like format): our certificate for every
+    /// client, none asked of them.
+    private static func tlsConfiguration(_ files: (certificate: String, key: String)) -> String {
+        """
+        [server:default]
+        method = TLSv1.2+
+        verify_certificate = no
+        require_certificate = no
+        certificate = \(files.certificate)
+        private_key = \(files.key)
+
+        [client:default]
+        method = TLSv1.2+
+        verify_certificate = no
+        require_certificate = no
+
+        """
     }
 
     /// Kamailio with no signal blocked and its output dropped: a child inherits the spawning

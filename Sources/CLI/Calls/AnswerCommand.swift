@@ -156,7 +156,7 @@ extension AnswerCommand {
             user = account.user
             presenter.note("registering \(account.user)@\(account.domain) at \(account.server)")
             phone = try await SIPPhone.register(server: account.server, user: account.user, domain: account.domain, password: account.password,
-                                                media: mediaOptions, logger: logger)
+                                                media: mediaOptions, tls: account.tls, logger: logger)
         } catch {
             presenter.error(error)
             return ExitStatus.forSetup(error)

@@ -230,7 +230,7 @@ struct CallCommand: LongRunningCommand {
             let account = try connection.sipAccount()
             presenter.note("registering \(account.user)@\(account.domain) at \(account.server)")
             phone = try await SIPPhone.register(server: account.server, user: account.user, domain: account.domain, password: account.password,
-                                                media: mediaOptions, logger: logger)
+                                                media: mediaOptions, tls: account.tls, logger: logger)
         } catch {
             reports.write([.setupFailed(error)], suite: "parley call \(destination)", presenter: presenter)
             fail(error, presenter: presenter)

@@ -85,18 +85,20 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     /// The SIP server URL and the account: `--login user@domain`, or a bare user in the server's
-    /// host as its domain (docs/sip.md, "Calls").
-    func sipAccount() throws(ParleyError) -> (server: String, user: String, domain: String, password: String) {
+    /// host as its domain (docs/sip.md, "Calls"); `tls` is how a `sips:` or `wss://` server is
+    /// verified (`--ca-file`, `--insecure`), as for Verto.
+    func sipAccount() throws(ParleyError) -> (server: String, user: String, domain: String, password: String, tls: TLSVerification) {
         let text = try serverText()
         guard case .password(let login, let password) = try credentials() else {
             throw ParleyError(kind: .configuration, message: "SIP logs in with --login and a password, not a token")
         }
         let parts = login.split(separator: "@", maxSplits: 1).map(String.init)
-        if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty { return (text, parts[0], parts[1], password) }
+        let tls = try socketOptions().tls
+        if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty { return (text, parts[0], parts[1], password, tls) }
         guard let host = Self.host(ofSIPServer: text) else {
             throw ParleyError(kind: .configuration, message: "--login: give user@domain, since the server URL names no host to use as the domain")
         }
-        return (text, login, host, password)
+        return (text, login, host, password, tls)
     }
 
     /// The host of a `sip:host[:port];…` or `ws://host[:port]/…` URL.

@@ -20,16 +20,19 @@ public actor SIPPhone {
     private let incomingSink: AsyncStream<IncomingCall>.Continuation
 
     /// Opens a flow to `server` (a `sip:` or `ws://` URL, docs/sip.md "Transports") and
-    /// registers `user@domain` with `password`; the phone takes calls from then on.
+    /// registers `user@domain` with `password`; the phone takes calls from then on. A `sips:` or
+    /// `wss://` server's certificate is verified as `tls` says.
     public static func register(server: String, user: String, domain: String, password: String, media: MediaOptions,
-                                expiry: UInt32 = 600, logger: Logger = Logger(label: "parley.sip")) async throws(ParleyError) -> SIPPhone {
+                                tls: TLSVerification = .systemTrustStore, expiry: UInt32 = 600, logger: Logger = Logger(label: "parley.sip")) async throws(ParleyError) -> SIPPhone {
         let address: SIPServerAddress
         do {
             address = try SIPServerAddress(parsing: server)
         } catch {
             throw ParleyError(kind: .configuration, message: "\(error)")
         }
-        let endpoint = SIPEndpoint(server: address)
+        var options = SIPFlowOptions()
+        options.tls = tls
+        let endpoint = SIPEndpoint(server: address, options: options)
         do {
             try await endpoint.open()
         } catch {

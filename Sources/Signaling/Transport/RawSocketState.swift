@@ -14,8 +14,9 @@ enum RawSocketEvent: Sendable {
 enum RawSocketKind: Sendable {
     /// A UDP socket already connected to the peer; the service thread owns it from then on.
     case datagram(descriptor: Int32)
-    /// TCP: libwebsockets resolves and connects.
-    case stream(host: String, port: Int, connectTimeout: Duration)
+    /// TCP: libwebsockets resolves and connects; with `tls`, a TLS session runs over the stream
+    /// once it is connected (`RawTLSSession`), verified as `tls` says.
+    case stream(host: String, port: Int, connectTimeout: Duration, tls: TLSVerification?)
 }
 
 struct RawSocketRequest: Sendable {
@@ -30,7 +31,12 @@ final class RawSocketState {
     let kind: RawSocketKind
     let sink: @Sendable (RawSocketEvent) -> Void
     var wsi: OpaquePointer?
+    /// The TCP stream is connected, or the UDP socket watched.
     var opened = false
+    /// SIP over TLS's session, from the start of connecting.
+    var tls: RawTLSSession?
+    /// What was sent before the TLS handshake completed, in plaintext, encrypted once it has.
+    var sentBeforeHandshake: [[UInt8]] = []
     /// Stream bytes waiting for the socket to be writable, each with LWS_PRE bytes of headroom.
     var outgoing: [[UInt8]] = []
     var closeRequested = false
@@ -45,6 +51,9 @@ final class RawSocketState {
     }
 
     deinit { keptStrings.forEach { free($0) } }
+
+    /// Open for SIP: connected, and with TLS the handshake complete.
+    var ready: Bool { opened && (tls?.established ?? true) }
 
     var descriptor: Int32? {
         if case .datagram(let descriptor) = kind { descriptor } else { nil }

@@ -1,5 +1,5 @@
 /// How a client connection verifies the server's TLS certificate.
-public enum TLSVerification: Sendable, Equatable {
+public enum TLSVerification: Sendable, Hashable {
     /// The system CA store.
     case systemTrustStore
     /// A PEM file of trusted CA certificates instead of the system store.

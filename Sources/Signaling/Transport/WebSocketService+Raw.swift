@@ -4,7 +4,8 @@ import Foundation
 /// SIP over UDP and TCP on the same service thread as every WebSocket (docs/sip.md,
 /// "Transports"): a UDP socket is adopted as a raw descriptor whose readiness libwebsockets
 /// reports and which this thread reads and writes itself; a TCP stream is libwebsockets' raw
-/// client, which resolves, connects and buffers partial writes.
+/// client, which resolves, connects and buffers partial writes; a TLS stream runs a
+/// `RawTLSSession` over it once it is connected.
 extension WebSocketService {
     /// Datagrams read per readiness callback, so one flooding peer cannot hold the thread.
     static let datagramsPerWake = 64
@@ -26,7 +27,13 @@ extension WebSocketService {
             lws_set_opaque_user_data(wsi, UnsafeMutableRawPointer(bitPattern: socket.id))
             socket.opened = true
             socket.sink(Self.opened(descriptor))
-        case .stream(let host, let port, let connectTimeout):
+        case .stream(let host, let port, let connectTimeout, let verification):
+            if let verification {
+                do { socket.tls = try RawTLSSession(host: host, context: try sipTLSContext(verification)) } catch {
+                    socket.finish(SIPTransportError(error))
+                    return
+                }
+            }
             rawSockets[socket.id] = socket
             var info = lws_client_connect_info()
             info.context = context
@@ -51,6 +58,13 @@ extension WebSocketService {
         }
     }
 
+    private func sipTLSContext(_ verification: TLSVerification) throws(WebSocketError) -> OpaquePointer {
+        if let context = sipTLSContexts[verification] { return context }
+        let context = try RawTLSSession.makeContext(verification)
+        sipTLSContexts[verification] = context
+        return context
+    }
+
     func sendRaw(_ bytes: [UInt8], on id: Int) {
         guard let socket = rawSockets[id], let wsi = socket.wsi, !socket.closeRequested else { return }
         if let descriptor = socket.descriptor {
@@ -58,6 +72,15 @@ extension WebSocketService {
             // layer retransmits (docs/sip.md, "Transactions").
             let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if sent < 0, errno == ECONNREFUSED { refuse(socket, wsi: wsi) }
+            return
+        }
+        if let tls = socket.tls {
+            guard tls.established else {
+                socket.sentBeforeHandshake.append(bytes)
+                return
+            }
+            tls.encrypt(bytes)
+            flushTLS(socket, tls, wsi: wsi)
             return
         }
         var framed = [UInt8](repeating: 0, count: Int(parley_lws_pre()))
@@ -70,7 +93,11 @@ extension WebSocketService {
         guard let socket = rawSockets[id], let wsi = socket.wsi else { return }
         socket.closeRequested = true
         if socket.opened, socket.descriptor == nil {
-            // Whatever was queued goes out first, then the writable callback closes.
+            // Whatever was queued goes out first (with TLS, then close_notify), then the writable callback closes.
+            if let tls = socket.tls {
+                tls.shutdown()
+                flushTLS(socket, tls, wsi: wsi)
+            }
             lws_callback_on_writable(wsi)
         } else {
             lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
@@ -79,7 +106,7 @@ extension WebSocketService {
 
     /// Ends a stream that has not connected within its timeout.
     func expireRaw(_ id: Int, after timeout: Duration) {
-        guard let socket = rawSockets[id], !socket.opened, let wsi = socket.wsi else { return }
+        guard let socket = rawSockets[id], !socket.ready, let wsi = socket.wsi else { return }
         socket.failure = .connectTimedOut(after: timeout)
         lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
     }
@@ -94,10 +121,14 @@ extension WebSocketService {
         case LWS_CALLBACK_RAW_CONNECTED:
             socket.wsi = wsi
             socket.opened = true
+            if let tls = socket.tls { return advanceHandshake(socket, tls, wsi: wsi) }
             socket.sink(Self.opened(Int32(lws_get_socket_fd(wsi))))
             if !socket.outgoing.isEmpty || socket.closeRequested { lws_callback_on_writable(wsi) }
         case LWS_CALLBACK_RAW_RX:
-            if let input, length > 0 { socket.sink(.received(Array(UnsafeRawBufferPointer(start: input, count: length)))) }
+            guard let input, length > 0 else { break }
+            let bytes = UnsafeRawBufferPointer(start: input, count: length)
+            if let tls = socket.tls { return receiveTLS(socket, tls, bytes, wsi: wsi) }
+            socket.sink(.received(Array(bytes)))
         case LWS_CALLBACK_RAW_RX_FILE:
             return readDatagrams(socket, wsi: wsi)
         case LWS_CALLBACK_RAW_WRITEABLE:
@@ -111,6 +142,9 @@ extension WebSocketService {
             if socket.failure == nil, !socket.closeRequested, let descriptor = socket.descriptor, Self.pendingError(descriptor) == ECONNREFUSED {
                 socket.failure = Self.portUnreachable
             }
+            if socket.failure == nil, !socket.closeRequested, socket.opened, socket.tls?.established == false {
+                socket.failure = .tlsFailed("the server closed the connection during the handshake")
+            }
             if !socket.opened {
                 socket.finish(socket.failure.map(SIPTransportError.init) ?? .connectFailed("the connection closed before it was established"))
             } else if let failure = socket.failure {
@@ -122,6 +156,48 @@ extension WebSocketService {
             break
         }
         return 0
+    }
+
+    /// Ciphertext from the socket: the handshake's next step, then the plaintext of whole records.
+    private func receiveTLS(_ socket: RawSocketState, _ tls: RawTLSSession, _ bytes: UnsafeRawBufferPointer, wsi: OpaquePointer) -> Int32 {
+        tls.feed(bytes)
+        if !tls.established {
+            guard advanceHandshake(socket, tls, wsi: wsi) == 0 else { return -1 }
+            guard tls.established else { return 0 }
+        }
+        do {
+            // The server's close_notify: the socket closes, and the flow ends as lost.
+            guard try tls.decrypt({ socket.sink(.received($0)) }) else { return -1 }
+        } catch {
+            socket.failure = error
+            return -1
+        }
+        flushTLS(socket, tls, wsi: wsi)
+        return 0
+    }
+
+    /// The handshake's next step; once it completes the flow opens and what was sent meanwhile
+    /// is encrypted. A failed handshake closes the socket with the reason.
+    private func advanceHandshake(_ socket: RawSocketState, _ tls: RawTLSSession, wsi: OpaquePointer) -> Int32 {
+        do {
+            if try tls.handshake() {
+                socket.sink(Self.opened(Int32(lws_get_socket_fd(wsi))))
+                socket.sentBeforeHandshake.forEach(tls.encrypt)
+                socket.sentBeforeHandshake = []
+            }
+        } catch {
+            socket.failure = error
+            return -1
+        }
+        flushTLS(socket, tls, wsi: wsi)
+        return 0
+    }
+
+    /// Queues the records the session wrote and asks to write them.
+    private func flushTLS(_ socket: RawSocketState, _ tls: RawTLSSession, wsi: OpaquePointer) {
+        guard let records = tls.drain(headroom: Int(parley_lws_pre())) else { return }
+        socket.outgoing.append(records)
+        lws_callback_on_writable(wsi)
     }
 
     private static func opened(_ descriptor: Int32) -> RawSocketEvent {

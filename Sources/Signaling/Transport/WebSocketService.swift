@@ -34,8 +34,11 @@ final class WebSocketService: @unchecked Sendable {
     let serviceThread = ThreadIdentity()
     // Service-thread state, never touched elsewhere.
     private var sockets: [Int: SocketState] = [:]
-    /// SIP's UDP and TCP sockets, by identifier (the same identifier space as `sockets`).
+    /// SIP's UDP, TCP and TLS sockets, by identifier (the same identifier space as `sockets`).
     var rawSockets: [Int: RawSocketState] = [:]
+    /// SIP over TLS's OpenSSL contexts, one per way of verifying, kept for the process's life as
+    /// the client vhosts below are: loading the system store takes some 20 ms of this thread.
+    var sipTLSContexts: [TLSVerification: OpaquePointer] = [:]
     private var listeners: [Int: ListenerState] = [:]
     /// Stopped listeners, kept for the process's life: libwebsockets destroys a vhost only once
     /// its connections have closed, and until then it still reads the retry policy and names we

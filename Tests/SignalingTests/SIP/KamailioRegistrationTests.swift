@@ -4,12 +4,18 @@ import TestSupport
 import Testing
 
 /// REGISTER against the real Kamailio (deploy/kamailio/): its digest challenge answered over
-/// UDP, TCP and WebSocket, a wrong password a failed login, the binding removed on unregister.
+/// UDP, TCP, TLS and WebSocket, a wrong password a failed login, the binding removed on
+/// unregister; a TLS server whose certificate we do not trust is refused before anything is sent.
 @Suite(.serialized, .tags(.realPeer)) struct KamailioRegistrationTests {
     private func register(_ url: String, user: String, password: String, _ body: (SIPRegistration) async throws -> Void) async throws {
         let kamailio = try await KamailioRegistrar()
         defer { kamailio.stop() }
-        let endpoint = SIPEndpoint(server: try SIPServerAddress(parsing: url.replacingOccurrences(of: "PORT", with: String(kamailio.port))))
+        try await register(SIPServerAddress(parsing: url.replacingOccurrences(of: "PORT", with: String(kamailio.port))), user: user, password: password, body)
+    }
+
+    private func register(_ server: SIPServerAddress, options: SIPFlowOptions = SIPFlowOptions(), user: String, password: String,
+                          _ body: (SIPRegistration) async throws -> Void) async throws {
+        let endpoint = SIPEndpoint(server: server, options: options)
         try await endpoint.open()
         let registration = SIPRegistration(endpoint: endpoint, account: SIPAccount(user: user, domain: "parley.test", password: password), expiry: 120)
         do {
@@ -31,6 +37,46 @@ import Testing
             #expect(refreshed == 120)
             await registration.unregister()
             #expect(await registration.grantedExpiry == nil)
+        }
+    }
+
+    /// Kamailio with a TLS listener whose certificate the throwaway CA signed for 127.0.0.1.
+    private func overTLS(_ body: (SIPServerAddress, TestCertificates) async throws -> Void) async throws {
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        let kamailio = try await KamailioRegistrar(tlsCertificate: (certificates.serverCertificatePath, certificates.serverKeyPath))
+        defer { kamailio.stop() }
+        try await body(SIPServerAddress(parsing: "sips:127.0.0.1:\(try #require(kamailio.tlsPort))"), certificates)
+    }
+
+    @Test func registersRefreshesAndUnregistersOverTLS() async throws {
+        try await overTLS { server, certificates in
+            var options = SIPFlowOptions()
+            options.tls = .customCA(path: certificates.caPath)
+            try await register(server, options: options, user: "alice", password: "alice-secret") { registration in
+                let granted = try await registration.register()
+                #expect(granted == 120)
+                let refreshed = try await registration.register()
+                #expect(refreshed == 120)
+                await registration.unregister()
+                #expect(await registration.grantedExpiry == nil)
+            }
+        }
+    }
+
+    @Test(arguments: ["other CA", "system store"])
+    func aTLSServerWithAnUntrustedCertificateIsRefused(trust: String) async throws {
+        try await overTLS { server, certificates in
+            var options = SIPFlowOptions()
+            options.tls = trust == "other CA" ? .customCA(path: certificates.otherCAPath) : .systemTrustStore
+            let endpoint = SIPEndpoint(server: server, options: options)
+            await #expect {
+                try await endpoint.open()
+            } throws: { error in
+                guard case SIPTransportError.tlsFailed(let reason) = error else { return false }
+                return reason.contains("untrusted issuer") || reason.contains("self-signed")
+            }
+            await endpoint.close()
         }
     }
 

@@ -116,14 +116,73 @@ import Testing
         }
     }
 
-    @Test func sipOverTLSIsRefusedInWordsUntilItIsSupported() async throws {
-        let flow = SIPFlow(server: try SIPServerAddress(parsing: "sips:127.0.0.1:5061"))
-        let error = try await closure(EventRecorder(flow.events))
-        guard case .unsupported(let reason)? = error else {
-            Issue.record("expected TLS to be refused, got \(String(describing: error))")
-            return
+    /// Why a TLS flow ended, which must be a failed handshake.
+    private func tlsFailure(_ error: SIPTransportError?) throws -> String {
+        let reason: String? = if case .tlsFailed(let reason)? = error { reason } else { nil }
+        return try #require(reason, "expected a failed handshake, got \(String(describing: error))")
+    }
+
+    /// A TLS server on `address` (Signaling's own wss:// server; any TLS server will do for the
+    /// handshake) whose certificate a throwaway CA signed for 127.0.0.1 and localhost, and flow
+    /// options that trust that CA.
+    private func withTLSServer(on address: String, _ body: (_ port: Int, _ trusting: SIPFlowOptions) async throws -> Void) async throws {
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        let server = try await WebSocketServer.listen(WebSocketServerOptions(bindAddress: address, port: 0,
+            certificatePath: certificates.serverCertificatePath, privateKeyPath: certificates.serverKeyPath))
+        defer { server.stop() }
+        var options = SIPFlowOptions()
+        options.tls = .customCA(path: certificates.caPath)
+        try await body(server.port, options)
+    }
+
+    @Test func aTLSFlowOpensOnlyAfterItsHandshakeAndClosesCleanly() async throws {
+        try await withTLSServer(on: "127.0.0.1") { port, options in
+            let flow = SIPFlow(server: try SIPServerAddress(parsing: "sip:127.0.0.1:\(port);transport=tls"), options: options)
+            let events = EventRecorder(flow.events)
+            let (address, localPort) = try await opened(events)
+            #expect(address == "127.0.0.1")
+            #expect((localPort ?? 0) > 0)
+            flow.close()
+            #expect(try await closure(events) == nil)
         }
-        #expect(reason.contains("wss://"))
+    }
+
+    @Test func aTLSFlowChecksTheCertificateIsForTheServerItNamed() async throws {
+        // The certificate names only 127.0.0.1 and localhost.
+        try await withTLSServer(on: "127.0.0.2") { port, options in
+            let flow = SIPFlow(server: try SIPServerAddress(parsing: "sips:127.0.0.2:\(port)"), options: options)
+            #expect(try tlsFailure(try await closure(EventRecorder(flow.events))).contains("not for 127.0.0.2"))
+        }
+    }
+
+    @Test func aTLSFlowToAPeerThatDoesNotSpeakTLSFailsItsHandshakeInWords() async throws {
+        let peer = try LoopbackSIPPeer(datagram: false)
+        let flow = SIPFlow(server: try SIPServerAddress(parsing: "sips:127.0.0.1:\(peer.port)"))
+        let events = EventRecorder(flow.events)
+        try peer.accept(within: 5)
+        // Our ClientHello, answered with plain SIP.
+        #expect(try !peer.receive(within: 5).isEmpty)
+        try peer.send(Self.ok)
+        #expect(try tlsFailure(try await closure(events)).contains("does not seem to speak TLS"))
+    }
+
+    @Test func aTLSHandshakeTheServerNeverAnswersTimesOut() async throws {
+        let peer = try LoopbackSIPPeer(datagram: false)
+        var options = SIPFlowOptions()
+        options.connectTimeout = .milliseconds(300)
+        let flow = SIPFlow(server: try SIPServerAddress(parsing: "sips:127.0.0.1:\(peer.port)"), options: options)
+        let events = EventRecorder(flow.events)
+        try peer.accept(within: 5)
+        let error = try await closure(events)
+        #expect(error == .connectTimedOut(after: .milliseconds(300)))
+    }
+
+    @Test func aTLSFlowWithAMissingCAFileEndsBeforeConnecting() async throws {
+        var options = SIPFlowOptions()
+        options.tls = .customCA(path: "/nonexistent/parley-ca.pem")
+        let flow = SIPFlow(server: try SIPServerAddress(parsing: "sips:127.0.0.1:5061"), options: options)
+        #expect(try tlsFailure(try await closure(EventRecorder(flow.events))).contains("/nonexistent/parley-ca.pem"))
     }
 
     @Test func aWebSocketFlowAsksForTheSIPSubprotocolAndCarriesOneMessagePerFrame() async throws {

@@ -2,7 +2,7 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// One connection to a SIP server: a connected UDP socket, a TCP stream, or a WebSocket
+/// One connection to a SIP server: a connected UDP socket, a TCP or TLS stream, or a WebSocket
 /// with the `sip` subprotocol (RFC 7118). Every socket is serviced by the one signalling thread
 /// (`WebSocketService`); no flow has a thread of its own. Received bytes are parsed there, with
 /// `SIPLimits`, and arrive on `events` as whole messages.
@@ -63,16 +63,10 @@ package final class SIPFlow: Sendable {
                     continuation.finish()
                 }
             }
-        case .tls:
-            // libwebsockets 4.1's raw client starts TLS before its TCP connect completes and
-            // fails every handshake (fixed upstream after the Debian release); until SIP's TLS
-            // runs its own OpenSSL session on the raw socket, sips: is refused in words.
+        case .tcp, .tls:
             webSocket = nil
-            continuation.yield(.closed(.unsupported("SIP over TLS (sips:, ;transport=tls) is not supported yet; use wss:// (SIP over secure WebSocket)")))
-            continuation.finish()
-        case .tcp:
-            webSocket = nil
-            let kind = RawSocketKind.stream(host: server.host, port: server.port, connectTimeout: options.connectTimeout)
+            let tls = server.transport == .tls ? options.tls : nil
+            let kind = RawSocketKind.stream(host: server.host, port: server.port, connectTimeout: options.connectTimeout, tls: tls)
             let sink = Self.rawSink(id: rawSocket, stream: true, limits: options.limits, continuation: continuation)
             opening.state.store(RawOpening.submitted, ordering: .releasing)
             service.submit(.openRaw(RawSocketRequest(id: rawSocket, kind: kind, sink: sink)))

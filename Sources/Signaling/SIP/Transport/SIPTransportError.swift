@@ -14,8 +14,6 @@ package enum SIPTransportError: Error, Sendable, Equatable, CustomStringConverti
     /// flow closes, as nothing after it can be cut reliably.
     case framingLost(SIPParseError)
     case outgoingQueueFull
-    /// A transport this build cannot run yet (docs/sip.md, "Not yet").
-    case unsupported(String)
 
     package var description: String {
         switch self {
@@ -28,7 +26,6 @@ package enum SIPTransportError: Error, Sendable, Equatable, CustomStringConverti
         case .lost(let reason): "the SIP flow was lost: \(reason)"
         case .framingLost(let error): "the SIP stream was closed after an unreadable message: \(error)"
         case .outgoingQueueFull: "the SIP flow's outgoing queue is full"
-        case .unsupported(let what): what
         }
     }
 

@@ -1,15 +1,14 @@
 import Foundation
-import TestSupport
 
 /// A throwaway CA, a server certificate it signed for 127.0.0.1, and an unrelated second CA.
-struct TestCertificates {
-    let directory: URL
-    var caPath: String { directory.appendingPathComponent("ca.pem").path }
-    var otherCAPath: String { directory.appendingPathComponent("other-ca.pem").path }
-    var serverCertificatePath: String { directory.appendingPathComponent("server.pem").path }
-    var serverKeyPath: String { directory.appendingPathComponent("server.key").path }
+public struct TestCertificates {
+    public let directory: URL
+    public var caPath: String { directory.appendingPathComponent("ca.pem").path }
+    public var otherCAPath: String { directory.appendingPathComponent("other-ca.pem").path }
+    public var serverCertificatePath: String { directory.appendingPathComponent("server.pem").path }
+    public var serverKeyPath: String { directory.appendingPathComponent("server.key").path }
 
-    static func make() async throws -> TestCertificates {
+    public static func make() async throws -> TestCertificates {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let openssl = "/usr/bin/openssl"
@@ -25,5 +24,5 @@ struct TestCertificates {
         return TestCertificates(directory: directory)
     }
 
-    func remove() { try? FileManager.default.removeItem(at: directory) }
+    public func remove() { try? FileManager.default.removeItem(at: directory) }
 }
