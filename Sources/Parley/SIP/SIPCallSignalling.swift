@@ -31,6 +31,8 @@ actor SIPCallSignalling: CallSignalling {
     private let progress: AsyncStream<SIPMessage>
     private let progressSink: AsyncStream<SIPMessage>.Continuation
     private var pump: Task<Void, Never>?
+    /// Timer C: re-armed by each provisional response, stopped by the final one.
+    private var timerC: Task<Void, Never>?
 
     // Theirs: the INVITE offered to us, its server transaction, and who awaits its ACK.
     private var offered: (key: SIPTransactionKey, request: SIPMessage)?
@@ -147,16 +149,52 @@ actor SIPCallSignalling: CallSignalling {
         switch status {
         case 100:
             provisionalSeen = true
+            await armTimerC()
         case 101..<200:
             provisionalSeen = true
+            await armTimerC()
             await call?.handle(status == 183 && body != nil ? .earlyMedia(sdp: body) : .ringing)
         case 200..<300:
+            timerC?.cancel()
             await accepted(response, sdp: body)
         default:
+            timerC?.cancel()
             ended = true
             let reason = SIPEndReason.reason(forStatus: status, phrase: SIPRegistration.reason(response), callID: sipCallID)
             logger.info("the INVITE was refused: \(status) \(SIPRegistration.reason(response))")
             await call?.handle(.remoteHangup(reason))
+        }
+    }
+
+    /// A provisional response stops Timer B, so a server that sends 100 (or 180) and then
+    /// nothing would leave the call ringing for ever: Timer C bounds the wait for the next one.
+    private func armTimerC() async {
+        timerC?.cancel()
+        let wait = await endpoint.timers.timerC
+        // Unstructured: Timer C sleeps while the INVITE rings; the next response re-arms or stops it.
+        timerC = Task { [weak self] in
+            guard (try? await Task.sleep(for: .milliseconds(Int(wait * 1000)))) != nil else { return }
+            await self?.timerCFired(after: wait)
+        }
+    }
+
+    private func timerCFired(after wait: Double) async {
+        guard dialog == nil, !ended, !cancelled, let invite else { return }
+        await fail(ParleyError(.requestTimedOut(method: "INVITE", after: .milliseconds(Int(wait * 1000)))), cause: .recoveryOnTimerExpire)
+        await cancel(invite)
+    }
+
+    /// §9.1: CANCEL for our INVITE still ringing (a 2xx that crosses it is ACKed and ended with
+    /// BYE, `accepted`); an INVITE that no final response ends within 64·T1 after it is given up.
+    private func cancel(_ invite: SIPMessage) async {
+        cancelled = true
+        _ = try? await endpoint.request(.cancel(of: invite))
+        let endpoint = endpoint
+        let wait = await endpoint.timers.transactionTimeout
+        // Unstructured: the INVITE's last 64·T1 after its CANCEL; it does nothing when a final response came.
+        Task {
+            guard (try? await Task.sleep(for: .milliseconds(Int(wait * 1000)))) != nil else { return }
+            await endpoint.abandon(invite)
         }
     }
 
@@ -326,10 +364,7 @@ actor SIPCallSignalling: CallSignalling {
             let refusal = SIPEndReason.refusal(for: cause)
             try? await endpoint.respond(to: offered.key, with: await response(to: offered.request, status: refusal.status, reason: refusal.phrase))
         } else if let invite {
-            // §9.1: a CANCEL for the INVITE still ringing; a 2xx that crosses it is ACKed and
-            // ended with BYE (`accepted`).
-            cancelled = true
-            _ = try? await endpoint.request(.cancel(of: invite))
+            await cancel(invite)
         } else {
             cancelled = true
         }
@@ -346,6 +381,7 @@ actor SIPCallSignalling: CallSignalling {
 
     func close() async {
         reanswerRepeater?.cancel()
+        timerC?.cancel()
         pump?.cancel()
         pump = nil
         progressSink.finish()

@@ -24,6 +24,13 @@ public actor SIPPhone {
     /// `wss://` server's certificate is verified as `tls` says.
     public static func register(server: String, user: String, domain: String, password: String, media: MediaOptions,
                                 tls: TLSVerification = .systemTrustStore, expiry: UInt32 = 600, logger: Logger = Logger(label: "parley.sip")) async throws(ParleyError) -> SIPPhone {
+        try await register(server: server, user: user, domain: domain, password: password, media: media, tls: tls, expiry: expiry,
+                           timers: SIPTimers(), logger: logger)
+    }
+
+    /// As above, with the transaction timers given: tests against hostile servers shorten T1.
+    static func register(server: String, user: String, domain: String, password: String, media: MediaOptions, tls: TLSVerification,
+                         expiry: UInt32, timers: SIPTimers, logger: Logger) async throws(ParleyError) -> SIPPhone {
         let address: SIPServerAddress
         do {
             address = try SIPServerAddress(parsing: server)
@@ -32,7 +39,7 @@ public actor SIPPhone {
         }
         var options = SIPFlowOptions()
         options.tls = tls
-        let endpoint = SIPEndpoint(server: address, options: options)
+        let endpoint = SIPEndpoint(server: address, options: options, timers: timers)
         do {
             try await endpoint.open()
         } catch {

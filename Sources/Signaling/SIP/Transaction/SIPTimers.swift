@@ -10,6 +10,10 @@ package struct SIPTimers: Sendable, Equatable {
     /// Timer D: how long a completed INVITE client transaction absorbs retransmitted responses
     /// on an unreliable transport ("at least 32 s").
     package var timerD = 32.0
+    /// How long an INVITE that had a provisional response waits for the next response before
+    /// it is cancelled: RFC 3261 §16.6's Timer C ("greater than 3 minutes"), which a UAS keeps
+    /// from firing by repeating its provisional response every minute (§13.3.1.1).
+    package var timerC = 181.0
 
     package init() {}
 

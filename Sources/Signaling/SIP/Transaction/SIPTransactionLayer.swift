@@ -90,7 +90,9 @@ package struct SIPTransactionLayer: Sendable {
 
     private mutating func receivedResponse(_ response: SIPMessage, now: Double) throws(SIPParseError) {
         let key = try SIPTransactionKey.client(response)
-        guard var transaction = clients[key] else {
+        // A response with our branch but another Call-ID is not ours either: a hostile or
+        // broken server's, which would otherwise end the transaction with a foreign answer.
+        guard var transaction = clients[key], try response.callID() == (try? transaction.request.callID()) else {
             events.append(.strayResponse(response))
             return
         }

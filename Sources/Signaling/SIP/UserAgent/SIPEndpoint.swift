@@ -115,6 +115,15 @@ package actor SIPEndpoint {
         }
     }
 
+    /// Gives up on a client transaction still awaiting its final response: an INVITE a CANCEL
+    /// did not end within 64·T1 (§9.1). Its `request` throws `timedOut`.
+    package func abandon(_ request: SIPMessage) {
+        guard let key = try? SIPTransactionKey.client(request), let continuation = waiting.removeValue(forKey: key) else { return }
+        layer.abandon(key)
+        progress[key] = nil
+        continuation.resume(throwing: SIPRequestFailure.timedOut(after: .milliseconds(Int(layer.timers.transactionTimeout * 1000))))
+    }
+
     package func close() {
         flow.close()
         ticker?.cancel()
