@@ -43,6 +43,13 @@ import Testing
         #expect(throws: Never.self) { try CallCommand.parse(base) }
     }
 
+    @Test func noRegisterGoesWithASIPServerOnly() throws {
+        let call = try CallCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--no-register"])
+        #expect(call.noRegister)
+        let verto = try #require(throws: (any Error).self) { try CallCommand.parse(["bob", "--server", "ws://127.0.0.1:8080", "--no-register"]) }
+        #expect(CallCommand.message(for: verto).contains("--no-register goes with a SIP server"))
+    }
+
     @Test func loadSpeaksSIPWithoutTheAgentFlags() throws {
         #expect(throws: Never.self) { try LoadCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--calls", "5"]) }
         let agent = try #require(throws: (any Error).self) {

@@ -57,6 +57,9 @@ struct CallCommand: LongRunningCommand {
     @Option(help: "Seconds between --json stats events (0: only at the end).")
     var statsInterval: Duration = .seconds(5)
 
+    @Flag(help: "SIP: place the call without registering first; the INVITE's 401 or 407 challenge is answered with the login's credentials.")
+    var noRegister = false
+
     func validate() throws {
         do throws(ParleyError) { _ = try feedback.given() } catch { throw ValidationError(error.message) }
         if let duration, duration <= .zero { throw ValidationError("--duration must be positive") }
@@ -68,6 +71,8 @@ struct CallCommand: LongRunningCommand {
         if bot != nil, dtmf != nil { throw ValidationError("--dtmf and --bot cannot go together: send digits with a send step") }
         if connection.speaksSIP {
             do throws(ParleyError) { try SIPPhone.check(try sipDialOptions()) } catch { throw ValidationError(error.message) }
+        } else if noRegister {
+            throw ValidationError("--no-register goes with a SIP server")
         }
         if agentFlags.isSet, bot != nil || connection.dialect == .janus || connection.speaksSIP { throw ValidationError("--agent and --agent-exec go with Verto calls and without --bot") }
     }
@@ -222,20 +227,26 @@ struct CallCommand: LongRunningCommand {
         return await session.run()
     }
 
-    /// SIP: register at the server, INVITE the destination, and drive the call as any other.
+    /// SIP: register at the server (not with `--no-register`), INVITE the destination, and drive the call as any other.
     private func runSIP(media mediaOptions: MediaOptions, bot: BotRunner?, recorder: SDPRecorder?, logger: Logger, presenter: CallPresenter) async -> Int32 {
         let phone: SIPPhone
         let call: Call
         do {
             let account = try connection.sipAccount()
-            presenter.note("registering \(account.user)@\(account.domain) at \(account.server)")
-            phone = try await SIPPhone.register(server: account.server, user: account.user, domain: account.domain, password: account.password,
-                                                media: mediaOptions, tls: account.tls, logger: logger)
+            if noRegister {
+                presenter.note("connecting to \(account.server) as \(account.user)@\(account.domain), without registering")
+                phone = try await SIPPhone.connect(server: account.server, user: account.user, domain: account.domain, password: account.password,
+                                                   media: mediaOptions, tls: account.tls, logger: logger)
+            } else {
+                presenter.note("registering \(account.user)@\(account.domain) at \(account.server)")
+                phone = try await SIPPhone.register(server: account.server, user: account.user, domain: account.domain, password: account.password,
+                                                    media: mediaOptions, tls: account.tls, logger: logger)
+            }
         } catch {
             reports.write([.setupFailed(error)], suite: "parley call \(destination)", presenter: presenter)
             fail(error, presenter: presenter)
         }
-        presenter.note("registered; calling \(destination)")
+        presenter.note(noRegister ? "calling \(destination)" : "registered; calling \(destination)")
         do {
             call = try await phone.dial(destination, options: try sipDialOptions())
         } catch {

@@ -31,6 +31,28 @@ public actor SIPPhone {
     /// As above, with the transaction timers given: tests against hostile servers shorten T1.
     static func register(server: String, user: String, domain: String, password: String, media: MediaOptions, tls: TLSVerification,
                          expiry: UInt32, timers: SIPTimers, logger: Logger) async throws(ParleyError) -> SIPPhone {
+        let phone = try await open(server: server, user: user, domain: domain, password: password, media: media, tls: tls,
+                                   expiry: expiry, timers: timers, logger: logger)
+        do {
+            try await phone.registration.register()
+        } catch {
+            await phone.endpoint.close()
+            throw ParleyError(error)
+        }
+        return phone
+    }
+
+    /// Opens a flow to `server` without registering (`parley call --no-register`): the phone
+    /// places calls, each INVITE's 401 or 407 answered with the account's credentials, and is
+    /// offered none, as the server has no binding to reach it by.
+    public static func connect(server: String, user: String, domain: String, password: String, media: MediaOptions,
+                               tls: TLSVerification = .systemTrustStore, logger: Logger = Logger(label: "parley.sip")) async throws(ParleyError) -> SIPPhone {
+        try await open(server: server, user: user, domain: domain, password: password, media: media, tls: tls, expiry: 0,
+                       timers: SIPTimers(), logger: logger)
+    }
+
+    private static func open(server: String, user: String, domain: String, password: String, media: MediaOptions, tls: TLSVerification,
+                             expiry: UInt32, timers: SIPTimers, logger: Logger) async throws(ParleyError) -> SIPPhone {
         let address: SIPServerAddress
         do {
             address = try SIPServerAddress(parsing: server)
@@ -48,12 +70,6 @@ public actor SIPPhone {
         let phone = SIPPhone(endpoint: endpoint, account: SIPAccount(user: user, domain: domain, password: password), expiry: expiry,
                              media: media, logger: logger)
         await phone.startRouting()
-        do {
-            try await phone.registration.register()
-        } catch {
-            await endpoint.close()
-            throw ParleyError(error)
-        }
         return phone
     }
 

@@ -115,4 +115,40 @@ import Testing
         await alice.close()
         await bob.close()
     }
+
+    /// `parley call --no-register`: alice places a call without a binding. Kamailio challenges
+    /// her INVITE with 407 and the account's credentials answer it; a call to her finds nobody
+    /// (404), and a wrong password ends her call `authentication-failed` instead of looping.
+    @Test func aliceCallsWithoutRegisteringAndHerInvitesChallengeIsAnswered() async throws {
+        let kamailio = try await KamailioRegistrar()
+        defer { kamailio.stop() }
+        let alice = try await SIPPhone.connect(server: "sip:127.0.0.1:\(kamailio.port)", user: "alice", domain: "parley.test",
+                                               password: "alice-secret", media: try Self.media(play: "silence", record: "null"))
+        #expect(await alice.registration.grantedExpiry == nil)
+        let bob = try await Self.phone("bob", at: kamailio)
+        let toAlice = try await bob.dial("alice")
+        let unreached = try await withTimeout(seconds: 10) { await toAlice.waitUntilDone() }
+        #expect(unreached.sipCode == 404, "a call to the unregistered alice ended \(unreached)")
+
+        let (call, incoming) = try await Self.dialAndOffer(alice, bob)
+        #expect(incoming.callerNumber == "alice")
+        let aliceEvents = EventRecorder(call.events)
+        try await incoming.answer()
+        _ = try await aliceEvents.next("active") { $0 == .state(.active) }
+        await call.hangup()
+        let reason = try await withTimeout(seconds: 10) { await incoming.call.waitUntilDone() }
+        #expect(reason.cause == "NORMAL_CLEARING")
+
+        let wrong = try await SIPPhone.connect(server: "sip:127.0.0.1:\(kamailio.port)", user: "carol", domain: "parley.test",
+                                               password: "not-carols", media: try Self.media(play: "silence", record: "null"))
+        let refused = try await wrong.dial("bob")
+        let refusedEvents = EventRecorder(refused.events)
+        let failed = try await refusedEvents.next("authentication fails") { if case .error = $0 { true } else { false } }
+        guard case .error(let error) = failed else { throw WaitTimedOut(what: "an error", seconds: 10, seen: "") }
+        #expect(error.kind == .authenticationFailed)
+        #expect(!error.message.contains("not-carols"))
+        await wrong.close()
+        await alice.close()
+        await bob.close()
+    }
 }
