@@ -379,6 +379,14 @@ actor SIPCallSignalling: CallSignalling {
         _ = try? await endpoint.request(request)
     }
 
+    /// The phone's flow ended under the call: it ends with the transport's error.
+    func flowLost(_ error: SIPTransportError) async {
+        guard !ended else { return }
+        ended = true
+        timerC?.cancel()
+        await call?.handle(.sessionLost(ParleyError(.sipTransport(error))))
+    }
+
     func close() async {
         reanswerRepeater?.cancel()
         timerC?.cancel()

@@ -145,7 +145,16 @@ public actor SIPPhone {
         // Unstructured: the server's requests arrive for as long as the phone is registered.
         router = Task { [weak self] in
             for await request in requests { await self?.route(request) }
+            await self?.flowEnded()
         }
+    }
+
+    /// The flow ended (the server closed it, the network lost it, a stream lost its framing):
+    /// no BYE or re-INVITE can go out any more, so each call still up ends with the error.
+    private func flowEnded() async {
+        guard let error = await endpoint.closedError, error != .closed else { return }
+        logger.warning("the SIP flow ended: \(error)")
+        for signalling in calls.values { await signalling.flowLost(error) }
     }
 
     private func route(_ incoming: SIPIncomingRequest) async {

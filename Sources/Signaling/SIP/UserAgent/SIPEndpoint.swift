@@ -45,6 +45,9 @@ package actor SIPEndpoint {
         flush()
     }
 
+    /// Why the flow ended, once it has: `.closed` when we closed it.
+    package var closedError: SIPTransportError? { closedWith }
+
     /// The transaction layer's timers (T1, T2 and the 64·T1 they bound).
     package var timers: SIPTimers { layer.timers }
 
