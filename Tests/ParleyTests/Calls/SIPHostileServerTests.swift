@@ -231,6 +231,24 @@ import Testing
         try await server.close(phone)
     }
 
+    @Test func a407StormOnTheInviteEndsTheCallAuthenticationFailed() async throws {
+        let server = try Server(datagram: true)
+        let phone = try await server.registered()
+        let (_, events, first) = try await Self.dial(phone, server)
+        var invite = first
+        // Every INVITE challenged again, each nonce "stale": the phone answers at most four.
+        for round in 1...5 {
+            if round > 1 { invite = try server.request("INVITE") }
+            try server.answer(invite, 407, "Proxy Authentication Required",
+                              headers: [SIPHeader(.proxyAuthenticate, #"Digest realm="parley.test", nonce="storm\#(round)", qop="auth", stale=true"#)])
+        }
+        let failed = try await events.next("a typed error") { if case .error = $0 { true } else { false } }
+        guard case .error(let error) = failed else { throw LoopbackPeerFailed(description: "no error") }
+        #expect(error.kind == .authenticationFailed)
+        #expect(try await Self.end(events, within: 5).cause == "CALL_REJECTED")
+        try await server.close(phone)
+    }
+
     @Test func garbageWhileRingingLeavesTheCallToItsAnswerOverUDP() async throws {
         let server = try Server(datagram: true)
         let phone = try await server.registered()

@@ -250,6 +250,11 @@ import Testing
         let otherBranch = Self.response(200, to: Self.request("INVITE", branch: "z9hG4bK-other"))
         layer.received(otherBranch, now: 0.2)
         #expect(layer.takeOutput().events == [.strayResponse(otherBranch)])
+        // Our branch but another call's Call-ID: not ours either.
+        var otherCall = Self.response(200, to: invite)
+        otherCall.set(.callID, "another-call")
+        layer.received(otherCall, now: 0.2)
+        #expect(layer.takeOutput().events == [.strayResponse(otherCall)])
 
         let cancelled = Self.response(200, to: SIPMessage.cancel(of: invite))
         layer.received(cancelled, now: 0.3)
