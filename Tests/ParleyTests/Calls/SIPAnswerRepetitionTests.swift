@@ -16,16 +16,7 @@ import Testing
 
     @Test func theAnswerIsRepeatedOverUDPUntilTheACK() async throws {
         let peer = try LoopbackSIPPeer(datagram: true)
-        var timers = SIPTimers()
-        timers.t1 = 0.05
-        let endpoint = SIPEndpoint(server: try SIPServerAddress(parsing: "sip:127.0.0.1:\(peer.port)"), timers: timers)
-        try await endpoint.open()
-        await endpoint.acceptRequests()
-        // The peer learns the endpoint's address from a first request, as a registrar does.
-        let hello = Task { try await endpoint.request(try SIPMessage.parse(Array(Self.options.utf8))) }
-        let first = try SIPMessage.parse(Array(try peer.receive(within: 5).utf8))
-        try peer.send(SIPMessage.response(to: first, status: 200, reason: "OK", toTag: "t").serializedText)
-        _ = try await hello.value
+        let endpoint = try await SIPEndpoint.opened(toLoopback: peer)
 
         var requests = endpoint.incoming.makeAsyncIterator()
         try peer.send(Self.invite)

@@ -24,15 +24,7 @@ import Testing
 
     @Test func requestsInsideAnAnsweredCallAreAnswered() async throws {
         let peer = try LoopbackSIPPeer(datagram: true)
-        var timers = SIPTimers()
-        timers.t1 = 0.05
-        let endpoint = SIPEndpoint(server: try SIPServerAddress(parsing: "sip:127.0.0.1:\(peer.port)"), timers: timers)
-        try await endpoint.open()
-        await endpoint.acceptRequests()
-        let hello = Task { try await endpoint.request(try SIPMessage.parse(Array(SIPAnswerRepetitionTests.options.utf8))) }
-        let first = try SIPMessage.parse(Array(try peer.receive(within: 5).utf8))
-        try peer.send(SIPMessage.response(to: first, status: 200, reason: "OK", toTag: "t").serializedText)
-        _ = try await hello.value
+        let endpoint = try await SIPEndpoint.opened(toLoopback: peer)
 
         var requests = endpoint.incoming.makeAsyncIterator()
         try peer.send(Self.request("INVITE", sequence: 1, tag: nil, type: "application/sdp", body: Self.theirs))
