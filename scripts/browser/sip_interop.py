@@ -36,24 +36,15 @@ BROWSER_TONE, PARLEY_TONE = bed.BROWSER_TONE, bed.PARLEY_TONE
 CANDIDATES = [440, PARLEY_TONE, BROWSER_TONE]
 
 
-class Phone:
+class Phone(bed.ScriptedPage):
     """One page of the SIP phone, registered as one user of parley.test."""
 
     def __init__(self, context, user):
+        super().__init__(context.new_page(), "sip")
         self.user = user
-        self.page = context.new_page()
         self.page.goto(PAGE)
         script = f"sip.register('{WEBSOCKET}', '{user}', 'parley.test', '{user}-secret')"
         self.status = self.page.evaluate(f"Promise.race([{script}, new Promise((resolve) => setTimeout(() => resolve('timeout'), 10000))])")
-
-    def value(self, expression):
-        return self.page.evaluate(expression)
-
-    def state(self):
-        return self.value("sip.current && sip.current.state")
-
-    def wait_state(self, wanted, seconds=10):
-        return wait_until(lambda: self.state() == wanted, seconds)
 
     def hears(self, frequency, seconds=8, hold=0.5):
         """True once the loudest frequency the page hears has stayed within 2% of `frequency`

@@ -70,6 +70,23 @@ def wait_until(predicate, seconds, step=0.1):
     return predicate()
 
 
+class ScriptedPage:
+    """A page whose phone is one JavaScript global (`vjs` for verto.js, `sip` for the SIP page):
+    what it evaluates, and the state of its current call (vertojs_interop.py, sip_interop.py)."""
+
+    def __init__(self, page, phone):
+        self.page, self.phone = page, phone
+
+    def value(self, expression):
+        return self.page.evaluate(expression)
+
+    def state(self):
+        return self.value(f"{self.phone}.current && {self.phone}.current.state")
+
+    def wait_state(self, wanted, seconds=10):
+        return wait_until(lambda: self.state() == wanted, seconds)
+
+
 def json_lines(path):
     try:
         with open(path) as handle:

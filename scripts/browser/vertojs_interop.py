@@ -33,20 +33,11 @@ PASSWORDS = {name: f"{name}-Pw-{os.getpid()}" for name in (LOGIN, "ivrj", "calle
 check, figure, wait_until, events = bed.check, bed.figure, bed.wait_until, bed.events
 
 
-class VertoPage:
+class VertoPage(bed.ScriptedPage):
     def __init__(self, context):
         context.route(PAGE, lambda route: route.fulfill(status=200, content_type="text/html", body=PAGE_HTML))
-        self.page = context.new_page()
+        super().__init__(context.new_page(), "vjs")
         self.page.goto(PAGE)
-
-    def value(self, expression):
-        return self.page.evaluate(expression)
-
-    def state(self):
-        return self.value("vjs.current && vjs.current.state")
-
-    def wait_state(self, wanted, seconds=10):
-        return wait_until(lambda: self.state() == wanted, seconds)
 
     def hears(self, frequency, seconds=8, hold=0.3):
         """True once `frequency` has dominated what the page hears for `hold` seconds."""
