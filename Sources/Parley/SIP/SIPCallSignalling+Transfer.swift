@@ -190,13 +190,15 @@ extension SIPCallSignalling {
         // Unstructured: each NOTIFY awaits its response after the one before, while the new INVITE goes on.
         transferState.notifying = Task { [weak self] in
             await previous?.value
-            _ = try? await endpoint.request(notify)
-            if final { await self?.endReferredDialog() }
+            let answer = try? await endpoint.request(notify)
+            await self?.referrerTook(status: status, phrase: phrase, answer: answer, final: final)
         }
     }
 
-    private func endReferredDialog() async {
-        guard !ended else { return }
-        await bye(cause: .normalClearing)
+    private func referrerTook(status: Int, phrase: String, answer: SIPMessage?, final: Bool) async {
+        let outcome = answer.map { "\($0.status ?? 0) \(SIPRegistration.reason($0))" } ?? "no answer"
+        logger.info("SIP call \(sipCallID): the referrer took our NOTIFY of \(status) \(phrase): \(outcome)")
+        if final, !ended { await bye(cause: .normalClearing) }
     }
+
 }
