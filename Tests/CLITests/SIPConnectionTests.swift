@@ -43,11 +43,14 @@ import Testing
         #expect(throws: Never.self) { try CallCommand.parse(base) }
     }
 
-    @Test func noRegisterGoesWithASIPServerOnly() throws {
-        let call = try CallCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--no-register"])
+    @Test func noRegisterAndNoFollowRedirectsGoWithASIPServerOnly() throws {
+        let call = try CallCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--no-register", "--no-follow-redirects"])
         #expect(call.noRegister)
-        let verto = try #require(throws: (any Error).self) { try CallCommand.parse(["bob", "--server", "ws://127.0.0.1:8080", "--no-register"]) }
-        #expect(CallCommand.message(for: verto).contains("--no-register goes with a SIP server"))
+        #expect(call.noFollowRedirects)
+        for flag in ["--no-register", "--no-follow-redirects"] {
+            let verto = try #require(throws: (any Error).self) { try CallCommand.parse(["bob", "--server", "ws://127.0.0.1:8080", flag]) }
+            #expect(CallCommand.message(for: verto).contains("--no-register and --no-follow-redirects go with a SIP server"))
+        }
     }
 
     @Test func loadSpeaksSIPWithoutTheAgentFlags() throws {
@@ -60,9 +63,14 @@ import Testing
         #expect(LoadCommand.message(for: janus).contains("not Janus"))
     }
 
-    @Test func answerRefusesWhatSIPDoesNotCarryYet() {
-        #expect(throws: (any Error).self) { try AnswerCommand.parse(["--server", "sip:127.0.0.1", "--forward", "carol"]) }
-        #expect(throws: (any Error).self) { try AnswerCommand.parse(["--server", "sip:127.0.0.1", "--early-media", "2"]) }
-        #expect(throws: Never.self) { try AnswerCommand.parse(["--server", "sip:127.0.0.1", "--login", "bob@parley.test", "--reject"]) }
+    @Test func answerRefusesWhatSIPDoesNotCarryYet() throws {
+        let agent = try #require(throws: (any Error).self) {
+            try AnswerCommand.parse(["--server", "sip:127.0.0.1", "--login", "bob@parley.test", "--agent", "ws://127.0.0.1:9/agent"])
+        }
+        #expect(AnswerCommand.message(for: agent).contains("not available over SIP yet"))
+        // A forward (302) and early media (183) are carried.
+        for flags in [["--forward", "carol"], ["--early-media", "2"], ["--reject"]] {
+            #expect(throws: Never.self) { try AnswerCommand.parse(["--server", "sip:127.0.0.1", "--login", "bob@parley.test"] + flags) }
+        }
     }
 }

@@ -47,7 +47,7 @@ struct AnswerCommand: LongRunningCommand {
     @Flag(help: "Refuse every call as busy instead of answering (for testing callers).")
     var reject = false
 
-    @Option(help: "Forward every call offered to this destination before answering (a login on the switch); each ends call-forwarded.")
+    @Option(help: "Forward every call offered to this destination before answering (a login on the switch; over SIP a user or sip: URI, sent as 302); each ends call-forwarded.")
     var forward: String?
 
     @Option(help: "Refuse every Nth call offered as busy (the 10th, 20th, ... with 10), answering the rest (for testing callers).")
@@ -74,8 +74,8 @@ struct AnswerCommand: LongRunningCommand {
         }
         guard (.zero ... .seconds(3600)).contains(drainTimeout) else { throw ValidationError("--drain-timeout must be 0-3600 seconds") }
         try media.checkOutput(json: logging.json)
-        if connection.speaksSIP, agentFlags.isSet || forward != nil || earlyMedia > .zero {
-            throw ValidationError("--agent, --agent-exec, --forward and --early-media are not available over SIP yet (docs/sip.md, \"Not yet\")")
+        if connection.speaksSIP, agentFlags.isSet {
+            throw ValidationError("--agent and --agent-exec are not available over SIP yet (docs/sip.md, \"Not yet\")")
         }
         if agentFlags.isSet, fleet.bot != nil || forward != nil { throw ValidationError("--agent and --agent-exec cannot go with --bot or --forward") }
     }
@@ -166,9 +166,9 @@ extension AnswerCommand {
         let answerer = Answerer(
             events: phone.clientEvents, activeCalls: { await phone.activeCalls }, presenter: presenter, logger: logger, baseMedia: mediaOptions,
             bot: botScript, maxCalls: maxCalls, callLimit: calls, recordDirectory: fleet.recordDir, duration: duration, dtmf: fleet.dtmf, reject: reject,
-            rejectEvery: rejectEvery, forward: nil, statsInterval: statsInterval, clockInterval: logging.json ? fleet.clockInterval : .zero,
+            rejectEvery: rejectEvery, forward: forward, statsInterval: statsInterval, clockInterval: logging.json ? fleet.clockInterval : .zero,
             reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP, sdpDialect: .sip, login: user, drainTimeout: drainTimeout,
-            metrics: metrics, earlyMedia: .zero, agent: nil)
+            metrics: metrics, earlyMedia: earlyMedia, agent: nil)
         let status = await answerer.run()
         await phone.close()
         await metricsFlags.linger(metrics)

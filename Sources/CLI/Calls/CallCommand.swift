@@ -60,6 +60,9 @@ struct CallCommand: LongRunningCommand {
     @Flag(help: "SIP: place the call without registering first; the INVITE's 401 or 407 challenge is answered with the login's credentials.")
     var noRegister = false
 
+    @Flag(help: "SIP: end the call with a 3xx redirect (REDIRECTION_TO_NEW_DESTINATION, exit status 1) instead of following its Contact with a new INVITE.")
+    var noFollowRedirects = false
+
     func validate() throws {
         do throws(ParleyError) { _ = try feedback.given() } catch { throw ValidationError(error.message) }
         if let duration, duration <= .zero { throw ValidationError("--duration must be positive") }
@@ -71,8 +74,8 @@ struct CallCommand: LongRunningCommand {
         if bot != nil, dtmf != nil { throw ValidationError("--dtmf and --bot cannot go together: send digits with a send step") }
         if connection.speaksSIP {
             do throws(ParleyError) { try SIPPhone.check(try sipDialOptions()) } catch { throw ValidationError(error.message) }
-        } else if noRegister {
-            throw ValidationError("--no-register goes with a SIP server")
+        } else if noRegister || noFollowRedirects {
+            throw ValidationError("--no-register and --no-follow-redirects go with a SIP server")
         }
         if agentFlags.isSet, bot != nil || connection.dialect == .janus || connection.speaksSIP { throw ValidationError("--agent and --agent-exec go with Verto calls and without --bot") }
     }
@@ -92,6 +95,7 @@ struct CallCommand: LongRunningCommand {
         options.callerName = callerName
         options.callerNumber = callerNumber
         options.ringTimeout = ringTimeout > .zero ? ringTimeout : nil
+        options.followRedirects = !noFollowRedirects
         return options
     }
 

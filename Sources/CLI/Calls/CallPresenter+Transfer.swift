@@ -9,6 +9,8 @@ extension CallPresenter {
             case .completed(let destination): ("completed", destination, nil)
             case .failed(let destination, let reason): ("failed", destination, reason)
             case .transferred(let destination): ("transferred", destination, nil)
+            case .redirected(let destination, let response): ("redirected", destination, response)
+            case .redirectNotFollowed(let destination, let reason): ("redirect-not-followed", destination, reason)
             }
         if json {
             JSONEvents.emit("transfer", TransferPayload(call: call, transfer: step, destination: destination, reason: reason))
@@ -20,6 +22,8 @@ extension CallPresenter {
             case .completed: "transferred to \(destination)"
             case .failed: "transfer to \(destination) failed: \(reason ?? "")"
             case .transferred: "the far end sent the call on to \(destination)"
+            case .redirected: "\(reason ?? "a redirect") sent the call on to \(destination)"
+            case .redirectNotFollowed: "a redirect to \(destination) not followed: \(reason ?? "")"
             }
         note("call \(call.prefix(8)): \(text)")
     }

@@ -397,7 +397,8 @@ struct BotPayload: Encodable {
 }
 /// `reason` and `record` encode themselves (TerminationReason+Encodable.swift, CallRecord.swift).
 struct EndedPayload: Encodable { let call: String; let reason: TerminationReason; var record: CallRecord? = nil }
-/// `transfer`: "requested", "completed", "failed" (with `reason`) or "transferred" (we were sent on).
+/// `transfer`: "requested", "completed", "failed" (with `reason`) or "transferred" (we were sent on);
+/// over SIP also "redirected" (`reason`: the 3xx) and "redirect-not-followed" (`reason`: why).
 struct TransferPayload: Encodable { let call: String; let transfer: String; let destination: String; let reason: String? }
 
 struct CandidatePairPayload: Encodable {

@@ -11,6 +11,10 @@ public enum TransferProgress: Sendable, Equatable {
     case failed(destination: String, reason: String)
     /// The other party sent us on to `destination`: the call now rings there, on new media.
     case transferred(destination: String)
+    /// A redirect (SIP 3xx, `response`) sent our call on to `destination`: a new INVITE goes there.
+    case redirected(destination: String, response: String)
+    /// A redirect we did not follow (not asked to, a loop, too many): the call ends with it.
+    case redirectNotFollowed(destination: String, reason: String)
 }
 
 /// Blind transfer, forward and the endings a user can cause (docs/calls.md, "Transfer and

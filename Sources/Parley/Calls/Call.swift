@@ -235,6 +235,8 @@ public actor Call {
             await end(endingReason(forRemote: reason), failure: nil, notifyServer: false)
         case .transferred(let destination):
             await followTransfer(to: destination)
+        case .transferProgress(let progress):
+            eventSink.yield(.transfer(progress))
         case .remoteCandidate(let line):
             if let leg { await leg.addRemoteCandidate(line) } else { negotiation.holdRemoteCandidate(line) }
         case .remoteEndOfCandidates:

@@ -13,6 +13,9 @@ public struct DialOptions: Sendable {
     /// How long the call may go unanswered (dialing, ringing or early media) before we end it
     /// `no-answer` (NO_ANSWER, 19); nil rings until the far end or the server ends it.
     public var ringTimeout: Duration? = .seconds(60)
+    /// SIP: a 3xx to our INVITE is followed with a new INVITE to its Contact (at most five, no
+    /// target twice); false ends the call with the 3xx (docs/sip.md, "Redirects").
+    public var followRedirects = true
 
     public init() {}
 }

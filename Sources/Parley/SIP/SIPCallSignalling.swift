@@ -22,7 +22,7 @@ actor SIPCallSignalling: CallSignalling {
     private var invite: SIPMessage?
     private var sequence: UInt32 = 0
     private var provisionalSeen = false
-    private var cancelled = false
+    var cancelled = false
     /// The account as our From names it, and the caller id and custom header fields.
     private var inviteFrom: SIPAccount
     private var inviteFields: [SIPHeader] = []
@@ -35,7 +35,7 @@ actor SIPCallSignalling: CallSignalling {
     private var timerC: Task<Void, Never>?
 
     // Theirs: the INVITE offered to us, its server transaction, and who awaits its ACK.
-    private var offered: (key: SIPTransactionKey, request: SIPMessage)?
+    var offered: (key: SIPTransactionKey, request: SIPMessage)?
     private var acknowledged = false
     private var ackWaiter: CheckedContinuation<Bool, Never>?
 
@@ -47,6 +47,10 @@ actor SIPCallSignalling: CallSignalling {
     var remoteHolds = false
     /// Our 200 to the peer's re-INVITE, repeated over UDP until its ACK (§13.3.1.4), as the answer is.
     var reanswerRepeater: Task<Void, Never>?
+    /// REFER either way (SIPCallSignalling+Transfer.swift), and the 3xx we may still follow
+    /// (SIPCallSignalling+Redirect.swift; nil: none).
+    var transferState = SIPTransferState()
+    var redirects: SIPRedirects?
 
     init(callID: String, endpoint: SIPEndpoint, account: SIPAccount, logger: Logger, onClose: @escaping @Sendable (String) async -> Void) {
         sipCallID = callID
@@ -82,6 +86,7 @@ actor SIPCallSignalling: CallSignalling {
     func invite(callID: String, destination: String, options: DialOptions, sdp: String, trickle: Bool) async throws(ParleyError) -> String? {
         let target = try Self.requestURI(for: destination, domain: account.domain)
         (inviteFrom, inviteFields) = try Self.caller(of: options, account: account)
+        redirects = options.followRedirects ? SIPRedirects(original: target) : nil
         sent(sdp)
         let events = progress
         // Unstructured: the INVITE's responses arrive while the call rings, long after `dial`.
@@ -104,7 +109,7 @@ actor SIPCallSignalling: CallSignalling {
     }
 
     /// Sends the INVITE, answering up to four challenges, and hands its final response on.
-    private func send(to target: String, sdp: String) async {
+    func send(to target: String, sdp: String) async {
         authorizer.beginRequest()
         var authorization: [SIPHeader] = []
         for _ in 0...4 {
@@ -153,14 +158,19 @@ actor SIPCallSignalling: CallSignalling {
         case 101..<200:
             provisionalSeen = true
             await armTimerC()
+            await reportToReferrer(status, phrase: SIPRegistration.reason(response))
             await call?.handle(status == 183 && body != nil ? .earlyMedia(sdp: body) : .ringing)
         case 200..<300:
             timerC?.cancel()
+            await reportToReferrer(status, phrase: SIPRegistration.reason(response))
             await accepted(response, sdp: body)
         default:
             timerC?.cancel()
+            if await followsRedirect(response, status: status) { return }
             ended = true
-            let reason = SIPEndReason.reason(forStatus: status, phrase: SIPRegistration.reason(response), callID: sipCallID)
+            await reportToReferrer(status, phrase: SIPRegistration.reason(response))
+            let reason = SIPEndReason.reason(forStatus: status, phrase: SIPRegistration.reason(response), callID: sipCallID,
+                                             q850: SIPReason.q850(in: response))
             logger.info("the INVITE was refused: \(status) \(SIPRegistration.reason(response))")
             await call?.handle(.remoteHangup(reason))
         }
@@ -181,14 +191,16 @@ actor SIPCallSignalling: CallSignalling {
     private func timerCFired(after wait: Double) async {
         guard dialog == nil, !ended, !cancelled, let invite else { return }
         await fail(ParleyError(.requestTimedOut(method: "INVITE", after: .milliseconds(Int(wait * 1000)))), cause: .recoveryOnTimerExpire)
-        await cancel(invite)
+        await cancel(invite, cause: .recoveryOnTimerExpire)
     }
 
     /// §9.1: CANCEL for our INVITE still ringing (a 2xx that crosses it is ACKed and ended with
     /// BYE, `accepted`); an INVITE that no final response ends within 64·T1 after it is given up.
-    private func cancel(_ invite: SIPMessage) async {
+    private func cancel(_ invite: SIPMessage, cause: HangupCause) async {
         cancelled = true
-        _ = try? await endpoint.request(.cancel(of: invite))
+        var request = SIPMessage.cancel(of: invite)
+        for field in SIPEndReason.fields(for: cause) { request.append(field) }
+        _ = try? await endpoint.request(request)
         let endpoint = endpoint
         let wait = await endpoint.timers.transactionTimeout
         // Unstructured: the INVITE's last 64·T1 after its CANCEL; it does nothing when a final response came.
@@ -227,7 +239,8 @@ actor SIPCallSignalling: CallSignalling {
     private func fail(_ error: ParleyError, cause: HangupCause) async {
         guard !ended else { return }
         logger.warning("SIP call \(sipCallID): \(error.message)")
-        if dialog != nil { await bye() }
+        await reportToReferrer(503, phrase: "Service Unavailable")
+        if dialog != nil { await bye(cause: cause) }
         ended = true
         await call?.handle(.error(error))
         await call?.handle(.remoteHangup(TerminationReason(cause, sipCallID: sipCallID)))
@@ -263,7 +276,7 @@ actor SIPCallSignalling: CallSignalling {
         // How long: Timer H's 64·T1, 32 s by default.
         let ackTimeout = Duration.milliseconds(Int(await endpoint.timers.transactionTimeout * 1000))
         guard await awaitACK(within: ackTimeout) else {
-            await bye()
+            await bye(cause: .recoveryOnTimerExpire)
             ended = true
             throw ParleyError(kind: .requestTimeout, message: "the caller did not acknowledge our answer within \(ackTimeout)")
         }
@@ -303,8 +316,8 @@ actor SIPCallSignalling: CallSignalling {
         ackWaiter = nil
     }
 
-    func response(to request: SIPMessage, status: Int, reason: String, sdp: String? = nil) async -> SIPMessage {
-        var headers = [SIPHeader(.contact, "<\(await endpoint.contactURI(user: account.user))>"), SIPHeader(.allow, SIPEndpoint.allowedInCalls)]
+    func response(to request: SIPMessage, status: Int, reason: String, sdp: String? = nil, extra: [SIPHeader] = []) async -> SIPMessage {
+        var headers = [SIPHeader(.contact, "<\(await endpoint.contactURI(user: account.user))>"), SIPHeader(.allow, SIPEndpoint.allowedInCalls)] + extra
         // A dialog-making response copies the request's Record-Route (§12.1.1).
         headers += request.headers(.recordRoute).map { SIPHeader(.recordRoute, $0.value) }
         if sdp != nil { headers.append(SIPHeader(.contentType, "application/sdp")) }
@@ -330,7 +343,10 @@ actor SIPCallSignalling: CallSignalling {
             try? await endpoint.respond(to: key, with: .response(to: request, status: 200, reason: "OK"))
             guard dialog != nil, !ended else { return }
             ended = true
-            await call?.handle(.remoteHangup(TerminationReason(.normalClearing, sipCallID: sipCallID)))
+            settleTransfer(.failure(ParleyError(kind: .callState, message: "the far end hung up before the transfer completed")))
+            // After its final NOTIFY, a transferee's BYE ends nothing: our transfer ends the call.
+            guard !transferCompleted else { return }
+            await call?.handle(.remoteHangup(TerminationReason(SIPEndReason.cause(ofBye: request), sipCallID: sipCallID)))
         case "CANCEL":
             try? await endpoint.respond(to: key, with: .response(to: request, status: 200, reason: "OK"))
             guard let offered, dialog == nil, !ended else { return }
@@ -341,8 +357,11 @@ actor SIPCallSignalling: CallSignalling {
             await reoffered(request, key: key)
         case "INFO":
             await info(request, key: key)
+        case "REFER":
+            await referred(request, key: key)
+        case "NOTIFY":
+            await notified(request, key: key)
         default:
-            // REFER is not taken yet (docs/sip.md, "Not yet").
             try? await endpoint.respond(to: key, with: .response(to: request, status: 501, reason: "Not Implemented", toTag: localTag,
                                                                    headers: [SIPHeader(.allow, SIPEndpoint.allowedInCalls)]))
         }
@@ -359,21 +378,23 @@ actor SIPCallSignalling: CallSignalling {
     func hangup(callID: String, cause: HangupCause) async {
         guard !ended else { return }
         if dialog != nil {
-            await bye()
+            await bye(cause: cause)
         } else if let offered {
             let refusal = SIPEndReason.refusal(for: cause)
-            try? await endpoint.respond(to: offered.key, with: await response(to: offered.request, status: refusal.status, reason: refusal.phrase))
+            try? await endpoint.respond(to: offered.key, with: await response(to: offered.request, status: refusal.status, reason: refusal.phrase,
+                                                                             extra: SIPEndReason.fields(for: cause)))
         } else if let invite {
-            await cancel(invite)
+            await cancel(invite, cause: cause)
         } else {
             cancelled = true
         }
         ended = true
     }
 
-    private func bye() async {
+    /// BYE, with the Q.850 Reason for `cause` (RFC 3326).
+    func bye(cause: HangupCause = .normalClearing) async {
         guard var dialog else { return }
-        let request = dialog.request("BYE", via: await endpoint.newVia())
+        let request = dialog.request("BYE", via: await endpoint.newVia(), headers: SIPEndReason.fields(for: cause))
         self.dialog = dialog
         ended = true
         _ = try? await endpoint.request(request)
@@ -397,16 +418,7 @@ actor SIPCallSignalling: CallSignalling {
         await onClose(sipCallID)
     }
 
-    // MARK: Not yet in SIP (docs/sip.md, "Not yet")
-
-    func earlyMedia(callID: String, sdp: String, trickle: Bool) async throws(ParleyError) {
-        throw ParleyError(kind: .callState, message: "SIP early media (183) for offered calls is not implemented yet")
-    }
-
-    func transfer(callID: String, destination: String) async throws(ParleyError) {
-        throw ParleyError(kind: .callState, message: "transfer is not implemented for SIP calls yet (it needs REFER)")
-    }
-
+    // MARK: Not in SIP
 
     /// SIP carries every candidate in the SDP: nothing trickles.
     func candidate(callID: String, line: String) async {}

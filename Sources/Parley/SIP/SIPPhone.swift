@@ -96,9 +96,10 @@ public actor SIPPhone {
     public func dial(_ destination: String, options: DialOptions = DialOptions()) async throws(ParleyError) -> Call {
         let callID = RandomIdentifier.token(length: 24)
         let signalling = makeSignalling(callID: callID)
-        let call = Call(id: callID, direction: .outgoing, remoteParty: destination, signalling: signalling,
+        let legs = makeLegs(first: signalling)
+        let call = Call(id: callID, direction: .outgoing, remoteParty: destination, signalling: legs,
                         media: options.media.map(Self.withoutTrickle) ?? media, logger: logger)
-        await signalling.bind(to: call)
+        await legs.bind(to: call)
         calls[callID] = signalling
         callsByID[callID] = call
         try await call.dial(destination: destination, options: options)
@@ -116,6 +117,19 @@ public actor SIPPhone {
     private func makeSignalling(callID: String) -> SIPCallSignalling {
         SIPCallSignalling(callID: callID, endpoint: endpoint, account: account, logger: logger,
                           onClose: { [weak self] id in await self?.forget(id) })
+    }
+
+    /// The call's dialogs: this one, then one more for each REFER it follows (`SIPCallLegs`).
+    private func makeLegs(first: SIPCallSignalling) -> SIPCallLegs {
+        SIPCallLegs(first: first, newLeg: { [weak self] in await self?.referredLeg() })
+    }
+
+    /// A new dialog for a call that follows a REFER, routed under its own Call-ID.
+    private func referredLeg() -> SIPCallSignalling {
+        let callID = RandomIdentifier.token(length: 24)
+        let signalling = makeSignalling(callID: callID)
+        calls[callID] = signalling
+        return signalling
     }
 
     private func forget(_ callID: String) {
@@ -185,8 +199,9 @@ public actor SIPPhone {
         let caller = SIPCallerID(of: request)
         let signalling = makeSignalling(callID: callID)
         await signalling.offer(request, key: key)
-        let call = Call(id: callID, direction: .incoming, remoteParty: caller.number ?? "unknown", signalling: signalling, media: media, logger: logger)
-        await signalling.bind(to: call)
+        let legs = makeLegs(first: signalling)
+        let call = Call(id: callID, direction: .incoming, remoteParty: caller.number ?? "unknown", signalling: legs, media: media, logger: logger)
+        await legs.bind(to: call)
         calls[callID] = signalling
         callsByID[callID] = call
         var incoming = IncomingCall(call: call, callerName: caller.name, callerNumber: caller.number, calleeName: nil,

@@ -1,0 +1,63 @@
+import Signaling
+
+/// The SIP dialogs one `Call` goes through (docs/sip.md, "Transfer"): the first, and after each
+/// REFER of the peer's that the call follows, the INVITE to its target, a new dialog under a new
+/// Call-ID (RFC 3515 §2.4.3: the referred request is a new one). The call speaks to the latest;
+/// the ones before it end with it (BYE) and close with it.
+actor SIPCallLegs: CallSignalling {
+    private var current: SIPCallSignalling
+    private var earlier: [SIPCallSignalling] = []
+    private weak var call: Call?
+    /// A new dialog's signalling, routed by the phone under its own Call-ID; nil once the phone is gone.
+    private let newLeg: @Sendable () async -> SIPCallSignalling?
+
+    init(first: SIPCallSignalling, newLeg: @escaping @Sendable () async -> SIPCallSignalling?) {
+        current = first
+        self.newLeg = newLeg
+    }
+
+    func bind(to call: Call) async {
+        self.call = call
+        await current.bind(to: call)
+    }
+
+    /// Our INVITE; when the current dialog accepted a REFER the call now follows, it goes out on
+    /// a new dialog, carrying the REFER's Referred-By, and its progress is told to the referrer.
+    func invite(callID: String, destination: String, options: DialOptions, sdp: String, trickle: Bool) async throws(ParleyError) -> String? {
+        var options = options
+        if let referral = await current.takeAcceptedReferral() {
+            guard let call, let next = await newLeg() else { throw ParleyError(kind: .callState, message: "the SIP phone is closed: the transfer cannot be followed") }
+            await next.bind(to: call)
+            await next.reportProgress(to: current)
+            if let referredBy = referral.referredBy {
+                options.headers.append(CustomHeader(name: "Referred-By", value: referredBy))
+            }
+            earlier.append(current)
+            current = next
+        }
+        return try await current.invite(callID: callID, destination: destination, options: options, sdp: sdp, trickle: trickle)
+    }
+
+    func hangup(callID: String, cause: HangupCause) async {
+        await current.hangup(callID: callID, cause: cause)
+        for leg in earlier { await leg.hangup(callID: callID, cause: cause) }
+    }
+
+    func close() async {
+        await current.close()
+        for leg in earlier { await leg.close() }
+    }
+
+    func open(callID: String) async throws(ParleyError) { try await current.open(callID: callID) }
+    func answer(callID: String, sdp: String, trickle: Bool) async throws(ParleyError) { try await current.answer(callID: callID, sdp: sdp, trickle: trickle) }
+    func earlyMedia(callID: String, sdp: String, trickle: Bool) async throws(ParleyError) { try await current.earlyMedia(callID: callID, sdp: sdp, trickle: trickle) }
+    func ringing(callID: String) async { await current.ringing(callID: callID) }
+    func hold(callID: String, _ held: Bool) async throws(ParleyError) { try await current.hold(callID: callID, held) }
+    func transfer(callID: String, destination: String) async throws(ParleyError) { try await current.transfer(callID: callID, destination: destination) }
+    func sendDTMF(callID: String, digits: String) async throws(ParleyError) { try await current.sendDTMF(callID: callID, digits: digits) }
+    func candidate(callID: String, line: String) async { await current.candidate(callID: callID, line: line) }
+    func endOfCandidates(callID: String) async { await current.endOfCandidates(callID: callID) }
+    func updateMedia(callID: String, offer: String) async throws(ParleyError) -> String { try await current.updateMedia(callID: callID, offer: offer) }
+    func reattach(callID: String, sdp: String) async throws(ParleyError) { try await current.reattach(callID: callID, sdp: sdp) }
+    func waitUntilReady(within timeout: Duration) async -> Bool { await current.waitUntilReady(within: timeout) }
+}
