@@ -46,6 +46,9 @@ enum ExitStatus {
             case .iceFailed, .turnAuthentication, .dtlsFailed, .noSupportedCodec, .negotiation, .mediaTimeout: return mediaFailed
             case .reconnectTimeout, .reconnectFailed: return networkLost
             case .configuration, .audio: return usage
+            // Credentials refused on the call itself (a SIP INVITE placed without registering)
+            // are the refused login they would have been at registration.
+            case .authenticationFailed: return notConnected
             default: return callFailed
             }
         }

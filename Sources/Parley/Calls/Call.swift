@@ -233,6 +233,8 @@ public actor Call {
             await apply(.answered)
         case .remoteHangup(let reason):
             await end(endingReason(forRemote: reason), failure: nil, notifyServer: false)
+        case .failed(let error, let reason):
+            await end(endingReason(forRemote: reason), failure: error, notifyServer: false)
         case .transferred(let destination):
             await followTransfer(to: destination)
         case .transferProgress(let progress):

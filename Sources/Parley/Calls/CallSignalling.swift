@@ -59,6 +59,10 @@ enum CallSignallingEvent: Sendable {
     case sessionLost(ParleyError)
     /// A failure worth reporting that does not end the call.
     case error(ParleyError)
+    /// The far end or the dialect ended the call because of `error` (SIP: credentials refused
+    /// on the INVITE, a transaction timed out): it ends as `remoteHangup` would, and `error` is
+    /// the call's failure, which the exit status reads.
+    case failed(ParleyError, TerminationReason)
 }
 
 extension CallSignalling {

@@ -242,8 +242,7 @@ actor SIPCallSignalling: CallSignalling {
         await reportToReferrer(503, phrase: "Service Unavailable")
         if dialog != nil { await bye(cause: cause) }
         ended = true
-        await call?.handle(.error(error))
-        await call?.handle(.remoteHangup(TerminationReason(cause, sipCallID: sipCallID)))
+        await call?.handle(.failed(error, TerminationReason(cause, sipCallID: sipCallID)))
     }
 
     // MARK: The INVITE offered to us
