@@ -260,7 +260,19 @@ struct CallCommand: LongRunningCommand {
                                   interactive: !logging.json, commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-",
                                   watchesInputLevel: !mediaOptions.source.isGenerated, bot: bot, logger: logger)
         session.reports = (reports, "parley call \(destination)")
+        let news = phone.clientEvents
+        // Unstructured: the phone's own news (its flow reconnecting, or giving up) while the call runs; cancelled after it.
+        let relay = Task {
+            for await event in news {
+                switch event {
+                case .error(let error): presenter.error(error)
+                case .incomingCall: continue
+                default: presenter.client(event)
+                }
+            }
+        }
         let status = await session.run()
+        relay.cancel()
         await phone.close()
         return status
     }
