@@ -69,8 +69,10 @@ extension SIPPhone {
         } catch {
             // The flow ended under the re-INVITE: its recovery (flowEnded) takes the call on.
             guard !flowRecovery.recovering, await endpoint.closedError == nil else { return }
-            logger.error("call \(call.id): ICE restart by re-INVITE failed: \(error)")
-            await call.end(TerminationReason(localStatus: .networkLost), failure: error, notifyServer: true)
+            let failure = ParleyError(kind: error.kind, message: "the call's media path was lost and the re-INVITE to restart it failed, as when "
+                                      + "the far end has gone (a closed or reloaded browser tab, a phone off the network): \(error.message)")
+            logger.error("call \(call.id): \(failure.message)")
+            await call.end(TerminationReason(localStatus: .networkLost), failure: failure, notifyServer: true)
         }
     }
 
