@@ -163,6 +163,12 @@ extension SIPPhone {
         await startRouting()
     }
 
+    /// Fewer and quicker attempts: tests against hostile servers need not wait out the backoff.
+    func limitFlowRecovery(attempts: Int, firstDelay: Duration) {
+        flowRecovery.attempts = attempts
+        flowRecovery.firstDelay = firstDelay
+    }
+
     /// The phone closes: no recovery starts or goes on.
     func stopRecovery() async {
         await flowRecovery.stop()?.close()

@@ -346,4 +346,24 @@ import Testing
         #expect(try await Self.end(events, within: 5).cause == "NORMAL_CLEARING")
         try await server.close(phone)
     }
+
+    /// The same lost flow, but the server takes the new connection and never answers its
+    /// REGISTER: when the attempts are spent the call ends `reconnect-failed`, and the phone
+    /// reports the same error to whoever serves it (`parley answer` stops then).
+    @Test func aFlowThatCannotBeOpenedAgainEndsTheCallReconnectFailed() async throws {
+        let server = try Server(datagram: false)
+        let phone = try await server.registered()
+        await phone.limitFlowRecovery(attempts: 2, firstDelay: .milliseconds(10))
+        let news = EventRecorder(phone.clientEvents)
+        let (_, events, invite) = try await Self.dial(phone, server)
+        try Self.answered(invite, by: server)
+        _ = try await events.next("active") { $0 == .state(.active) }
+        try server.send(Self.garbage)
+        let failed = try await events.next("the typed error") { if case .error(let error) = $0 { error.kind == .reconnectFailed } else { false } }
+        guard case .error(let error) = failed else { throw LoopbackPeerFailed(description: "no error") }
+        #expect(error.message.contains("2 attempts") && error.message.contains("REGISTER"), "\(error.message)")
+        #expect(try await Self.end(events, within: 5).localStatus == .networkLost)
+        _ = try await news.next("the phone's own error") { if case .error(let error) = $0 { error.kind == .reconnectFailed } else { false } }
+        await phone.close()
+    }
 }
