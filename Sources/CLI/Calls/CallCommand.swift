@@ -242,6 +242,7 @@ struct CallCommand: LongRunningCommand {
                 phone = try await SIPPhone.register(server: account.server, user: account.user, domain: account.domain, password: account.password,
                                                     media: mediaOptions, tls: account.tls, logger: logger)
             }
+            await phone.keepCalls(try connection.reconnectionPolicy())
         } catch {
             reports.write([.setupFailed(error)], suite: "parley call \(destination)", presenter: presenter)
             fail(error, presenter: presenter)

@@ -6,6 +6,10 @@ import Signaling
 struct SIPFlowRecovery {
     /// How the phone's flows are opened (TLS verification and the rest), for the next one.
     let options: SIPFlowOptions
+    /// Off (`--no-reconnect`): a failed path or flow ends its calls, as nothing is tried.
+    var enabled = true
+    /// How long each call may stay dropped or reconnecting before it ends.
+    var reconnectTimeout: Duration = .seconds(60)
     /// Attempts before the calls end and the phone gives up.
     var attempts = 6
     /// The wait before the first attempt, doubling up to `maximumDelay`.
@@ -23,7 +27,7 @@ struct SIPFlowRecovery {
 
     /// Starts a recovery; false while one runs or after the phone stopped.
     mutating func begin() -> Bool {
-        guard !recovering, !stopped else { return false }
+        guard enabled, !recovering, !stopped else { return false }
         recovering = true
         return true
     }

@@ -12,6 +12,20 @@ import Signaling
 /// may have moved). Attempts back off; when they are spent every call ends with
 /// `reconnect-failed`.
 extension SIPPhone {
+    /// How the phone keeps its calls, from the policy a Verto client reconnects by: off, or on
+    /// with each call's reconnect timeout and the flow attempts before giving up (0: no limit).
+    public func keepCalls(_ policy: ReconnectionPolicy) {
+        flowRecovery.enabled = policy.isEnabled
+        flowRecovery.reconnectTimeout = policy.reconnectTimeout
+        flowRecovery.attempts = policy.maximumAttempts == 0 ? Int.max : policy.maximumAttempts
+    }
+
+    /// What a new call asks when its media path fails: nil (the call ends) when recovery is off.
+    var pathRecovery: (@Sendable (Call) async -> Void)? {
+        guard flowRecovery.enabled else { return nil }
+        return { [weak self] call in await self?.pathLost(call) }
+    }
+
     /// Watches the host's network once, for every call of the phone.
     func watchNetwork() async {
         guard flowRecovery.watch == nil else { return }
@@ -27,7 +41,7 @@ extension SIPPhone {
     /// A burst of network changes: a UDP flow whose address no longer leads to the server is
     /// given up for a new one; otherwise each call whose media path the changes touch restarts ICE.
     private func networkSettled(_ changes: [NetworkChange]) async {
-        guard !flowRecovery.recovering else { return }
+        guard flowRecovery.enabled, !flowRecovery.recovering else { return }
         if let stranded = await strandedFlow() {
             logger.warning("the SIP flow's address \(stranded) no longer leads to the server: opening a new flow")
             let abandoned = endpoint
@@ -81,6 +95,11 @@ extension SIPPhone {
     func flowEnded(_ served: SIPEndpoint) async {
         guard served === endpoint, let error = await served.closedError, error != .closed else { return }
         logger.warning("the SIP flow ended: \(error)")
+        guard flowRecovery.enabled else {
+            // Nothing is tried: no BYE or re-INVITE can go out any more, so each call ends.
+            for signalling in calls.values { await signalling.flowLost(error) }
+            return
+        }
         // Not registered and no call: nothing needs a new flow (a phone that failed to register).
         guard await registration.grantedExpiry != nil || !calls.isEmpty else { return }
         await recoverFlow(moved: false, lost: error, reason: error.description) {}

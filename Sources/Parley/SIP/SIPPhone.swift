@@ -106,7 +106,8 @@ public actor SIPPhone {
         let callID = RandomIdentifier.token(length: 24)
         let signalling = makeSignalling(callID: callID)
         let call = Call(id: callID, direction: .outgoing, remoteParty: destination, signalling: signalling,
-                        media: options.media.map(Self.withoutTrickle) ?? media, logger: logger, onPathLost: { [weak self] in await self?.pathLost($0) })
+                        media: options.media.map(Self.withoutTrickle) ?? media, logger: logger, reconnectTimeout: flowRecovery.reconnectTimeout,
+                        onPathLost: pathRecovery)
         await signalling.bind(to: call)
         calls[callID] = signalling
         callsByID[callID] = call
@@ -200,7 +201,7 @@ public actor SIPPhone {
         let signalling = makeSignalling(callID: callID)
         await signalling.offer(request, key: key)
         let call = Call(id: callID, direction: .incoming, remoteParty: caller.number ?? "unknown", signalling: signalling, media: media, logger: logger,
-                        onPathLost: { [weak self] in await self?.pathLost($0) })
+                        reconnectTimeout: flowRecovery.reconnectTimeout, onPathLost: pathRecovery)
         await signalling.bind(to: call)
         calls[callID] = signalling
         callsByID[callID] = call

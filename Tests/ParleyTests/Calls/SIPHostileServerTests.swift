@@ -344,7 +344,9 @@ import Testing
             + "Max-Forwards: 70\r\nFrom: <sip:bob@parley.test>;tag=srv\r\nTo: \(from)\r\nCall-ID: \(try invite.callID())\r\n"
             + "CSeq: 1 BYE\r\nContent-Length: 0\r\n\r\n")
         #expect(try await Self.end(events, within: 5).cause == "NORMAL_CLEARING")
-        try await server.close(phone)
+        // Not `server.close`: over TCP the unregistering REGISTER may share a read with our 200
+        // to the BYE, which the server here would not see; unanswered, it ends after Timer F.
+        await phone.close()
     }
 
     /// The same lost flow, but the server takes the new connection and never answers its
