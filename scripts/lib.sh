@@ -124,31 +124,57 @@ reap() {
     for pid in "${pids[@]}"; do bounded "$pid" 5 >/dev/null 2>&1; done
 }
 
-# up_kamailio: Parley's test registrar and proxy (deploy/kamailio/, docs/sip.md) on loopback, UDP
-# and TCP on one port free for both (at most 50 tries), logging to $work/kamailio.log and ended
-# with `pids`; sets `sip_port`, or the script ends when Kamailio does not listen within 10 s.
+# up_kamailio [ARGS...]: Parley's test registrar and proxy (deploy/kamailio/, docs/sip.md) on
+# loopback (or on $kamailio_address, run through the command prefix in the array $kamailio_in,
+# e.g. (in_b) for a test bed's namespace), UDP and TCP on one port free for both (at most 50
+# tries), logging to $work/kamailio.log and ended with `pids`; ARGS go to Kamailio as they are
+# (more listeners, -A definitions); sets `sip_port`, or the script ends when Kamailio does not
+# listen within 10 s.
 up_kamailio() {
-    sip_port=$(python3 -c '
-import socket
+    local address=${kamailio_address:-127.0.0.1}
+    local run=("${kamailio_in[@]}")
+    sip_port=$("${run[@]}" python3 -c '
+import socket, sys
 for _ in range(50):
-    t = socket.socket(); t.bind(("127.0.0.1", 0)); port = t.getsockname()[1]
+    t = socket.socket(); t.bind((sys.argv[1], 0)); port = t.getsockname()[1]
     u = socket.socket(type=socket.SOCK_DGRAM)
     try:
-        u.bind(("127.0.0.1", port))
+        u.bind((sys.argv[1], port))
     except OSError:
         continue
     print(port)
     break
-')
-    [ -n "$sip_port" ] || { echo "$test_name: no loopback port free for both TCP and UDP" >&2; exit 1; }
-    /usr/sbin/kamailio -f deploy/kamailio/kamailio.cfg -DD -E -Y "$work" -l "udp:127.0.0.1:$sip_port" -l "tcp:127.0.0.1:$sip_port" \
-        -A "USERS_URL=\"text://$PWD/deploy/kamailio/users\"" > "$work/kamailio.log" 2>&1 &
+' "$address")
+    [ -n "$sip_port" ] || { echo "$test_name: no port free for both TCP and UDP on $address" >&2; exit 1; }
+    "${run[@]}" /usr/sbin/kamailio -f deploy/kamailio/kamailio.cfg -DD -E -Y "$work" -l "udp:$address:$sip_port" -l "tcp:$address:$sip_port" \
+        -A "USERS_URL=\"text://$PWD/deploy/kamailio/users\"" "$@" > "$work/kamailio.log" 2>&1 &
     pids+=("$!")
     local deadline=$((SECONDS + 10))
-    until python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.5)' "$sip_port" 2>/dev/null; do
-        [ $SECONDS -lt $deadline ] || { echo "FAIL: Kamailio did not listen on $sip_port" >&2; exit 1; }
+    until "${run[@]}" python3 -c 'import socket,sys; socket.create_connection((sys.argv[1], int(sys.argv[2])), 0.5)' "$address" "$sip_port" 2>/dev/null; do
+        [ $SECONDS -lt $deadline ] || { echo "FAIL: Kamailio did not listen on $address:$sip_port" >&2; exit 1; }
         sleep 0.1
     done
+}
+
+# kamailio_tls_args: a throwaway CA ($work/tls/ca.pem) and a certificate it signed for 127.0.0.1,
+# another CA the server's certificate does not chain to ($work/tls/other-ca.pem), and the
+# arguments that give up_kamailio a TLS listener on a free loopback port (`tls_port`), which also
+# takes secure WebSocket (wss://, the same xhttp upgrade as ws://). Sets `kamailio_tls`.
+kamailio_tls_args() {
+    local dir="$work/tls" ec=(-newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes)
+    mkdir -p "$dir"
+    for name in ca other-ca; do
+        openssl req -x509 "${ec[@]}" -keyout "$dir/$name.key" -out "$dir/$name.pem" -days 2 -subj "/CN=Parley test $name" 2>/dev/null
+    done
+    openssl req "${ec[@]}" -keyout "$dir/server.key" -out "$dir/server.csr" -subj /CN=127.0.0.1 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1\n' > "$dir/san.ext"
+    openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial -out "$dir/server.pem" -days 2 \
+        -extfile "$dir/san.ext" 2>/dev/null
+    printf '[server:default]\nmethod = TLSv1.2+\nverify_certificate = no\nrequire_certificate = no\ncertificate = %s\nprivate_key = %s\n' \
+        "$dir/server.pem" "$dir/server.key" > "$dir/tls.cfg"
+    tls_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    # shellcheck disable=SC2034  # read by the sourcing script
+    kamailio_tls=(-l "tls:127.0.0.1:$tls_port" -A WITH_TLS -A "TLS_CONFIG=\"$dir/tls.cfg\"")
 }
 
 # Of a call's recording and its --json events (the agent scripts): seconds of 100 ms chunks at a

@@ -32,9 +32,10 @@ public final class LoopbackSIPPeer {
         close(listening)
     }
 
-    /// Accepts the flow's TCP connection.
+    /// Accepts the flow's TCP connection (a new one after the phone lost the last, which closes).
     public func accept(within seconds: Double) throws {
         try wait(listening, seconds)
+        if connection >= 0, connection != listening { close(connection) }
         connection = Glibc.accept(listening, nil, nil)
         guard connection >= 0 else { throw LoopbackPeerFailed(description: "accept failed") }
     }

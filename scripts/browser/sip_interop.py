@@ -15,7 +15,12 @@ each side reaching the other at a host candidate from the SDP, and a BYE from on
   5. `parley call alice --ring-timeout 3`: Parley's CANCEL ends the ringing page's call;
   6. `parley call alice`, and the page declines it (603): Parley's call ends CALL_REJECTED;
   7. the page calls a second page (carol) and cancels while it rings: 487 for alice, carol's
-     call ends cancelled.
+     call ends cancelled;
+  8. the page calls `parley answer`, holds (re-INVITE sendonly) and resumes (sendrecv): Parley's
+     call goes remotely-held and back, and the page stops hearing Parley's tone while held; then
+     the page reloads mid-call, as a softphone's tab does: its dialog is gone, so Parley ends the
+     orphaned call saying why (its ICE consent fails and the re-INVITE that would restart it finds
+     nobody), and a call from the reloaded page works.
 
 Usage: sip_interop.py PARLEY ID WORKDIR
 """
@@ -43,7 +48,10 @@ class Phone(bed.ScriptedPage):
         super().__init__(context.new_page(), "sip")
         self.user = user
         self.page.goto(PAGE)
-        script = f"sip.register('{WEBSOCKET}', '{user}', 'parley.test', '{user}-secret')"
+        self.register()
+
+    def register(self):
+        script = f"sip.register('{WEBSOCKET}', '{self.user}', 'parley.test', '{self.user}-secret')"
         self.status = self.page.evaluate(f"Promise.race([{script}, new Promise((resolve) => setTimeout(() => resolve('timeout'), 10000))])")
 
     def hears(self, frequency, seconds=8, hold=0.5):
@@ -186,6 +194,43 @@ def page_cancels(alice, carol):
           carol.value("sip.current.cause"))
 
 
+def page_holds_then_reloads(alice, work):
+    label = "page -> parley answer, hold, resume, reload"
+    process, output = parley("reload", ["answer", "--calls", "2", "--server", f"sip:{KAMAILIO}"], work)
+    check(f"{label}: Parley registers", wait_until(lambda: events(output, "ready"), 10))
+    alice.page.evaluate("() => { sip.call('bob@parley.test'); }")
+    check(f"{label}: the call is active", alice.wait_state("active", 15) and wait_until(lambda: bed.parley_state(output) == "active", 10),
+          f"page {alice.state()}, Parley {bed.parley_state(output)}")
+    check(f"{label}: the page hears Parley's {PARLEY_TONE} Hz", alice.hears(PARLEY_TONE))
+    status = alice.page.evaluate("sip.hold(true)")
+    check(f"{label}: the page's hold re-INVITE (sendonly) is answered 200", status == 200, f"status {status}")
+    check(f"{label}: Parley's call is remotely-held", wait_until(lambda: bed.parley_state(output) == "remotely-held", 5),
+          f"state {bed.parley_state(output)}")
+    check(f"{label}: the page hears nothing from Parley while it holds", wait_until(lambda: alice.value("sip.heardFrequency()") == 0, 5),
+          f"{alice.value('sip.heardFrequency()')} Hz")
+    status = alice.page.evaluate("sip.hold(false)")
+    check(f"{label}: the page's resume re-INVITE (sendrecv) is answered 200", status == 200, f"status {status}")
+    check(f"{label}: Parley's call is active again", wait_until(lambda: bed.parley_state(output) == "active", 5), f"state {bed.parley_state(output)}")
+    check(f"{label}: the page hears Parley's {PARLEY_TONE} Hz again", alice.hears(PARLEY_TONE))
+
+    reloaded = time.monotonic()
+    alice.page.reload()
+    alice.register()
+    check(f"{label}: the reloaded page registers again", alice.status == 200, f"status {alice.status}")
+    ended = wait_until(lambda: events(output, "ended"), 45)
+    elapsed = time.monotonic() - reloaded
+    reason = ended[0]["reason"] if ended else {}
+    errors = [event.get("message", "") for event in events(output, "error")]
+    check(f"{label}: Parley ends the orphaned call within 45 s, saying why", bool(ended) and bool(errors), f"after {elapsed:.1f} s: {reason}, {errors}")
+    figure(f"{label}: Parley ended the call {elapsed:.1f} s after the page reloaded: {reason}; {errors[:1]}")
+    alice.page.evaluate("() => { sip.call('bob@parley.test'); }")
+    check(f"{label}: a call from the reloaded page is active", alice.wait_state("active", 15), f"state {alice.state()}")
+    check(f"{label}: the reloaded page hears Parley's {PARLEY_TONE} Hz", alice.hears(PARLEY_TONE))
+    alice.page.evaluate("sip.hangup()")
+    status = bed.exit_status(process, 15)
+    check(f"{label}: parley answer exits after its two calls", status is not None, f"exit {status}")
+
+
 def main():
     work = bed.WORK
     with sync_playwright() as playwright:
@@ -217,6 +262,7 @@ def main():
             phones.append(carol)
             check("a second page registers", carol.status == 200, f"status {carol.status}")
             page_cancels(alice, carol)
+            page_holds_then_reloads(alice, work)
             outputs = [os.path.join(work, name) for name in os.listdir(work) if name.endswith((".json", ".err", ".log")) and not name.startswith(("page-", "kamailio"))]
             leaks = [os.path.basename(path) for path in outputs if "bob-secret" in open(path, errors="replace").read()]
             check("no password in any output or log of Parley", not leaks and len(outputs) >= 18, f"{len(outputs)} files, leaks in {leaks}")

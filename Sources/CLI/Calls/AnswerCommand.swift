@@ -157,6 +157,7 @@ extension AnswerCommand {
             presenter.note("registering \(account.user)@\(account.domain) at \(account.server)")
             phone = try await SIPPhone.register(server: account.server, user: account.user, domain: account.domain, password: account.password,
                                                 media: mediaOptions, tls: account.tls, logger: logger)
+            await phone.keepCalls(try connection.reconnectionPolicy())
         } catch {
             presenter.error(error)
             return ExitStatus.forSetup(error)

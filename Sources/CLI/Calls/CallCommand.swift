@@ -246,6 +246,7 @@ struct CallCommand: LongRunningCommand {
                 phone = try await SIPPhone.register(server: account.server, user: account.user, domain: account.domain, password: account.password,
                                                     media: mediaOptions, tls: account.tls, logger: logger)
             }
+            await phone.keepCalls(try connection.reconnectionPolicy())
         } catch {
             reports.write([.setupFailed(error)], suite: "parley call \(destination)", presenter: presenter)
             fail(error, presenter: presenter)
@@ -264,7 +265,19 @@ struct CallCommand: LongRunningCommand {
                                   interactive: !logging.json, commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-",
                                   watchesInputLevel: !mediaOptions.source.isGenerated, bot: bot, logger: logger)
         session.reports = (reports, "parley call \(destination)")
+        let news = phone.clientEvents
+        // Unstructured: the phone's own news (its flow reconnecting, or giving up) while the call runs; cancelled after it.
+        let relay = Task {
+            for await event in news {
+                switch event {
+                case .error(let error): presenter.error(error)
+                case .incomingCall: continue
+                default: presenter.client(event)
+                }
+            }
+        }
         let status = await session.run()
+        relay.cancel()
         await phone.close()
         return status
     }

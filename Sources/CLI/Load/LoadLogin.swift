@@ -16,6 +16,7 @@ struct LoadLogin: Sendable {
             presenter.note("registering \(account.user)@\(account.domain) at \(account.server)")
             let phone = try await SIPPhone.register(server: account.server, user: account.user, domain: account.domain, password: account.password,
                                                     media: media, tls: account.tls, logger: logger)
+            await phone.keepCalls(try connection.reconnectionPolicy())
             return LoadLogin(dial: { destination, options throws(ParleyError) in try await phone.dial(destination, options: options) },
                              close: { await phone.close() })
         }

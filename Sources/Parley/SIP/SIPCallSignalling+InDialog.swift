@@ -8,8 +8,9 @@ extension SIPCallSignalling {
     /// A re-INVITE or UPDATE inside the call: answered from our description as `SIPSessionRefresh`
     /// says, a refused one leaving the session as it was (§14.2); sendonly or inactive holds.
     func reoffered(_ request: SIPMessage, key: SIPTransactionKey) async {
-        guard dialog != nil, !ended, let local = localSDP, let remote = remoteSDP else {
-            // Before our dialog is up (an UPDATE while ringing), the peer is asked to try later.
+        guard dialog != nil, !ended, !reinviting, let local = localSDP, let remote = remoteSDP else {
+            // Before our dialog is up (an UPDATE while ringing), or while our own re-INVITE is
+            // pending (glare, §14.2), the peer is asked to try later.
             await reply(to: request, key: key, status: 491, reason: "Request Pending")
             return
         }
@@ -23,9 +24,8 @@ extension SIPCallSignalling {
             refresh = try SIPSessionRefresh.answer(offer: String(decoding: request.body, as: UTF8.self), local: local,
                                                    version: localVersion, remote: remote)
         } catch {
-            logger.info("SIP call \(sipCallID): refused an offer that restarts ICE")
-            await reply(to: request, key: key, status: 488, reason: "Not Acceptable Here")
-            return
+            // New ICE credentials: the call restarts its media (SIPCallSignalling+Restart.swift).
+            return await peerRestarts(request, key: key)
         }
         sent(refresh.sdp)
         await accept(request, key: key, sdp: refresh.sdp)
@@ -36,7 +36,7 @@ extension SIPCallSignalling {
     }
 
     /// 200 to a re-offer; over UDP a re-INVITE's is repeated until its ACK, as the answer's is.
-    private func accept(_ request: SIPMessage, key: SIPTransactionKey, sdp: String?) async {
+    func accept(_ request: SIPMessage, key: SIPTransactionKey, sdp: String?) async {
         let ok = await reply(to: request, key: key, status: 200, reason: "OK", sdp: sdp)
         if request.method == "INVITE", !(await endpoint.server.transport.isReliable) {
             reanswerRepeater?.cancel()
@@ -72,31 +72,13 @@ extension SIPCallSignalling {
     }
 
     /// Our hold and resume: a re-INVITE of the media as they are, sendonly or sendrecv (RFC 3264
-    /// §8.4), its 2xx acknowledged here (§13.2.2.4); a refusal leaves the call as it was (§14.1).
+    /// §8.4); a refusal leaves the call as it was (§14.1).
     func hold(callID: String, _ held: Bool) async throws(ParleyError) {
-        guard var current = dialog, !ended, let local = localSDP, let remote = remoteSDP else {
+        guard dialog != nil, !ended, let local = localSDP, let remote = remoteSDP else {
             throw ParleyError(kind: .callState, message: "the SIP call is not answered: nothing to hold")
         }
         let offer = SIPSessionRefresh.reoffer(held ? .sendonly : .sendrecv, local: local, version: localVersion, remote: remote)
-        let contact = try? SIPNameAddress(parsing: "<\(await endpoint.contactURI(user: account.user))>")
-        let request = current.request("INVITE", via: await endpoint.newVia(), contact: contact,
-                                      headers: [SIPHeader(.allow, SIPEndpoint.allowedInCalls), SIPHeader(.contentType, "application/sdp")],
-                                      body: Array(offer.utf8))
-        dialog = current
-        let response: SIPMessage
-        do {
-            response = try await endpoint.request(request)
-        } catch {
-            throw ParleyError(kind: .requestTimeout, message: "the hold re-INVITE went unanswered: \(error)")
-        }
-        guard let status = response.status, (200..<300).contains(status) else {
-            throw ParleyError(kind: .negotiation, message: "the far end refused the hold re-INVITE: \(response.status ?? 0) \(SIPRegistration.reason(response))")
-        }
-        guard var confirmed = dialog else { return }
-        try? confirmed.receiveTargetRefresh(response)
-        let ack = confirmed.request("ACK", via: await endpoint.newVia(), sequence: (try? request.cseq().number) ?? 0)
-        dialog = confirmed
-        await endpoint.sendOutsideTransaction(ack)
+        _ = try await reinvite(offer, purpose: "hold")
         sent(offer)
     }
 

@@ -8,7 +8,8 @@ import Signaling
 /// answered with 200 and our SDP, then waits for the ACK; BYE ends either, CANCEL one ringing.
 actor SIPCallSignalling: CallSignalling {
     let sipCallID: String
-    let endpoint: SIPEndpoint
+    /// The phone's endpoint; a new one after the flow was recovered (SIPPhone+FlowRecovery.swift).
+    var endpoint: SIPEndpoint
     let account: SIPAccount
     let logger: Logger
     let localTag = RandomIdentifier.token(length: 10)
@@ -45,6 +46,8 @@ actor SIPCallSignalling: CallSignalling {
     var localVersion: UInt64 = 0
     var remoteSDP: String?
     var remoteHolds = false
+    /// Our re-INVITE (hold or ICE restart) awaits its final response: the peer's is answered 491.
+    var reinviting = false
     /// Our 200 to the peer's re-INVITE, repeated over UDP until its ACK (§13.3.1.4), as the answer is.
     var reanswerRepeater: Task<Void, Never>?
     /// REFER either way (SIPCallSignalling+Transfer.swift), and the 3xx we may still follow
@@ -425,7 +428,7 @@ actor SIPCallSignalling: CallSignalling {
     func endOfCandidates(callID: String) async {}
 
     func updateMedia(callID: String, offer: String) async throws(ParleyError) -> String {
-        throw ParleyError(kind: .callState, message: "an ICE restart needs a re-INVITE, not implemented for SIP calls yet")
+        try await restartReinvite(offer: offer)
     }
 
     func reattach(callID: String, sdp: String) async throws(ParleyError) {

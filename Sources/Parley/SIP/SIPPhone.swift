@@ -7,14 +7,19 @@ import Signaling
 /// call driver; each has a `SIPCallSignalling`, to which the phone routes the requests the
 /// server sends by Call-ID.
 public actor SIPPhone {
-    let endpoint: SIPEndpoint
-    let registration: SIPRegistration
-    private let account: SIPAccount
-    private let media: MediaOptions
-    private let logger: Logger
-    private var calls: [String: SIPCallSignalling] = [:]
-    private var callsByID: [String: Call] = [:]
+    /// The flow and its registration; new ones after a lost flow (SIPPhone+FlowRecovery.swift).
+    var endpoint: SIPEndpoint
+    var registration: SIPRegistration
+    let account: SIPAccount
+    let media: MediaOptions
+    let logger: Logger
+    var calls: [String: SIPCallSignalling] = [:]
+    var callsByID: [String: Call] = [:]
     private var router: Task<Void, Never>?
+    var flowRecovery: SIPFlowRecovery
+    /// The phone's own news (reconnecting, registered again, gave up), beside the offered calls.
+    private let news: AsyncStream<VoiceClientEvent>
+    let newsSink: AsyncStream<VoiceClientEvent>.Continuation
     /// Calls offered to us, ringing (180 sent) until answered, rejected or cancelled.
     public nonisolated let incomingCalls: AsyncStream<IncomingCall>
     private let incomingSink: AsyncStream<IncomingCall>.Continuation
@@ -36,6 +41,7 @@ public actor SIPPhone {
         do {
             try await phone.registration.register()
         } catch {
+            await phone.stopRecovery()
             await phone.endpoint.close()
             throw ParleyError(error)
         }
@@ -68,18 +74,21 @@ public actor SIPPhone {
             throw ParleyError(.sipTransport(error))
         }
         let phone = SIPPhone(endpoint: endpoint, account: SIPAccount(user: user, domain: domain, password: password), expiry: expiry,
-                             media: media, logger: logger)
+                             media: media, flowOptions: options, logger: logger)
         await phone.startRouting()
+        await phone.watchNetwork()
         return phone
     }
 
-    private init(endpoint: SIPEndpoint, account: SIPAccount, expiry: UInt32, media: MediaOptions, logger: Logger) {
+    private init(endpoint: SIPEndpoint, account: SIPAccount, expiry: UInt32, media: MediaOptions, flowOptions: SIPFlowOptions, logger: Logger) {
         self.endpoint = endpoint
+        flowRecovery = SIPFlowRecovery(options: flowOptions)
         registration = SIPRegistration(endpoint: endpoint, account: account, expiry: expiry)
         self.account = account
         self.media = Self.withoutTrickle(media)
         self.logger = logger
         (incomingCalls, incomingSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
+        (news, newsSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
     }
 
     /// SIP offers and answers carry every candidate: a trickling configuration gathers first.
@@ -98,7 +107,8 @@ public actor SIPPhone {
         let signalling = makeSignalling(callID: callID)
         let legs = makeLegs(first: signalling)
         let call = Call(id: callID, direction: .outgoing, remoteParty: destination, signalling: legs,
-                        media: options.media.map(Self.withoutTrickle) ?? media, logger: logger)
+                        media: options.media.map(Self.withoutTrickle) ?? media, logger: logger, reconnectTimeout: flowRecovery.reconnectTimeout,
+                        onPathLost: pathRecovery)
         await legs.bind(to: call)
         calls[callID] = signalling
         callsByID[callID] = call
@@ -108,10 +118,12 @@ public actor SIPPhone {
 
     /// Unregisters and closes the flow; calls still up end with it.
     public func close() async {
+        await stopRecovery()
         await registration.unregister()
         await endpoint.close()
         router?.cancel()
         incomingSink.finish()
+        newsSink.finish()
     }
 
     private func makeSignalling(callID: String) -> SIPCallSignalling {
@@ -140,35 +152,38 @@ public actor SIPPhone {
     /// The calls placed or offered that have not ended.
     public var activeCalls: [Call] { Array(callsByID.values) }
 
-    /// The offered calls as a `VoiceClient`'s news, for what serves either (`parley answer`).
+    /// The offered calls and the phone's news as a `VoiceClient`'s, for what serves either
+    /// (`parley answer`).
     public nonisolated var clientEvents: AsyncStream<VoiceClientEvent> {
         let offers = incomingCalls
+        let news = news
         return AsyncStream { continuation in
             // Unstructured: relays the offers for as long as the phone yields them; ends with them.
             let relay = Task {
                 for await incoming in offers { continuation.yield(.incomingCall(incoming)) }
                 continuation.finish()
             }
-            continuation.onTermination = { _ in relay.cancel() }
+            // Unstructured: relays the phone's news beside the offers; ends with the phone.
+            let newsRelay = Task {
+                for await event in news { continuation.yield(event) }
+            }
+            continuation.onTermination = { _ in
+                relay.cancel()
+                newsRelay.cancel()
+            }
         }
     }
 
-    private func startRouting() async {
-        await endpoint.acceptRequests()
-        let requests = endpoint.incoming
-        // Unstructured: the server's requests arrive for as long as the phone is registered.
+    /// Routes the requests the current flow receives; its end is recovered (SIPPhone+FlowRecovery.swift).
+    func startRouting() async {
+        let served = endpoint
+        await served.acceptRequests()
+        let requests = served.incoming
+        // Unstructured: the server's requests arrive for as long as the flow lives; a new flow gets a new router.
         router = Task { [weak self] in
             for await request in requests { await self?.route(request) }
-            await self?.flowEnded()
+            await self?.flowEnded(served)
         }
-    }
-
-    /// The flow ended (the server closed it, the network lost it, a stream lost its framing):
-    /// no BYE or re-INVITE can go out any more, so each call still up ends with the error.
-    private func flowEnded() async {
-        guard let error = await endpoint.closedError, error != .closed else { return }
-        logger.warning("the SIP flow ended: \(error)")
-        for signalling in calls.values { await signalling.flowLost(error) }
     }
 
     private func route(_ incoming: SIPIncomingRequest) async {
@@ -200,7 +215,8 @@ public actor SIPPhone {
         let signalling = makeSignalling(callID: callID)
         await signalling.offer(request, key: key)
         let legs = makeLegs(first: signalling)
-        let call = Call(id: callID, direction: .incoming, remoteParty: caller.number ?? "unknown", signalling: legs, media: media, logger: logger)
+        let call = Call(id: callID, direction: .incoming, remoteParty: caller.number ?? "unknown", signalling: legs, media: media, logger: logger,
+                        reconnectTimeout: flowRecovery.reconnectTimeout, onPathLost: pathRecovery)
         await legs.bind(to: call)
         calls[callID] = signalling
         callsByID[callID] = call

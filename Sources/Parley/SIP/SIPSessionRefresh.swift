@@ -3,8 +3,8 @@
 /// re-offer with the chosen candidates as defaults (RFC 8445 §8.1.2), or hold and resume
 /// (RFC 3264 §8.4). The answer is the description we last sent with the peer's direction mirrored
 /// and the DTLS role we already hold; its `o=` version rises only when its body changed
-/// (RFC 3264 §8). An offer that restarts ICE (new credentials) is refused: the media session
-/// cannot move yet (docs/sip.md, "Not yet").
+/// (RFC 3264 §8). An offer that restarts ICE (new credentials) is not a refresh: it is thrown
+/// back, and the call restarts its media for it (SIPCallSignalling+Restart.swift).
 struct SIPSessionRefresh: Equatable {
     /// The media direction of an offer's audio (RFC 3264 §5.1, §6.1).
     enum Direction: String, CaseIterable {
@@ -29,7 +29,7 @@ struct SIPSessionRefresh: Equatable {
     let offered: Direction
 
     enum Refusal: Error, Equatable {
-        /// New ICE credentials: an ICE restart, which needs a new media session.
+        /// New ICE credentials: an ICE restart, which the call's media leg answers.
         case iceRestart
     }
 

@@ -8,7 +8,8 @@ import Testing
 /// docs/sip.md "Tested against"): a re-INVITE that holds is answered 200 with our description
 /// made recvonly (repeated over UDP until its ACK), an offerless UPDATE refreshes with 200, INFO carrying a key is taken with 200
 /// and one of another type refused 415, and a request whose CSeq does not rise is answered 500;
-/// our digits go out as one INFO each, and our hold as a re-INVITE whose 200 we acknowledge.
+/// our digits go out as one INFO each, and our hold as a re-INVITE whose 200 we acknowledge (the
+/// peer's re-INVITE crossing it answered 491); an ICE restart nobody can take is answered 488.
 @Suite(.serialized) struct SIPInDialogRequestTests {
     static let ours = "v=0\r\no=- 7 3 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=ice-ufrag:ours\r\na=setup:active\r\na=sendrecv\r\n"
     static let theirs = "v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 4000 UDP/TLS/RTP/SAVPF 111\r\na=ice-ufrag:theirs\r\na=setup:actpass\r\n"
@@ -101,6 +102,10 @@ import Testing
         #expect(try reinvite.from().tag == tag)
         #expect(try reinvite.to().tag == "a1")
         #expect(SIPSessionRefresh.direction(of: String(decoding: reinvite.body, as: UTF8.self)) == .sendonly)
+        // The peer's re-INVITE crossing ours (glare) is asked to try later (§14.2).
+        let restart = Self.theirs.replacingOccurrences(of: "a=ice-ufrag:theirs", with: "a=ice-ufrag:restarted")
+        try await deliver(Self.request("INVITE", sequence: 6, tag: tag, type: "application/sdp", body: restart), by: peer, to: signalling, from: &requests)
+        #expect(try response(from: peer, to: 6).status == 491)
         try peer.send(SIPMessage.response(to: reinvite, status: 200, reason: "OK", headers: [SIPHeader(.contact, "<sip:alice@127.0.0.1:5060>")],
                                           body: Array(hold.utf8)).serializedText)
         try await holding.value
@@ -110,6 +115,10 @@ import Testing
             if message.method == "ACK" { acknowledged = message }
         }
         #expect(try #require(acknowledged).cseq() == SIPCSeq(number: try reinvite.cseq().number, method: "ACK"))
+
+        // An ICE restart (new credentials) goes to the call; with none to take it, 488 (§14.2).
+        try await deliver(Self.request("INVITE", sequence: 7, tag: tag, type: "application/sdp", body: restart), by: peer, to: signalling, from: &requests)
+        #expect(try response(from: peer, to: 7).status == 488)
 
         await signalling.close()
         await endpoint.close()

@@ -40,6 +40,13 @@ package actor SIPRegistration {
         return granted
     }
 
+    /// Stops refreshing without a word to the registrar: the flow is gone, and a new registration
+    /// on a new one takes over (the binding left behind expires).
+    package func stopRefreshing() {
+        refresher?.cancel()
+        refresher = nil
+    }
+
     /// Removes our binding (Expires: 0). Best effort: a failure is not reported, as the process
     /// is ending and the binding expires anyway.
     package func unregister() async {
