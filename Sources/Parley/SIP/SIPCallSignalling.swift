@@ -380,7 +380,9 @@ actor SIPCallSignalling: CallSignalling {
     func hangup(callID: String, cause: HangupCause) async {
         guard !ended else { return }
         if dialog != nil {
-            await bye(cause: cause)
+            // A hang-up racing the 200 gets the call's default for an unanswered call
+            // (USER_BUSY), but with a dialog the call is answered, and its BYE says so.
+            await bye(cause: cause == .userBusy ? .normalClearing : cause)
         } else if let offered {
             let refusal = SIPEndReason.refusal(for: cause)
             try? await endpoint.respond(to: offered.key, with: await response(to: offered.request, status: refusal.status, reason: refusal.phrase,
