@@ -210,7 +210,9 @@ package final class MediaSession: @unchecked Sendable {
     // MARK: Receive path (network thread)
 
     /// Entry point for every datagram the transport receives (except STUN), on its thread.
-    package func receive(_ datagram: UnsafeRawBufferPointer) {
+    /// True when it was RTP or RTCP the session took (authenticated, for SRTP).
+    @discardableResult
+    package func receive(_ datagram: UnsafeRawBufferPointer) -> Bool {
         withReceiver { $0.receive(datagram) }
     }
 

@@ -186,6 +186,8 @@ package enum MediaSessionError: Error, Sendable, Equatable, CustomStringConverti
 /// What a session reports as it runs. Delivered through `MediaSession.events`.
 package enum MediaEvent: Sendable, Equatable {
     case secured(SRTPProfile)
+    /// Plain RTP (`MediaSecurity.unencrypted`) flows without keys.
+    case unencrypted
     case securityFailed(DTLSError)
     case disrupted
     case restored
