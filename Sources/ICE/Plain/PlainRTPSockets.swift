@@ -26,7 +26,8 @@ package final class PlainRTPSockets: @unchecked Sendable {
     private let closed = Atomic<Bool>(false)
     /// Loop thread only: what takes each datagram; true when it was media worth latching on.
     private var onReceive: (@Sendable (UnsafeRawBufferPointer) -> Bool)?
-    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 2048, alignment: 16)
+    /// Where datagrams are read into, allocated once, last in `init` (nothing to free on a throw).
+    private let buffer: UnsafeMutableRawBufferPointer
 
     /// Binds the pair on the first address of `allowedInterfaces` (IPv4 first; every interface
     /// but loopback when empty, as ICE gathers).
@@ -46,6 +47,7 @@ package final class PlainRTPSockets: @unchecked Sendable {
         rtpPort = pair.port
         localAddress = address
         self.loop = loop
+        buffer = .allocate(byteCount: 2048, alignment: 16)
     }
 
     deinit { buffer.deallocate() }
