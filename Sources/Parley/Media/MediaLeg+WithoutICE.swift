@@ -47,6 +47,7 @@ extension MediaLeg {
             throw .negotiation("the answer's audio names no address and port (c= and m= lines)")
         }
         var configuration = try Self.configuration(for: section, cname: cname)
+        Self.sendEventsAtEightKilohertz(&configuration, section: section)
         for payloadType in offeredTelephoneEvents where !configuration.receivedTelephoneEventPayloadTypes.contains(payloadType) {
             configuration.receivedTelephoneEventPayloadTypes.append(payloadType)
         }
@@ -83,6 +84,7 @@ extension MediaLeg {
         var negotiatedSection = offer.media[index]
         negotiatedSection.formats = description.media[index].formats
         var configuration = try Self.configuration(for: negotiatedSection, cname: cname)
+        Self.sendEventsAtEightKilohertz(&configuration, section: negotiatedSection)
         let mediaSecurity: MediaSecurity
         if let accepted = answer.audio.acceptedCrypto {
             guard let ours = description.media[index].attributes.values(Crypto.self).first else {
@@ -131,6 +133,17 @@ extension MediaLeg {
     /// The telephone-event payload types of our offer: the far end sends digits on any of them.
     func noteOfferedTelephoneEvents(_ description: SessionDescription) {
         offeredTelephoneEvents = description.media.first { $0.kind == "audio" }?.codecs.filter(\.isTelephoneEvent).compactMap { UInt8(exactly: $0.payloadType) } ?? []
+    }
+
+    /// A classic peer that has telephone-event only at 8000 Hz beside Opus (baresip) gets our
+    /// keys there too, in RTP, rather than in INFO: it takes them there.
+    static func sendEventsAtEightKilohertz(_ configuration: inout MediaSessionConfiguration, section: MediaDescription) {
+        guard configuration.telephoneEventPayloadType == nil, configuration.codec.clockRate != 8000,
+            let event = section.codecs.first(where: { $0.isTelephoneEvent && $0.clockRate == 8000 }),
+            let payloadType = UInt8(exactly: event.payloadType)
+        else { return }
+        configuration.telephoneEventPayloadType = payloadType
+        configuration.telephoneEventClockRate = 8000
     }
 
     private static func configuration(for section: MediaDescription, cname: String) throws(ParleyError) -> MediaSessionConfiguration {

@@ -62,6 +62,30 @@ import Testing
         #expect(await caller.statistics().audio?.srtpAuthenticationFailures == 0)
     }
 
+    /// baresip has telephone-event only at 8000 Hz, beside Opus: keys go both ways on it.
+    @Test func keysGoBothWaysOnTelephoneEventAt8000BesideOpus() async throws {
+        let standard = AudioCapabilities.standard.codecs
+        var options = Self.options(.plain, codec: "opus")
+        options.capabilities = AudioCapabilities(codecs: standard.filter { $0.name == "opus" || ($0.isTelephoneEvent && $0.clockRate == 8000) })
+        let caller = try MediaLeg(role: .controlling, options: options, logger: InteropMedia.logger, withoutICE: true)
+        let callee = try MediaLeg(role: .controlled, options: Self.options(.plain, codec: "any"), logger: InteropMedia.logger, withoutICE: true)
+        afterTest { await caller.stop(); await callee.stop() }
+        let callerEvents = EventRecorder(caller.events)
+        let calleeEvents = EventRecorder(callee.events)
+
+        let offer = try await caller.makeOffer()
+        #expect(offer.contains(" RTP/AVP 111 126\r\n") && offer.contains("a=rtpmap:126 telephone-event/8000\r\n"))
+        let answer = try await callee.answer(offer, peerTrickles: false)
+        #expect(answer.contains(" RTP/AVP 111 126\r\n"))
+        try await caller.applyAnswer(answer)
+        try await waitUntil("the callee's audio at the caller") { (await caller.statistics().audio?.packetsReceived ?? 0) >= 10 }
+        try await waitUntil("the caller's audio at the callee") { (await callee.statistics().audio?.packetsReceived ?? 0) >= 10 }
+        try await caller.sendDTMF("7")
+        _ = try await calleeEvents.next("the caller's key on telephone-event/8000") { $0 == .dtmf("7", inBand: false) }
+        try await callee.sendDTMF("#")
+        _ = try await callerEvents.next("the callee's key on telephone-event/8000") { $0 == .dtmf("#", inBand: false) }
+    }
+
     @Test func anUnencryptedOfferIsRefusedWithoutMediaPlain() async throws {
         let caller = try MediaLeg(role: .controlling, options: Self.options(.plain, codec: "pcmu"), logger: InteropMedia.logger, withoutICE: true)
         let callee = try MediaLeg(role: .controlled, options: Self.options(.sdes, codec: "pcmu"), logger: InteropMedia.logger, withoutICE: true)
