@@ -129,6 +129,19 @@ import Testing
         try await waitUntil("RTCP on the RTCP port") { received.count == 1 }
     }
 
+    @Test func anUnspecifiedAddressSendsNothingUntilThePeerIsLatched() async throws {
+        let sockets = try PlainRTPSockets(allowedInterfaces: ["lo"], ipv6: false, loop: .shared)
+        defer { sockets.close() }
+        let peer = try Peer()
+        let received = Received()
+        try sockets.start(remoteAddress: "0.0.0.0", rtpPort: peer.port, rtcpAddress: "0.0.0.0", rtcpPort: peer.port + 1, rtcpMux: true) { received.take($0) }
+        #expect(!Self.rtp.withUnsafeBytes { sockets.send($0) })
+        peer.send(Self.rtp, to: sockets.rtpPort)
+        try await waitUntil("the peer latched") { sockets.latchedRTPPeerPort == peer.port }
+        #expect(Self.rtp.withUnsafeBytes { sockets.send($0) })
+        #expect(peer.receive() == Self.rtp)
+    }
+
     @Test func aClosedPairSendsNothing() throws {
         let sockets = try PlainRTPSockets(allowedInterfaces: ["lo"], ipv6: false, loop: .shared)
         let peer = try Peer()

@@ -62,9 +62,12 @@ final class PlainUDPSocket: @unchecked Sendable {
 
     private var localPort: Int { SocketName.local(descriptor)?.port ?? 1 }
 
-    /// Before the session sends: where packets go until the peer is latched.
+    /// Before the session sends: where packets go until the peer is latched. An unspecified
+    /// address (`c=IN IP4 0.0.0.0`, an old way to hold, RFC 3264 §8.4) aims nowhere: nothing
+    /// leaves until the peer's first packet latches it (to 0.0.0.0, Linux would deliver locally).
     func setDestination(_ address: String, port: Int) throws(PlainRTPError) {
         guard !aimed.load(ordering: .acquiring) else { return }
+        guard address != "0.0.0.0", address != "::" else { return }
         guard var socketAddress = SocketAddress(numeric: address, port: port), socketAddress.family == family else {
             throw .badRemoteAddress(address)
         }
