@@ -53,6 +53,19 @@ import Testing
         }
     }
 
+    @Test func mediaOtherThanWebRTCGoesWithASIPServerOnly() throws {
+        let plain = try CallCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--media", "plain"])
+        #expect(try plain.media.mediaOptions().mediaProfile == .plain)
+        let sdes = try AnswerCommand.parse(["--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--media", "sdes"])
+        #expect(try sdes.media.mediaOptions().mediaProfile == .sdes)
+        #expect(try CallCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test"]).media.mediaOptions().mediaProfile == .webrtc)
+        let verto = try #require(throws: (any Error).self) { try CallCommand.parse(["bob", "--server", "ws://127.0.0.1:8080", "--media", "plain"]) }
+        #expect(CallCommand.message(for: verto).contains("--media plain goes with a SIP server"))
+        let load = try #require(throws: (any Error).self) { try LoadCommand.parse(["bob", "--server", "ws://127.0.0.1:8080", "--media", "sdes"]) }
+        #expect(LoadCommand.message(for: load).contains("--media sdes goes with a SIP server"))
+        #expect(throws: (any Error).self) { try CallCommand.parse(["bob", "--server", "sip:127.0.0.1", "--media", "rtp"]) }
+    }
+
     @Test func loadSpeaksSIPWithoutTheAgentFlags() throws {
         #expect(throws: Never.self) { try LoadCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--calls", "5"]) }
         let agent = try #require(throws: (any Error).self) {

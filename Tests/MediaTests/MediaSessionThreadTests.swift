@@ -73,7 +73,7 @@ struct ThreadedSession {
     func receiveOnAnotherThread() -> DispatchSemaphore {
         let done = DispatchSemaphore(value: 0)
         Thread { [session, packets] in
-            for packet in packets { packet.withUnsafeBytes { session.receive($0) } }
+            for packet in packets { _ = packet.withUnsafeBytes { session.receive($0) } }
             done.signal()
         }.start()
         return done

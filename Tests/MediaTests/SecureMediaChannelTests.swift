@@ -187,6 +187,35 @@ func rtpPacket(sequence: UInt16, payload: [UInt8] = Array(repeating: 0x42, count
         #expect(receiver.counters.authenticationFailures == 1)
     }
 
+    /// Plain RTP for a classic SIP peer (`MediaSecurity.unencrypted`): ready at once, RTP and
+    /// RTCP taken and sent as they are, DTLS and garbage still refused.
+    @Test func unencryptedPassesRTPAsItIs() throws {
+        let socket = try LoopbackSocket()
+        let peer = try LoopbackSocket()
+        socket.connect(to: peer)
+        var states: [SecureMediaChannel.State] = []
+        let channel = try SecureMediaChannel(security: .unencrypted, transport: socket) { states.append($0) }
+        #expect(channel.state == .unencrypted)
+        #expect(states == [.unencrypted])
+        let packet = rtpPacket(sequence: 9)
+        #expect(packet.withUnsafeBytes { channel.receive($0) } == .rtp(length: packet.count))
+        #expect(Array(channel.plaintext.prefix(packet.count)) == packet)
+        let report: [UInt8] = [0x80, 0xC9, 0x00, 0x01, 0, 0, 0, 1]
+        #expect(report.withUnsafeBytes { channel.receive($0) } == .rtcp(length: report.count))
+        #expect([UInt8]([22, 0xFE, 0xFD, 0]).withUnsafeBytes { channel.receive($0) } == .none)
+        #expect([UInt8]([0x41, 0x42]).withUnsafeBytes { channel.receive($0) } == .none)
+        #expect(channel.counters.unknownDatagrams == 2)
+
+        let sender = try #require(channel.takeSender())
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: SecureMediaChannel.bufferCapacity, alignment: 16)
+        defer { buffer.deallocate() }
+        buffer.copyBytes(from: packet)
+        #expect(sender.send(buffer, length: packet.count, isRTCP: false))
+        var received = [UInt8](repeating: 0, count: 2048)
+        let count = received.withUnsafeMutableBytes { recv(peer.descriptor, $0.baseAddress, $0.count, 0) }
+        #expect(Array(received.prefix(max(count, 0))) == packet)
+    }
+
     @Test func lostClientHelloIsRetransmitted() throws {
         let pair = try DTLSPair()
         pair.clientSocket.dropNext(1)

@@ -73,6 +73,7 @@ struct AnswerCommand: LongRunningCommand {
             if reject || rejectEvery != nil || fleet.bot != nil { throw ValidationError("--forward cannot be combined with --reject, --reject-every or --bot") }
         }
         guard (.zero ... .seconds(3600)).contains(drainTimeout) else { throw ValidationError("--drain-timeout must be 0-3600 seconds") }
+        try media.checkProfile(speaksSIP: connection.speaksSIP)
         try media.checkOutput(json: logging.json)
         if connection.speaksSIP, agentFlags.isSet {
             throw ValidationError("--agent and --agent-exec are not available over SIP yet (docs/sip.md, \"Not yet\")")

@@ -70,6 +70,7 @@ struct CallCommand: LongRunningCommand {
         guard statsInterval >= .zero else { throw ValidationError("--stats-interval must not be negative") }
         _ = try parsedHeaders()
         try MediaFlags.checkDTMF(dtmf)
+        try media.checkProfile(speaksSIP: connection.speaksSIP)
         try media.checkOutput(json: logging.json)
         if bot != nil, dtmf != nil { throw ValidationError("--dtmf and --bot cannot go together: send digits with a send step") }
         if connection.speaksSIP {

@@ -6,6 +6,7 @@ import Parley
 import SDP
 
 extension DTMFMode: ExpressibleByArgument {}
+extension MediaProfile: ExpressibleByArgument {}
 
 /// How a call gathers candidates and what it plays and records.
 struct MediaFlags: ParsableArguments {
@@ -65,6 +66,9 @@ struct MediaFlags: ParsableArguments {
 
     @Flag(name: .customLong("no-ipv6"), help: "Gather IPv4 candidates only.")
     var noIPv6 = false
+
+    @Option(help: "SIP: what our offers carry: webrtc (ICE, DTLS-SRTP), plain (RTP/AVP without ICE or SRTP; also lets us answer unencrypted offers) or sdes (RTP/SAVP with a=crypto keys, without ICE). Answers follow the offer (docs/sip.md, \"Media per peer\").")
+    var media: MediaProfile = .webrtc
 
     @Option(help: "Codecs in preference order, e.g. opus,PCMU,PCMA (telephone-event is always added).")
     var codecs: String?
@@ -153,6 +157,11 @@ struct MediaFlags: ParsableArguments {
         VoiceProcessing(echoCancellation: !noAEC, noiseSuppression: !noNoiseSuppression, gainControl: !noAGC)
     }
 
+    /// `--media` other than webrtc is for SIP peers: Verto and Janus servers speak WebRTC only.
+    func checkProfile(speaksSIP: Bool) throws {
+        if media != .webrtc, !speaksSIP { throw ValidationError("--media \(media.rawValue) goes with a SIP server") }
+    }
+
     /// Refuses raw audio on standard output when standard output carries the --json lines.
     func checkOutput(json: Bool) throws {
         if let tee {
@@ -208,6 +217,7 @@ struct MediaFlags: ParsableArguments {
         options.disruptionTimeout = disruptionTimeout
         options.mediaTimeout = mediaTimeout
         options.dtmfMode = dtmfMode
+        options.mediaProfile = media
         if let codecs { options.capabilities = try Self.capabilities(codecs) }
         if let munge {
             do {

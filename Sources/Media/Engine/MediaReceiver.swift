@@ -77,29 +77,33 @@ final class MediaReceiver {
 
     // MARK: Network thread
 
-    /// One datagram from the transport (anything but STUN).
-    func receive(_ datagram: UnsafeRawBufferPointer) {
-        guard !stopped else { return }
+    /// One datagram from the transport (anything but STUN). True when it was RTP or RTCP that
+    /// the channel authenticated (or, unencrypted, that parsed): what a transport without ICE
+    /// may latch its peer's address on.
+    @discardableResult
+    func receive(_ datagram: UnsafeRawBufferPointer) -> Bool {
+        guard !stopped else { return false }
         switch channel.receive(datagram) {
         case .rtp(let length):
-            handleRTP(UnsafeRawBufferPointer(rebasing: channel.plaintext[0..<length]))
+            return handleRTP(UnsafeRawBufferPointer(rebasing: channel.plaintext[0..<length]))
         case .rtcp(let length):
-            handleRTCP(UnsafeRawBufferPointer(rebasing: channel.plaintext[0..<length]))
+            return handleRTCP(UnsafeRawBufferPointer(rebasing: channel.plaintext[0..<length]))
         case .none:
-            break
+            return false
         }
     }
 
-    private func handleRTP(_ bytes: UnsafeRawBufferPointer) {
+    @discardableResult
+    private func handleRTP(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let packet = try? RTPPacket.parse(bytes) else {
             malformedPackets += 1
-            return
+            return false
         }
         let now = ContinuousClock.now
         if packet.ssrc != remoteSSRC {
             // Follow a new source (peer restart, or an SSRC the SDP did not announce) once the
             // current one has been silent for a while; until then the newcomer is ignored.
-            if let last = lastRTPArrival, now - last < Self.sourceSwitchSilence { return }
+            if let last = lastRTPArrival, now - last < Self.sourceSwitchSilence { return true }
             remoteSSRC = packet.ssrc
             reception = ReceptionStatistics()
             jitterBuffer.reset()
@@ -131,6 +135,7 @@ final class MediaReceiver {
         } else {
             jitterBuffer.insertPlaceholder(sequence: packet.sequenceNumber)
         }
+        return true
     }
 
     var jitterMilliseconds: Double {
@@ -146,10 +151,11 @@ final class MediaReceiver {
         return UInt32(truncatingIfNeeded: ticks)
     }
 
-    private func handleRTCP(_ bytes: UnsafeRawBufferPointer) {
+    @discardableResult
+    private func handleRTCP(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard var reader = try? RTCPCompoundReader(bytes, requireReportFirst: false) else {
             malformedPackets += 1
-            return
+            return false
         }
         let arrival = NTPTime.compact(MediaSession.wallClockNTP())
         while true {
@@ -159,14 +165,14 @@ final class MediaReceiver {
             } catch {
                 // A length or padding that lies: what came before it was used; the rest is dropped.
                 malformedPackets += 1
-                return
+                return true
             }
-            guard let header = next else { return }
+            guard let header = next else { return true }
             switch header.packetType {
             case RTCPPacketType.senderReport, RTCPPacketType.receiverReport:
                 guard let (ssrc, info, count) = try? reader.report(header) else {
                     malformedPackets += 1
-                    return
+                    return true
                 }
                 if let info, ssrc == remoteSSRC { lastSenderReport = (info.compactNTP, .now) }
                 for index in 0..<count {
@@ -191,6 +197,9 @@ final class MediaReceiver {
         case .secure(let profile):
             securedAt = .now
             continuation.yield(.secured(profile))
+        case .unencrypted:
+            securedAt = .now
+            continuation.yield(.unencrypted)
         case .failed(let error):
             continuation.yield(.securityFailed(error))
         case .negotiating:

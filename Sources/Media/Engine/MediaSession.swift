@@ -41,6 +41,8 @@ package final class MediaSession: @unchecked Sendable {
     private var stream = OutgoingRTPStream()
     /// RTP timestamp units per packet.
     private let frameTimestampUnits: Int
+    /// One frame in the telephone-event clock's units (`frameTimestampUnits` unless it differs).
+    private let eventFrameUnits: Int
     private let sendBuffer: UnsafeMutableRawBufferPointer
     private let reports: ReportWriter
     private let decoding: FrameDecoding
@@ -83,7 +85,7 @@ package final class MediaSession: @unchecked Sendable {
         let format = EncodedFrameFormat(codec: configuration.codec, frameMilliseconds: configuration.frameMilliseconds, sampleRate: rate)
         encoding = try FrameEncoding(format: format, source: source, sourceServesTicks: frameSamples == tickSamples,
                                      followsClockComplexity: configuration.followsClockComplexity)
-        dtmfSender = DTMFSender(clockRate: configuration.codec.clockRate, durationMilliseconds: configuration.dtmfDurationMilliseconds, volume: configuration.dtmfVolume)
+        dtmfSender = DTMFSender(clockRate: configuration.telephoneEventClockRate ?? configuration.codec.clockRate, durationMilliseconds: configuration.dtmfDurationMilliseconds, volume: configuration.dtmfVolume)
         watch = PlayedAudioWatch(watchesFirstAudible: configuration.watchesFirstAudible, inBandDigitsAt: configuration.runsInBandDTMFDetector ? rate : nil)
         schedule = SessionSchedule(rtcpInterval: configuration.rtcpInterval)
 
@@ -98,6 +100,7 @@ package final class MediaSession: @unchecked Sendable {
         }
 
         frameTimestampUnits = configuration.frameMilliseconds * configuration.codec.clockRate / 1000
+        eventFrameUnits = configuration.frameMilliseconds * (configuration.telephoneEventClockRate ?? configuration.codec.clockRate) / 1000
         sendBuffer = .allocate(byteCount: SecureMediaChannel.bufferCapacity, alignment: 16)
         reports = ReportWriter(ssrc: configuration.localSSRC, cname: configuration.cname)
         capture = CaptureBuffer(tickSamples: tickSamples, frameSamples: frameSamples)
@@ -210,7 +213,9 @@ package final class MediaSession: @unchecked Sendable {
     // MARK: Receive path (network thread)
 
     /// Entry point for every datagram the transport receives (except STUN), on its thread.
-    package func receive(_ datagram: UnsafeRawBufferPointer) {
+    /// True when it was RTP or RTCP the session took (authenticated, for SRTP).
+    @discardableResult
+    package func receive(_ datagram: UnsafeRawBufferPointer) -> Bool {
         withReceiver { $0.receive(datagram) }
     }
 
@@ -296,7 +301,7 @@ package final class MediaSession: @unchecked Sendable {
             return
         }
         if let eventPayloadType = configuration.telephoneEventPayloadType,
-            let event = dtmfSender.step(timestamp: stream.timestamp, frameSamples: frameTimestampUnits)
+            let event = dtmfSender.step(timestamp: stream.timestamp, frameSamples: eventFrameUnits)
         {
             let fields = RTPHeaderFields(marker: event.marker, payloadType: eventPayloadType, sequenceNumber: stream.sequenceNumber, timestamp: event.timestamp, ssrc: configuration.localSSRC)
             guard let start = try? RTPPacketWriter.writeHeader(fields, into: sendBuffer) else {

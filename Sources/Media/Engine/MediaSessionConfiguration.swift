@@ -55,6 +55,10 @@ package struct MediaSessionConfiguration: Sendable {
     var ptimeMilliseconds: Int
     /// The telephone-event payload type we send digits on: the one at the codec's clock rate.
     package var telephoneEventPayloadType: UInt8?
+    /// That payload type's clock when it is not the codec's: 8000 for telephone-event/8000 beside
+    /// Opus, which a classic SIP peer may offer alone (docs/sip.md, "Media per peer"). Durations
+    /// count in its units; the timestamp stays the stream's.
+    package var telephoneEventClockRate: Int?
     /// Every telephone-event payload type our description offered or answered, whatever its
     /// clock rate: a peer may send on any of them (libwebrtc sends on telephone-event/8000 beside
     /// Opus). The receiver reports an event at its start, so the event clock does not matter.
@@ -186,6 +190,8 @@ package enum MediaSessionError: Error, Sendable, Equatable, CustomStringConverti
 /// What a session reports as it runs. Delivered through `MediaSession.events`.
 package enum MediaEvent: Sendable, Equatable {
     case secured(SRTPProfile)
+    /// Plain RTP (`MediaSecurity.unencrypted`) flows without keys.
+    case unencrypted
     case securityFailed(DTLSError)
     case disrupted
     case restored

@@ -6,6 +6,9 @@ package enum MediaSecurity: Sendable {
     case dtls(identity: DTLSIdentity, role: DTLSRole, remoteFingerprint: Fingerprint, profiles: [SRTPProfile] = SRTPProfile.dtlsProfiles)
     /// SDES (RFC 4568): keys from the `a=crypto` lines of both SDPs.
     case sdes(SRTPKeyingMaterial)
+    /// Plain RTP/AVP, no SRTP at all: a classic SIP peer without SRTP, only when the call's
+    /// options allow it (docs/sip.md, "Media per peer").
+    case unencrypted
 
     /// Keys from our `a=crypto` line and the peer's chosen one, which must name the same suite.
     package static func sdes(local: Crypto, remote: Crypto) throws(MediaSecurityError) -> MediaSecurity {

@@ -6,12 +6,13 @@
 ///
 /// Not thread-safe: one thread at a time. Allocates nothing per packet.
 package final class SRTPSender {
-    private let context: SRTPContext
+    /// Nil for unencrypted RTP, which leaves as it is.
+    private let context: SRTPContext?
     private let transport: any MediaTransport
     /// Packets that could not be protected or that the transport refused.
     package private(set) var failures = 0
 
-    init(context: SRTPContext, transport: any MediaTransport) {
+    init(context: SRTPContext?, transport: any MediaTransport) {
         self.context = context
         self.transport = transport
     }
@@ -20,6 +21,13 @@ package final class SRTPSender {
     /// `SRTPContext.maximumTrailer` spare bytes) and sends it. False when the transport refused.
     @discardableResult
     package func send(_ buffer: UnsafeMutableRawBufferPointer, length: Int, isRTCP: Bool) -> Bool {
+        guard let context else {
+            guard transport.send(UnsafeRawBufferPointer(rebasing: buffer[0..<length])) else {
+                failures += 1
+                return false
+            }
+            return true
+        }
         do {
             let protected = isRTCP ? try context.protectRTCP(buffer, length: length) : try context.protectRTP(buffer, length: length)
             guard transport.send(UnsafeRawBufferPointer(rebasing: buffer[0..<protected])) else {

@@ -8,6 +8,8 @@ package final class SecureMediaChannel {
     package enum State: Sendable, Equatable {
         case negotiating
         case secure(SRTPProfile)
+        /// Plain RTP passes as it is (`MediaSecurity.unencrypted`).
+        case unencrypted
         case failed(DTLSError)
     }
 
@@ -39,6 +41,8 @@ package final class SecureMediaChannel {
     /// Until `takeSender`: the channel's own `send` uses it.
     private var sender: SRTPSender?
     private var inbound: SRTPContext?
+    /// Unencrypted: RTP and RTCP are taken as they arrive.
+    private var passesPlain = false
     /// Handshake datagrams the transport refused, sent again when the session starts.
     private var refusedHandshake: [[UInt8]] = []
     private let stateChanged: (State) -> Void
@@ -55,12 +59,21 @@ package final class SecureMediaChannel {
             }
         case .sdes(let material):
             try install(material)
+        case .unencrypted:
+            sender = SRTPSender(context: nil, transport: transport)
+            passesPlain = true
+            setState(.unencrypted)
         }
     }
 
     deinit { plaintext.deallocate() }
 
-    var isSecure: Bool { if case .secure = state { true } else { false } }
+    var isSecure: Bool {
+        switch state {
+        case .secure, .unencrypted: true
+        case .negotiating, .failed: false
+        }
+    }
 
     /// Starts the DTLS handshake (the client sends first), once the transport can carry it;
     /// sends again what it refused before. Nothing to do for SDES.
@@ -93,6 +106,14 @@ package final class SecureMediaChannel {
             checkHandshake()
             return .none
         case .rtp, .rtcp:
+            if passesPlain {
+                guard datagram.count <= plaintext.count, let source = datagram.baseAddress else {
+                    counters.unknownDatagrams += 1
+                    return .none
+                }
+                plaintext.baseAddress!.copyMemory(from: source, byteCount: datagram.count)
+                return kind == .rtp ? .rtp(length: datagram.count) : .rtcp(length: datagram.count)
+            }
             guard let inbound else {
                 counters.droppedBeforeKeys += 1
                 return .none

@@ -12,7 +12,8 @@ struct MediaPath: Sendable {
     mutating func note(_ event: MediaLegEvent) {
         switch event {
         case .iceState(let state): iceConnected = state == .connected || state == .completed
-        case .secured: secured = true
+        case .secured, .unencrypted: secured = true
+        case .pathReady: iceConnected = true
         case .disrupted: disrupted = true
         case .restored: disrupted = false
         case .selectedPair(let pair): selectedPair = pair

@@ -151,7 +151,7 @@ public actor Call {
     func dial(destination: String, options: DialOptions) async throws(ParleyError) {
         try begin(.dial)
         startRingTimer(options.ringTimeout)
-        let leg = try await prepare(role: .controlling)
+        let leg = try await prepare(role: .controlling, withoutICE: mediaOptions.mediaProfile.isWithoutICE)
         do {
             let offer = try await leg.makeOffer()
             try ensureLive(sending: "invite")
@@ -194,7 +194,7 @@ public actor Call {
     func localAnswer(to offer: String, media: MediaOptions?, peerTrickles: Bool) async throws(ParleyError) -> String {
         if let media { mediaOptions = media }
         negotiation.peerTrickles(peerTrickles)
-        let leg = try await prepare(role: .controlled)
+        let leg = try await prepare(role: .controlled, withoutICE: MediaLeg.isWithoutICE(offer: offer))
         let held = negotiation.takeRemoteCandidates()
         for line in held.lines { await leg.addRemoteCandidate(line) }
         if held.ended { await leg.remoteEndOfCandidates() }
@@ -295,11 +295,11 @@ public actor Call {
     /// The dialect's side of the call, then our media; a failure ends the call. Nothing of ours
     /// was sent, but an offer we cannot answer (no media leg: out of descriptors, say) is
     /// refused, or the caller would ring until its own timeout.
-    private func prepare(role: ICEAgentConfiguration.Role) async throws(ParleyError) -> MediaLeg {
+    private func prepare(role: ICEAgentConfiguration.Role, withoutICE: Bool) async throws(ParleyError) -> MediaLeg {
         do {
             try await signalling.open(callID: id)
             try ensureLive(sending: role == .controlling ? "invite" : "answer")
-            return try startLeg(role: role)
+            return try startLeg(role: role, withoutICE: withoutICE)
         } catch {
             await fail(error, telling: role == .controlled ? .normalTemporaryFailure : nil)
             throw error
@@ -307,8 +307,9 @@ public actor Call {
     }
 
     /// A new media leg for the call, its events pumped into `handle(_:)`.
-    func startLeg(role: ICEAgentConfiguration.Role) throws(ParleyError) -> MediaLeg {
-        let leg = try MediaLeg(role: role, options: mediaOptions, logger: logger)
+    /// `withoutICE`: a classic SIP peer's media (docs/sip.md, "Media per peer").
+    func startLeg(role: ICEAgentConfiguration.Role, withoutICE: Bool = false) throws(ParleyError) -> MediaLeg {
+        let leg = try MediaLeg(role: role, options: mediaOptions, logger: logger, withoutICE: withoutICE)
         self.leg = leg
         let events = leg.events
         // Unstructured: the leg's event pump lives as long as the leg; the call cancels it when the leg goes.
@@ -356,11 +357,11 @@ public actor Call {
             await send(negotiation.pass(line))
         case .gatheringComplete where trickle:
             await send(negotiation.pass(nil))
-        case .secured:
+        case .secured, .unencrypted:
             if negotiation.securedMakesActive() { await apply(.answered) }
         case .dtmf(let digit, _):
             report(digit: digit)
-        case .iceState, .selectedPair, .disrupted, .restored, .gatheringComplete:
+        case .iceState, .selectedPair, .disrupted, .restored, .gatheringComplete, .pathReady:
             break
         case .firstPacketArrived(let instant):
             firstMedia.packetArrived(at: instant)

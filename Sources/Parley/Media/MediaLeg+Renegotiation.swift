@@ -83,7 +83,7 @@ extension MediaLeg {
     private func restartRemoteSide() throws(ParleyError) {
         tricklesCandidates = false
         do {
-            try agent.restartRemoteSide()
+            try iceAgent().restartRemoteSide()
         } catch {
             throw ParleyError(error)
         }
@@ -97,7 +97,7 @@ extension MediaLeg {
         gathered = []
         gatheringDone = false
         do {
-            try agent.restart(keepingCredentials: keepingCredentials)
+            try iceAgent().restart(keepingCredentials: keepingCredentials)
         } catch {
             throw ParleyError(error)
         }
@@ -107,17 +107,23 @@ extension MediaLeg {
     }
 
     func currentICE() -> ICEDescription {
-        let credentials = agent.localCredentials
+        let credentials = agent?.localCredentials
         let candidates = gathered.compactMap { try? Candidate(attributeValue: String($0.dropFirst("candidate:".count))) }
-        return ICEDescription(ufrag: credentials.ufrag, password: credentials.password, trickle: false, candidates: candidates,
+        return ICEDescription(ufrag: credentials?.ufrag ?? "", password: credentials?.password ?? "", trickle: false, candidates: candidates,
                               gatheringComplete: true)
     }
 
     func adoptRemoteICE(_ remote: RemoteMedia) {
         remoteUfrag = remote.ufrag
-        agent.setRemoteCredentials(ufrag: remote.ufrag, password: remote.password)
+        agent?.setRemoteCredentials(ufrag: remote.ufrag, password: remote.password)
         for line in remote.candidates { addRemoteCandidate(line) }
-        if remote.endOfCandidates { agent.remoteEndOfCandidates() }
+        if remote.endOfCandidates { agent?.remoteEndOfCandidates() }
+    }
+
+    /// The agent a restart needs; media without ICE has none to restart.
+    private func iceAgent() throws(ICEError) -> ICEAgent {
+        guard let agent else { throw .gatheringFailed(reason: "this call's media has no ICE (a classic SIP peer's); it cannot restart") }
+        return agent
     }
 
     /// How long a description that carries our candidates waits for them: the vanilla collection

@@ -11,8 +11,10 @@ import SDP
 /// thread.
 package actor MediaLeg {
     package nonisolated let events: AsyncStream<MediaLegEvent>
-    private let continuation: AsyncStream<MediaLegEvent>.Continuation
-    let agent: ICEAgent
+    let continuation: AsyncStream<MediaLegEvent>.Continuation
+    /// Nil for media without ICE (a classic SIP peer): `plainSockets` carry it instead.
+    let agent: ICEAgent?
+    let plainSockets: PlainRTPSockets?
     /// Where this call's packets and ticks run, for its whole life.
     package nonisolated var shard: MediaShard { place.shard }
     private nonisolated let place: ShardPlace
@@ -46,8 +48,10 @@ package actor MediaLeg {
     var handshakeAwaitsPath = false
     var sdpVersion = 1
     /// The telephone-event payload types of our offer: the far end sends digits on any of them.
-    private var offeredTelephoneEvents: [UInt8] = []
-    private var iceConnected = false
+    var offeredTelephoneEvents: [UInt8] = []
+    /// The SDES keys our offer without ICE carried, one per suite (`MediaProfile.sdes`).
+    var offeredCryptos: [Crypto] = []
+    var iceConnected = false
     private var selectedPair: ICESelectedPair?
     var session: MediaSession?
     private var source: AudioSourceSwitch?
@@ -64,7 +68,8 @@ package actor MediaLeg {
     var stopped = false
     private var pumps: [Task<Void, Never>] = []
 
-    package init(role: ICEAgentConfiguration.Role, options: MediaOptions, logger: Logger) throws(ParleyError) {
+    /// `withoutICE`: a classic SIP peer's media, on a pair of UDP sockets instead of an agent.
+    package init(role: ICEAgentConfiguration.Role, options: MediaOptions, logger: Logger, withoutICE: Bool = false) throws(ParleyError) {
         self.options = options
         self.logger = logger
         do {
@@ -75,15 +80,27 @@ package actor MediaLeg {
             throw ParleyError(error)
         }
         let place = options.engine.place()
-        do {
-            agent = try ICEAgent(configuration: options.agentConfiguration(role: role), loop: place.shard.network, logger: logger)
-        } catch {
-            throw ParleyError(error)
+        if withoutICE {
+            agent = nil
+            do {
+                plainSockets = try PlainRTPSockets(allowedInterfaces: options.allowedInterfaces, ipv6: options.ipv6, loop: place.shard.network)
+            } catch {
+                place.release()
+                throw ParleyError(kind: .socket, message: error.description)
+            }
+        } else {
+            plainSockets = nil
+            do {
+                agent = try ICEAgent(configuration: options.agentConfiguration(role: role), loop: place.shard.network, logger: logger)
+            } catch {
+                throw ParleyError(error)
+            }
         }
         do {
             identity = try DTLSIdentity.generate()
         } catch {
-            agent.close()
+            agent?.close()
+            plainSockets?.close()
             throw ParleyError(kind: .dtlsFailed, message: error.description)
         }
         self.place = place
@@ -102,13 +119,14 @@ package actor MediaLeg {
     /// Our offer: in trickle mode at once, candidates following as events; in vanilla mode once
     /// gathering ends or the collection timeout passes, with every candidate inside.
     package func makeOffer() async throws(ParleyError) -> String {
+        if let plainSockets { return try makeOfferWithoutICE(on: plainSockets) }
         try await prepare()
         let ice = await localICE()
         var description = SessionDescription.audioOffer(OfferOptions(
             capabilities: options.capabilities, ice: ice, security: .dtls(identity.fingerprint),
             sessionId: sdpSessionID, ssrc: localSSRC, cname: cname))
         try munge(&description, direction: .sent, type: .offer)
-        offeredTelephoneEvents = description.media.first { $0.kind == "audio" }?.codecs.filter(\.isTelephoneEvent).compactMap { UInt8(exactly: $0.payloadType) } ?? []
+        noteOfferedTelephoneEvents(description)
         return sent(description, as: .offer)
     }
 
@@ -120,6 +138,7 @@ package actor MediaLeg {
             return
         }
         let description = try received(text, as: .answer)
+        if plainSockets != nil { return try applyAnswerWithoutICE(description) }
         let remote = try RemoteMedia(description)
         var configuration: MediaSessionConfiguration
         do {
@@ -137,13 +156,14 @@ package actor MediaLeg {
             throw .negotiation("the answer's a=setup:\(remote.setup?.rawValue ?? "") is not a valid reply to actpass")
         }
         negotiatedDirection = (remote.section.attributes.direction ?? description.attributes.direction ?? .sendrecv).answer(wanting: wantedDirection)
-        try begin(configuration: &configuration, security: .dtls(identity: identity, role: role, remoteFingerprint: fingerprint), remote: remote)
+        try begin(configuration: &configuration, security: .dtls(identity: identity, role: role, remoteFingerprint: fingerprint), remote: .ice(remote))
     }
 
     /// Answers the peer's offer and starts the media it describes. Toward a peer that does not
     /// trickle (`peerTrickles` false) the answer waits for our candidates, bounded in time.
     package func answer(_ offerText: String, peerTrickles: Bool = true) async throws(ParleyError) -> String {
         let offer = try received(offerText, as: .offer)
+        if let plainSockets { return try answerWithoutICE(offer, on: plainSockets) }
         if !peerTrickles { tricklesToPeer = false }
         try await prepare()
         let ice = await localICE()
@@ -153,12 +173,7 @@ package actor MediaLeg {
         if usesDTLS {
             security = .dtls(identity.fingerprint, roleForActpass: .active)
         } else {
-            var keys: [String: String] = [:]
-            for suite in SDESKeys.suites {
-                guard let key = SDESKeys.inlineKey(for: suite) else { throw .negotiation("could not draw SDES keys from the random generator") }
-                keys[suite] = key
-            }
-            security = .sdes(keys: keys, suites: SDESKeys.suites)
+            security = try Self.freshSDESAnswerSecurity()
             answerSecurity = security
         }
         let answer: Answer
@@ -202,13 +217,14 @@ package actor MediaLeg {
                 throw .negotiation(error.description)
             }
         }
-        try begin(configuration: &configuration, security: mediaSecurity, remote: remote)
+        try begin(configuration: &configuration, security: mediaSecurity, remote: .ice(remote))
         return sent(description, as: .answer)
     }
 
     // MARK: Trickle
 
     package func addRemoteCandidate(_ line: String) {
+        guard let agent else { return }
         do {
             try agent.addRemoteCandidate(line)
         } catch {
@@ -217,7 +233,7 @@ package actor MediaLeg {
     }
 
     package func remoteEndOfCandidates() {
-        agent.remoteEndOfCandidates()
+        agent?.remoteEndOfCandidates()
     }
 
     // MARK: Control
@@ -273,7 +289,7 @@ package actor MediaLeg {
     /// agent cannot time its own checks (docs/ice.md).
     package func statistics() -> CallStatistics {
         let audio = session?.statistics()
-        let pair = agent.selectedPair ?? selectedPair
+        let pair = agent?.selectedPair ?? selectedPair
         let rtt = audio?.rttMs.map { Duration.microseconds(Int64(($0 * 1000).rounded())) }
         return CallStatistics(audio: audio, candidatePair: pair?.withRoundTripTime(rtt))
     }
@@ -283,8 +299,9 @@ package actor MediaLeg {
         stopped = true
         source?.close()
         session?.stop(clock: shard.clock)
-        agent.setReceiveHandler { _, _ in }
-        agent.close()
+        agent?.setReceiveHandler { _, _ in }
+        agent?.close()
+        plainSockets?.close()
         place.release()
         for pump in pumps { pump.cancel() }
         for waiter in gatheringWaiters { waiter.resume() }
@@ -295,7 +312,7 @@ package actor MediaLeg {
     // MARK: Inside
 
     private func prepare() async throws(ParleyError) {
-        guard !prepared else { return }
+        guard !prepared, let agent else { return }
         prepared = true
         let events = agent.events
         // Unstructured: the agent's event pump lives as long as the leg; `stop` cancels `pumps`.
@@ -310,13 +327,20 @@ package actor MediaLeg {
     }
 
     private func localICE() async -> ICEDescription {
+        guard let agent else { return ICEDescription(ufrag: "", password: "") }
         let credentials = agent.localCredentials
         guard !tricklesToPeer else { return ICEDescription(ufrag: credentials.ufrag, password: credentials.password, trickle: true) }
         await waitForGathering(upTo: gatheringLimit)
         return currentICE()
     }
 
-    private func begin(configuration: inout MediaSessionConfiguration, security: MediaSecurity, remote: RemoteMedia) throws(ParleyError) {
+    /// Where the peer's media comes from: an ICE agent's pair, or sockets aimed at its SDP.
+    enum RemotePath {
+        case ice(RemoteMedia)
+        case plain(PlainRemoteTransport)
+    }
+
+    func begin(configuration: inout MediaSessionConfiguration, security: MediaSecurity, remote: RemotePath) throws(ParleyError) {
         configuration.localSSRC = localSSRC
         configuration.disruptionTimeout = options.disruptionTimeout
         if case .opus(let payloadType, var settings) = configuration.codec {
@@ -344,7 +368,8 @@ package actor MediaLeg {
         }
         let session: MediaSession
         do {
-            session = try MediaSession(configuration: configuration, security: security, transport: ICEMediaTransport(agent: agent), source: source, sink: sink)
+            let transport: any MediaTransport = if let agent { ICEMediaTransport(agent: agent) } else { PlainMediaTransport(sockets: plainSockets!) }
+            session = try MediaSession(configuration: configuration, security: security, transport: transport, source: source, sink: sink)
         } catch {
             sink.close()
             throw ParleyError(error)
@@ -355,7 +380,7 @@ package actor MediaLeg {
         self.session = session
         self.source = source
         self.sink = sink
-        agent.setReceiveHandler { [weak session] bytes, _ in session?.receive(bytes) }
+        agent?.setReceiveHandler { [weak session] bytes, _ in session?.receive(bytes) }
         let mediaEvents = session.events
         // Unstructured: the session's event pump lives as long as the leg; `stop` cancels `pumps`.
         pumps.append(Task { [weak self] in
@@ -365,10 +390,15 @@ package actor MediaLeg {
             answerSecurity = .dtls(identity.fingerprint, roleForActpass: role == .client ? .active : .passive)
             dtlsAssociation = DTLSAssociation(remoteFingerprint: fingerprint, role: role)
         }
-        remoteUfrag = remote.ufrag
-        agent.setRemoteCredentials(ufrag: remote.ufrag, password: remote.password)
-        for line in remote.candidates { addRemoteCandidate(line) }
-        if remote.endOfCandidates { agent.remoteEndOfCandidates() }
+        switch remote {
+        case .ice(let remote):
+            remoteUfrag = remote.ufrag
+            agent?.setRemoteCredentials(ufrag: remote.ufrag, password: remote.password)
+            for line in remote.candidates { addRemoteCandidate(line) }
+            if remote.endOfCandidates { agent?.remoteEndOfCandidates() }
+        case .plain(let transport):
+            try aimPlainSockets(at: transport, session: session)
+        }
         let audioAt = rate == configuration.codec.clockRate ? "" : " (audio at \(rate) Hz)"
         logger.info("media negotiated: \(configuration.codec.name)/\(configuration.codec.clockRate)\(audioAt), telephone-event \(configuration.telephoneEventPayloadType.map(String.init) ?? "none"), digits received on \(configuration.receivedTelephoneEventPayloadTypes.map(String.init).joined(separator: ","))")
         logger.debug("negotiated payload types", metadata: [
@@ -420,6 +450,7 @@ package actor MediaLeg {
         guard !stopped else { return }
         switch event {
         case .secured(let profile): continuation.yield(.secured(profile))
+        case .unencrypted: continuation.yield(.unencrypted)
         case .securityFailed(let error): continuation.yield(.failed(ParleyError(error)))
         case .disrupted: continuation.yield(.disrupted)
         case .restored: continuation.yield(.restored)

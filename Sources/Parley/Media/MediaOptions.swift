@@ -59,6 +59,10 @@ public struct MediaOptions: Sendable {
     /// runs natively at it (Opus: 8000, 12000, 16000, 24000, 48000); otherwise, and when nil, the
     /// codec's rate (48 kHz for Opus, 8 kHz for G.711).
     public var audioRate: Int?
+    /// What our offers carry (`--media`, SIP only): WebRTC's profile, or a classic SIP peer's
+    /// without ICE (docs/sip.md, "Media per peer"). Answers follow the offer whatever this says,
+    /// except that an unencrypted offer is answered only with `.plain`.
+    public var mediaProfile: MediaProfile = .webrtc
 
     public init() {}
 
@@ -86,6 +90,23 @@ package enum MediaLegEvent: Sendable, Equatable {
     case firstPacketArrived(ContinuousClock.Instant)
     /// The first audible frame was played, at that instant (only with `watchesFirstAudible`).
     case firstAudiblePlayed(FirstAudibleSound)
+    /// Media without ICE: its sockets are aimed at the peer, and media may flow.
+    case pathReady
+    /// Media without ICE and without SRTP (`MediaProfile.plain`): no keys to wait for.
+    case unencrypted
     /// Media cannot work: ICE or DTLS failed. The call should end.
     case failed(ParleyError)
+}
+
+/// The media a call offers, per peer (`--media`).
+public enum MediaProfile: String, Sendable, CaseIterable, Equatable {
+    /// ICE, DTLS-SRTP, rtcp-mux, BUNDLE: browsers, WebRTC gateways, Parley itself.
+    case webrtc
+    /// RTP/AVP without ICE or SRTP: a desk phone, a trunk or a softphone without encryption.
+    case plain
+    /// RTP/SAVP with SDES keys (`a=crypto`, RFC 4568), without ICE.
+    case sdes
+
+    /// Offers and answers with no ICE: one UDP socket for RTP (and one for RTCP).
+    public var isWithoutICE: Bool { self != .webrtc }
 }

@@ -20,11 +20,15 @@ public struct AnswerOptions: Sendable, Equatable {
     public var allowUnencrypted: Bool
     public var ssrc: UInt32?
     public var cname: String?
+    /// Answering a classic SIP peer's offer: this RTP socket on the m= and c= lines, no ICE
+    /// (`ice` is then ignored).
+    public var plainTransport: PlainTransport?
 
     public init(
         capabilities: AudioCapabilities = .standard, ice: ICEDescription, security: AnswerSecurity,
         direction: Direction = .sendrecv, codecOrder: CodecOrder = .offerer, sessionId: String,
-        sessionVersion: String = "2", allowUnencrypted: Bool = false, ssrc: UInt32? = nil, cname: String? = nil
+        sessionVersion: String = "2", allowUnencrypted: Bool = false, ssrc: UInt32? = nil, cname: String? = nil,
+        plainTransport: PlainTransport? = nil
     ) {
         self.capabilities = capabilities
         self.ice = ice
@@ -36,6 +40,7 @@ public struct AnswerOptions: Sendable, Equatable {
         self.allowUnencrypted = allowUnencrypted
         self.ssrc = ssrc
         self.cname = cname
+        self.plainTransport = plainTransport
     }
 }
 
@@ -123,13 +128,15 @@ enum AudioSectionAnswer {
             return .failure(Refusal(message: "no codec in common (offered: \(offeredLabels.isEmpty ? "none" : offeredLabels))"))
         }
         let audioRates = Set(audio.map(\.0.clockRate))
-        // RFC 4733 §7.1.1: telephone-event is answered at the clock rates of the accepted audio codecs.
-        let events = offeredCodecs.compactMap { codec -> (Codec, CodecCapability)? in
-            guard codec.isTelephoneEvent, audioRates.contains(codec.clockRate),
-                let capability = options.capabilities.codecs.first(where: { $0.isTelephoneEvent && $0.matches(codec) })
-            else { return nil }
+        let offeredEvents = offeredCodecs.compactMap { codec -> (Codec, CodecCapability)? in
+            guard codec.isTelephoneEvent, let capability = options.capabilities.codecs.first(where: { $0.isTelephoneEvent && $0.matches(codec) }) else { return nil }
             return (codec, capability)
         }
+        // RFC 4733 §7.1.1: telephone-event is answered at the clock rates of the accepted audio
+        // codecs. A peer that offers it only at 8000 Hz beside Opus (baresip) sends its keys
+        // there all the same: answered, they are heard (received on any rate) rather than lost.
+        let atAudioRates = offeredEvents.filter { audioRates.contains($0.0.clockRate) }
+        let events = atAudioRates.isEmpty ? offeredEvents.filter { $0.0.clockRate == 8000 } : atAudioRates
 
         let direction = (offered.attributes.direction ?? session.attributes.direction ?? .sendrecv).answer(wanting: options.direction)
         let mid = offered.attributes.first(MediaID.self)?.tag
@@ -140,8 +147,9 @@ enum AudioSectionAnswer {
             return (codec.payloadType, echoed)
         }
 
-        let (port, connection) = MediaSectionWriter.defaultAddress(options.ice)
-        var attributes = MediaSectionWriter.iceAttributes(options.ice) + security
+        let plain = options.plainTransport
+        let (port, connection) = plain.map { ($0.port, $0.connection) } ?? MediaSectionWriter.defaultAddress(options.ice)
+        var attributes = (plain == nil ? MediaSectionWriter.iceAttributes(options.ice) : []) + security
         if let mid { attributes.append(MediaID(mid).attribute) }
         attributes.append(Attribute(direction.rawValue))
         if rtcpMux { attributes.append(RTCPMux().attribute) }
@@ -151,7 +159,7 @@ enum AudioSectionAnswer {
         if let ssrc = options.ssrc, let cname = options.cname {
             attributes.append(SSRCAttribute(ssrc: ssrc, name: "cname", value: cname).attribute)
         }
-        attributes += MediaSectionWriter.candidateAttributes(options.ice)
+        if plain == nil { attributes += MediaSectionWriter.candidateAttributes(options.ice) }
 
         var section = MediaDescription(kind: "audio", port: port, proto: offered.proto, formats: chosen.map { String($0.0) })
         section.connections = [connection]

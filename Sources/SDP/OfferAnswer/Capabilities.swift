@@ -74,6 +74,8 @@ public enum OfferSecurity: Sendable, Equatable {
     case dtls(Fingerprint)
     /// SDES keys (RFC 4568), one `a=crypto` line per offered suite.
     case sdes([Crypto])
+    /// Plain RTP/AVP, for a classic SIP peer that has no SRTP (`parley call --media plain`).
+    case none
 }
 
 /// How we protect media in an answer.

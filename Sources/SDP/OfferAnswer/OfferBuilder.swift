@@ -10,11 +10,14 @@ public struct OfferOptions: Sendable, Equatable {
     /// Written as `a=ssrc:<ssrc> cname:<cname>` when both are set.
     public var ssrc: UInt32?
     public var cname: String?
+    /// A classic SIP peer's offer: this RTP socket on the m= and c= lines, no ICE, no BUNDLE,
+    /// no mid (`ice` is then ignored).
+    public var plainTransport: PlainTransport?
 
     public init(
         capabilities: AudioCapabilities = .standard, ice: ICEDescription, security: OfferSecurity,
         direction: Direction = .sendrecv, sessionId: String, sessionVersion: String = "2", mid: String = "0",
-        ssrc: UInt32? = nil, cname: String? = nil
+        ssrc: UInt32? = nil, cname: String? = nil, plainTransport: PlainTransport? = nil
     ) {
         self.capabilities = capabilities
         self.ice = ice
@@ -25,6 +28,7 @@ public struct OfferOptions: Sendable, Equatable {
         self.mid = mid
         self.ssrc = ssrc
         self.cname = cname
+        self.plainTransport = plainTransport
     }
 }
 
@@ -32,10 +36,11 @@ extension SessionDescription {
     /// Our audio offer (RFC 3264 §5, JSEP §5.2): one BUNDLEd, rtcp-muxed audio section with our
     /// codecs in preference order.
     public static func audioOffer(_ options: OfferOptions) -> SessionDescription {
-        let (port, connection) = MediaSectionWriter.defaultAddress(options.ice)
+        let plain = options.plainTransport
+        let (port, connection) = plain.map { ($0.port, $0.connection) } ?? MediaSectionWriter.defaultAddress(options.ice)
         let codecs = options.capabilities.codecs.map { ($0.preferredPayloadType, $0) }
         let proto: String
-        var attributes = MediaSectionWriter.iceAttributes(options.ice)
+        var attributes = plain == nil ? MediaSectionWriter.iceAttributes(options.ice) : []
         switch options.security {
         case .dtls(let fingerprint):
             proto = "UDP/TLS/RTP/SAVPF"
@@ -43,21 +48,24 @@ extension SessionDescription {
         case .sdes(let cryptos):
             proto = "RTP/SAVP"
             attributes += cryptos.map(\.attribute)
+        case .none:
+            proto = "RTP/AVP"
         }
-        attributes += [MediaID(options.mid).attribute, Attribute(options.direction.rawValue), RTCPMux().attribute]
+        if plain == nil { attributes.append(MediaID(options.mid).attribute) }
+        attributes += [Attribute(options.direction.rawValue), RTCPMux().attribute]
         attributes += MediaSectionWriter.codecAttributes(codecs)
         if let ptime = options.capabilities.ptime { attributes.append(PTime(milliseconds: ptime).attribute) }
         if let ssrc = options.ssrc, let cname = options.cname {
             attributes.append(SSRCAttribute(ssrc: ssrc, name: "cname", value: cname).attribute)
         }
-        attributes += MediaSectionWriter.candidateAttributes(options.ice)
+        if plain == nil { attributes += MediaSectionWriter.candidateAttributes(options.ice) }
 
         var audio = MediaDescription(kind: "audio", port: port, proto: proto, formats: codecs.map { String($0.0) })
         audio.connections = [connection]
         audio.attributes = attributes
         return SessionDescription(
             origin: MediaSectionWriter.origin(sessionId: options.sessionId, sessionVersion: options.sessionVersion),
-            attributes: [Group(semantics: "BUNDLE", mids: [options.mid]).attribute],
+            attributes: plain == nil ? [Group(semantics: "BUNDLE", mids: [options.mid]).attribute] : [],
             media: [audio])
     }
 }

@@ -119,7 +119,8 @@ private final class LegProbe: @unchecked Sendable {
         let session = try #require(await leg.session)
         let taps = try #require(await leg.audioTaps())
         let network = shard.network
-        await leg.agent.setReceiveHandler { [weak self, weak session] bytes, _ in
+        let agent = try #require(await leg.agent)
+        agent.setReceiveHandler { [weak self, weak session] bytes, _ in
             self?.count { $0.packets += 1; if !network.isCurrentThread { $0.packetsOffShard += 1 } }
             session?.receive(bytes)
         }
