@@ -50,12 +50,14 @@ import Testing
         #expect(CallCommand.message(for: verto).contains("--no-register goes with a SIP server"))
     }
 
-    @Test func loadSpeaksSIPWithoutTheAgentFlags() throws {
+    @Test func loadSpeaksSIPWithTheAgentFlags() throws {
         #expect(throws: Never.self) { try LoadCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--calls", "5"]) }
-        let agent = try #require(throws: (any Error).self) {
+        #expect(throws: Never.self) {
             try LoadCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--agent", "ws://127.0.0.1:9/agent"])
         }
-        #expect(LoadCommand.message(for: agent).contains("not available over SIP yet"))
+        #expect(throws: Never.self) {
+            try CallCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--agent", "ws://127.0.0.1:9/agent", "--agent-dialect", "twilio"])
+        }
         let janus = try #require(throws: (any Error).self) { try LoadCommand.parse(["echotest", "--server", "ws://127.0.0.1:8188", "--dialect", "janus"]) }
         #expect(LoadCommand.message(for: janus).contains("not Janus"))
     }
@@ -64,5 +66,6 @@ import Testing
         #expect(throws: (any Error).self) { try AnswerCommand.parse(["--server", "sip:127.0.0.1", "--forward", "carol"]) }
         #expect(throws: (any Error).self) { try AnswerCommand.parse(["--server", "sip:127.0.0.1", "--early-media", "2"]) }
         #expect(throws: Never.self) { try AnswerCommand.parse(["--server", "sip:127.0.0.1", "--login", "bob@parley.test", "--reject"]) }
+        #expect(throws: Never.self) { try AnswerCommand.parse(["--server", "sip:127.0.0.1", "--login", "bob@parley.test", "--agent-exec", "cat"]) }
     }
 }
