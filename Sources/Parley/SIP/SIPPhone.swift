@@ -13,6 +13,8 @@ public actor SIPPhone {
     private let media: MediaOptions
     private let logger: Logger
     private var calls: [String: SIPCallSignalling] = [:]
+    /// Each call's requests, handed over in order without waiting for the call (`SIPCallInbox`).
+    private var inboxes: [String: SIPCallInbox] = [:]
     private var callsByID: [String: Call] = [:]
     private var router: Task<Void, Never>?
     /// Calls offered to us, ringing (180 sent) until answered, rejected or cancelled.
@@ -99,8 +101,7 @@ public actor SIPPhone {
         let call = Call(id: callID, direction: .outgoing, remoteParty: destination, signalling: signalling,
                         media: options.media.map(Self.withoutTrickle) ?? media, logger: logger)
         await signalling.bind(to: call)
-        calls[callID] = signalling
-        callsByID[callID] = call
+        track(signalling, call: call)
         try await call.dial(destination: destination, options: options)
         return call
     }
@@ -118,9 +119,16 @@ public actor SIPPhone {
                           onClose: { [weak self] id in await self?.forget(id) })
     }
 
+    private func track(_ signalling: SIPCallSignalling, call: Call) {
+        calls[call.id] = signalling
+        callsByID[call.id] = call
+        inboxes[call.id] = SIPCallInbox(for: signalling)
+    }
+
     private func forget(_ callID: String) {
         calls[callID] = nil
         callsByID[callID] = nil
+        inboxes.removeValue(forKey: callID)?.close()
     }
 
     /// The calls placed or offered that have not ended.
@@ -161,11 +169,11 @@ public actor SIPPhone {
         switch incoming {
         case .ack(let ack):
             guard let callID = try? ack.callID() else { return }
-            await calls[callID]?.receivedACK(ack)
+            inboxes[callID]?.deliver(incoming)
         case .request(let key, let request):
             guard let callID = try? request.callID() else { return }
-            if let signalling = calls[callID] {
-                await signalling.received(request, key: key)
+            if let inbox = inboxes[callID] {
+                inbox.deliver(incoming)
             } else if request.method == "INVITE", (try? request.to().tag) == nil {
                 await offered(request, key: key, callID: callID)
             } else {
@@ -187,8 +195,7 @@ public actor SIPPhone {
         await signalling.offer(request, key: key)
         let call = Call(id: callID, direction: .incoming, remoteParty: caller.number ?? "unknown", signalling: signalling, media: media, logger: logger)
         await signalling.bind(to: call)
-        calls[callID] = signalling
-        callsByID[callID] = call
+        track(signalling, call: call)
         var incoming = IncomingCall(call: call, callerName: caller.name, callerNumber: caller.number, calleeName: nil,
                                     calleeNumber: account.user, headers: SIPCustomHeaders.extensions(of: request), clientState: nil,
                                     offer: String(decoding: request.body, as: UTF8.self))
