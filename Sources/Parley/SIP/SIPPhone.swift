@@ -201,6 +201,10 @@ public actor SIPPhone {
                                     offer: String(decoding: request.body, as: UTF8.self))
         incoming.callerTrickles = false
         await call.sendRinging()
-        incomingSink.yield(incoming)
+        if case .dropped(let oldest) = incomingSink.yield(incoming) {
+            // 64 offers nobody took yet: the oldest is refused as busy, not left ringing unseen.
+            logger.warning("refused an offered call as busy: 64 offers were waiting to be taken")
+            try? await oldest.reject(cause: .userBusy)
+        }
     }
 }
