@@ -66,23 +66,21 @@ import Testing
         #expect(throws: (any Error).self) { try CallCommand.parse(["bob", "--server", "sip:127.0.0.1", "--media", "rtp"]) }
     }
 
-    @Test func loadSpeaksSIPWithoutTheAgentFlags() throws {
+    @Test func loadSpeaksSIPWithTheAgentFlags() throws {
         #expect(throws: Never.self) { try LoadCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--calls", "5"]) }
-        let agent = try #require(throws: (any Error).self) {
+        #expect(throws: Never.self) {
             try LoadCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--agent", "ws://127.0.0.1:9/agent"])
         }
-        #expect(LoadCommand.message(for: agent).contains("not available over SIP yet"))
+        #expect(throws: Never.self) {
+            try CallCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--agent", "ws://127.0.0.1:9/agent", "--agent-dialect", "twilio"])
+        }
         let janus = try #require(throws: (any Error).self) { try LoadCommand.parse(["echotest", "--server", "ws://127.0.0.1:8188", "--dialect", "janus"]) }
         #expect(LoadCommand.message(for: janus).contains("not Janus"))
     }
 
-    @Test func answerRefusesWhatSIPDoesNotCarryYet() throws {
-        let agent = try #require(throws: (any Error).self) {
-            try AnswerCommand.parse(["--server", "sip:127.0.0.1", "--login", "bob@parley.test", "--agent", "ws://127.0.0.1:9/agent"])
-        }
-        #expect(AnswerCommand.message(for: agent).contains("not available over SIP yet"))
-        // A forward (302) and early media (183) are carried.
-        for flags in [["--forward", "carol"], ["--early-media", "2"], ["--reject"]] {
+    @Test func answerCarriesForwardEarlyMediaAndAgentsOverSIP() {
+        // A forward (302), early media (183) and an agent are carried.
+        for flags in [["--forward", "carol"], ["--early-media", "2"], ["--reject"], ["--agent-exec", "cat"]] {
             #expect(throws: Never.self) { try AnswerCommand.parse(["--server", "sip:127.0.0.1", "--login", "bob@parley.test"] + flags) }
         }
     }

@@ -75,9 +75,6 @@ struct AnswerCommand: LongRunningCommand {
         guard (.zero ... .seconds(3600)).contains(drainTimeout) else { throw ValidationError("--drain-timeout must be 0-3600 seconds") }
         try media.checkProfile(speaksSIP: connection.speaksSIP)
         try media.checkOutput(json: logging.json)
-        if connection.speaksSIP, agentFlags.isSet {
-            throw ValidationError("--agent and --agent-exec are not available over SIP yet (docs/sip.md, \"Not yet\")")
-        }
         if agentFlags.isSet, fleet.bot != nil || forward != nil { throw ValidationError("--agent and --agent-exec cannot go with --bot or --forward") }
     }
 
@@ -120,7 +117,7 @@ struct AnswerCommand: LongRunningCommand {
         if var sipMedia {
             media.chooseTerminalAudio(&sipMedia, json: logging.json, person: person, presenter: presenter)
             let metrics = try await metricsFlags.start(json: logging.json)
-            throw ExitCode(await answerSIP(media: sipMedia, botScript: botScript, metrics: metrics, logger: logger, presenter: presenter))
+            throw ExitCode(await answerSIP(media: sipMedia, botScript: botScript, agent: agent, metrics: metrics, logger: logger, presenter: presenter))
         }
         guard var configuration = vertoConfiguration else { return }
         media.chooseTerminalAudio(&configuration.media, json: logging.json, person: person, presenter: presenter)
@@ -148,7 +145,7 @@ struct AnswerCommand: LongRunningCommand {
 
 extension AnswerCommand {
     /// SIP: register, then serve the calls offered as a Verto login's are served.
-    private func answerSIP(media mediaOptions: MediaOptions, botScript: BotScript?, metrics: MetricsEndpoint?, logger: Logger,
+    private func answerSIP(media mediaOptions: MediaOptions, botScript: BotScript?, agent: AgentEndpoint?, metrics: MetricsEndpoint?, logger: Logger,
                            presenter: CallPresenter) async -> Int32 {
         let phone: SIPPhone
         let user: String
@@ -170,7 +167,7 @@ extension AnswerCommand {
             bot: botScript, maxCalls: maxCalls, callLimit: calls, recordDirectory: fleet.recordDir, duration: duration, dtmf: fleet.dtmf, reject: reject,
             rejectEvery: rejectEvery, forward: forward, statsInterval: statsInterval, clockInterval: logging.json ? fleet.clockInterval : .zero,
             reportFirstAudio: logging.json && reportFirstAudio, saveSDPDirectory: media.saveSDP, sdpDialect: .sip, login: user, drainTimeout: drainTimeout,
-            metrics: metrics, earlyMedia: earlyMedia, agent: nil)
+            metrics: metrics, earlyMedia: earlyMedia, agent: agent)
         let status = await answerer.run()
         await phone.close()
         await metricsFlags.linger(metrics)

@@ -78,7 +78,7 @@ struct CallCommand: LongRunningCommand {
         } else if noRegister || noFollowRedirects {
             throw ValidationError("--no-register and --no-follow-redirects go with a SIP server")
         }
-        if agentFlags.isSet, bot != nil || connection.dialect == .janus || connection.speaksSIP { throw ValidationError("--agent and --agent-exec go with Verto calls and without --bot") }
+        if agentFlags.isSet, bot != nil || connection.dialect == .janus { throw ValidationError("--agent and --agent-exec go with Verto and SIP calls and without --bot") }
     }
 
     private func parsedHeaders() throws -> [CustomHeader] {
@@ -170,18 +170,12 @@ struct CallCommand: LongRunningCommand {
         defer { clientNews.cancel() }
         presenter.note("logged in; calling \(destination)")
         // The program first: a call is not placed for a program that is not there.
-        var agentSession: AgentSession?
-        do throws(ParleyError) {
-            try agentFlags.startPlatformAPI()
-            if let endpoint = try agentFlags.endpoint(tls: connection) { agentSession = try await AgentSession.connect(endpoint) }
+        let agentSession: AgentSession?
+        do {
+            agentSession = try await connectAgent(media: configuration.media, into: &options)
         } catch {
             await client.disconnect()
             fail(error, presenter: presenter)
-        }
-        if let agentSession {
-            // The call's audio at the program's rate: Opus runs at it, nothing resamples.
-            options.media = configuration.media
-            options.media?.audioRate = agentSession.callAudioRate
         }
         let call: Call
         do {
@@ -253,10 +247,21 @@ struct CallCommand: LongRunningCommand {
             fail(error, presenter: presenter)
         }
         presenter.note(noRegister ? "calling \(destination)" : "registered; calling \(destination)")
+        let agentSession: AgentSession?
+        var options: DialOptions
         do {
-            call = try await phone.dial(destination, options: try sipDialOptions())
+            options = try sipDialOptions()
+            // The program first, as for Verto.
+            agentSession = try await connectAgent(media: mediaOptions, into: &options)
+        } catch {
+            await phone.close()
+            fail(error, presenter: presenter)
+        }
+        do {
+            call = try await phone.dial(destination, options: options)
         } catch {
             recorder?.name("failed-call")
+            await agentSession?.abandon(cause: "NOT_PLACED")
             await phone.close()
             reports.write([.setupFailed(error)], suite: "parley call \(destination)", presenter: presenter)
             fail(error, presenter: presenter)
@@ -265,6 +270,7 @@ struct CallCommand: LongRunningCommand {
         var session = CallSession(call: call, presenter: presenter, dtmf: dtmf, duration: duration, statsInterval: statsInterval,
                                   interactive: !logging.json, commandsFromStandardInput: media.playSpec != "stdin" && media.playSpec != "-",
                                   watchesInputLevel: !mediaOptions.source.isGenerated, bot: bot, logger: logger)
+        if let agentSession { session.agent = (agentSession, callerNumber.isEmpty ? connection.login ?? "" : callerNumber, destination, options.headers) }
         session.reports = (reports, "parley call \(destination)")
         let news = phone.clientEvents
         // Unstructured: the phone's own news (its flow reconnecting, or giving up) while the call runs; cancelled after it.
@@ -281,6 +287,17 @@ struct CallCommand: LongRunningCommand {
         relay.cancel()
         await phone.close()
         return status
+    }
+
+    /// `--agent`/`--agent-exec`: the program's session, and the call's audio at its rate (Opus
+    /// runs at it, nothing resamples); nil without either flag.
+    private func connectAgent(media mediaOptions: MediaOptions, into options: inout DialOptions) async throws(ParleyError) -> AgentSession? {
+        try agentFlags.startPlatformAPI()
+        guard let endpoint = try agentFlags.endpoint(tls: connection) else { return nil }
+        let session = try await AgentSession.connect(endpoint)
+        options.media = mediaOptions
+        options.media?.audioRate = session.callAudioRate
+        return session
     }
 
     private func fail(_ error: ParleyError, presenter: CallPresenter) -> Never {

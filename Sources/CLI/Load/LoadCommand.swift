@@ -83,7 +83,6 @@ struct LoadCommand: LongRunningCommand {
         if let maxLoss, !(0...100).contains(maxLoss) { throw ValidationError("--max-loss must be between 0 and 100 percent") }
         if let maxFirstAudioMs, maxFirstAudioMs < 1 { throw ValidationError("--max-first-audio-ms must be at least 1") }
         guard connection.dialect != .janus else { throw ValidationError("parley load speaks Verto and SIP, not Janus (--dialect verto or sip)") }
-        if connection.speaksSIP, agentFlags.isSet { throw ValidationError("--agent and --agent-exec are not available over SIP yet (docs/sip.md, \"Not yet\")") }
         guard media.recordSpec == "null" else { throw ValidationError("--record would be shared by every call: use --record-dir DIR") }
         guard media.play != "stdin", media.play != "-" else { throw ValidationError("--play stdin cannot feed many calls: use tone:HZ, silence or a WAV file") }
         if case .microphone = try? AudioSourceSpec(media.playSpec) { throw ValidationError("--play mic cannot feed many calls: use tone:HZ, silence or a WAV file") }

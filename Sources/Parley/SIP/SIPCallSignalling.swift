@@ -160,6 +160,8 @@ actor SIPCallSignalling: CallSignalling {
             await armTimerC()
         case 101..<200:
             provisionalSeen = true
+            // The first description the far end sends is the answer (RFC 3261 §13.2.1): an early UPDATE's offer is answered against it.
+            if remoteSDP == nil { remoteSDP = body }
             await armTimerC()
             await reportToReferrer(status, phrase: SIPRegistration.reason(response))
             await call?.handle(status == 183 && body != nil ? .earlyMedia(sdp: body) : .ringing)
@@ -355,6 +357,8 @@ actor SIPCallSignalling: CallSignalling {
             ended = true
             try? await endpoint.respond(to: offered.key, with: .response(to: offered.request, status: 487, reason: "Request Terminated", toTag: localTag))
             await call?.handle(.remoteHangup(TerminationReason(.originatorCancel, sipCallID: sipCallID)))
+        case "UPDATE" where dialog == nil:
+            await updatedEarly(request, key: key)
         case "INVITE", "UPDATE":
             await reoffered(request, key: key)
         case "INFO":

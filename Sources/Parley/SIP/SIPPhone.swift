@@ -13,7 +13,10 @@ public actor SIPPhone {
     let account: SIPAccount
     let media: MediaOptions
     let logger: Logger
+    /// Each dialog's signalling by its Call-ID (a call that followed a REFER has two).
     var calls: [String: SIPCallSignalling] = [:]
+    /// Each dialog's requests, handed over in order without waiting for the call (`SIPCallInbox`).
+    private var inboxes: [String: SIPCallInbox] = [:]
     var callsByID: [String: Call] = [:]
     private var router: Task<Void, Never>?
     var flowRecovery: SIPFlowRecovery
@@ -110,7 +113,7 @@ public actor SIPPhone {
                         media: options.media.map(Self.withoutTrickle) ?? media, logger: logger, reconnectTimeout: flowRecovery.reconnectTimeout,
                         onPathLost: pathRecovery)
         await legs.bind(to: call)
-        calls[callID] = signalling
+        track(signalling, callID: callID)
         callsByID[callID] = call
         try await call.dial(destination: destination, options: options)
         return call
@@ -140,13 +143,20 @@ public actor SIPPhone {
     private func referredLeg() -> SIPCallSignalling {
         let callID = RandomIdentifier.token(length: 24)
         let signalling = makeSignalling(callID: callID)
-        calls[callID] = signalling
+        track(signalling, callID: callID)
         return signalling
+    }
+
+    /// Routes the requests of the dialog under `callID` to `signalling`, in order.
+    private func track(_ signalling: SIPCallSignalling, callID: String) {
+        calls[callID] = signalling
+        inboxes[callID] = SIPCallInbox(for: signalling)
     }
 
     private func forget(_ callID: String) {
         calls[callID] = nil
         callsByID[callID] = nil
+        inboxes.removeValue(forKey: callID)?.close()
     }
 
     /// The calls placed or offered that have not ended.
@@ -190,11 +200,11 @@ public actor SIPPhone {
         switch incoming {
         case .ack(let ack):
             guard let callID = try? ack.callID() else { return }
-            await calls[callID]?.receivedACK(ack)
+            inboxes[callID]?.deliver(incoming)
         case .request(let key, let request):
             guard let callID = try? request.callID() else { return }
-            if let signalling = calls[callID] {
-                await signalling.received(request, key: key)
+            if let inbox = inboxes[callID] {
+                inbox.deliver(incoming)
             } else if request.method == "INVITE", (try? request.to().tag) == nil {
                 await offered(request, key: key, callID: callID)
             } else {
@@ -218,13 +228,17 @@ public actor SIPPhone {
         let call = Call(id: callID, direction: .incoming, remoteParty: caller.number ?? "unknown", signalling: legs, media: media, logger: logger,
                         reconnectTimeout: flowRecovery.reconnectTimeout, onPathLost: pathRecovery)
         await legs.bind(to: call)
-        calls[callID] = signalling
+        track(signalling, callID: callID)
         callsByID[callID] = call
         var incoming = IncomingCall(call: call, callerName: caller.name, callerNumber: caller.number, calleeName: nil,
                                     calleeNumber: account.user, headers: SIPCustomHeaders.extensions(of: request), clientState: nil,
                                     offer: String(decoding: request.body, as: UTF8.self))
         incoming.callerTrickles = false
         await call.sendRinging()
-        incomingSink.yield(incoming)
+        if case .dropped(let oldest) = incomingSink.yield(incoming) {
+            // 64 offers nobody took yet: the oldest is refused as busy, not left ringing unseen.
+            logger.warning("refused an offered call as busy: 64 offers were waiting to be taken")
+            try? await oldest.reject(cause: .userBusy)
+        }
     }
 }

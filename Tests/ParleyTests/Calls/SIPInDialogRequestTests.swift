@@ -28,14 +28,7 @@ import Testing
         let endpoint = try await SIPEndpoint.opened(toLoopback: peer)
 
         var requests = endpoint.incoming.makeAsyncIterator()
-        try peer.send(Self.request("INVITE", sequence: 1, tag: nil, type: "application/sdp", body: Self.theirs))
-        guard case .request(let key, let invite) = try #require(await requests.next()) else {
-            Issue.record("the INVITE was not handed to the endpoint's owner")
-            return
-        }
-        let account = SIPAccount(user: "bob", domain: "parley.test", password: "bob-secret")
-        let signalling = SIPCallSignalling(callID: "in-dialog-1", endpoint: endpoint, account: account, logger: Logger(label: "test"), onClose: { _ in })
-        await signalling.offer(invite, key: key)
+        let signalling = try await offered(by: peer, on: endpoint, from: &requests)
         let answering = Task { try await signalling.answer(callID: "in-dialog-1", sdp: Self.ours, trickle: false) }
         let ok = try response(from: peer, to: 1)
         let tag = try #require(try ok.to().tag)
@@ -124,8 +117,21 @@ import Testing
         await endpoint.close()
     }
 
+    /// The caller's INVITE (call `in-dialog-1`, offering `theirs`) offered to bob's call, as the phone offers it.
+    func offered(by peer: LoopbackSIPPeer, on endpoint: SIPEndpoint,
+                 from requests: inout AsyncStream<SIPIncomingRequest>.AsyncIterator) async throws -> SIPCallSignalling {
+        try peer.send(Self.request("INVITE", sequence: 1, tag: nil, type: "application/sdp", body: Self.theirs))
+        guard case .request(let key, let invite) = try #require(await requests.next()) else {
+            throw LoopbackPeerFailed(description: "the INVITE was not handed to the endpoint's owner")
+        }
+        let account = SIPAccount(user: "bob", domain: "parley.test", password: "bob-secret")
+        let signalling = SIPCallSignalling(callID: "in-dialog-1", endpoint: endpoint, account: account, logger: Logger(label: "test"), onClose: { _ in })
+        await signalling.offer(invite, key: key)
+        return signalling
+    }
+
     /// Sends a request and hands it to the call as the phone would.
-    private func deliver(_ text: String, by peer: LoopbackSIPPeer, to signalling: SIPCallSignalling,
+    func deliver(_ text: String, by peer: LoopbackSIPPeer, to signalling: SIPCallSignalling,
                          from requests: inout AsyncStream<SIPIncomingRequest>.AsyncIterator) async throws {
         try peer.send(text)
         guard case .request(let key, let request) = try #require(await requests.next()) else {
@@ -136,7 +142,7 @@ import Testing
     }
 
     /// The next final response to request number `sequence`, skipping the repeated 200s of the answer.
-    private func response(from peer: LoopbackSIPPeer, to sequence: UInt32) throws -> SIPMessage {
+    func response(from peer: LoopbackSIPPeer, to sequence: UInt32) throws -> SIPMessage {
         for _ in 0..<20 {
             let message = try SIPMessage.parse(Array(try peer.receive(within: 5).utf8))
             if let status = message.status, status >= 200, try message.cseq().number == sequence { return message }

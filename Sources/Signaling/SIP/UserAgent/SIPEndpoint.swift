@@ -24,11 +24,14 @@ package actor SIPEndpoint {
     package nonisolated let incoming: AsyncStream<SIPIncomingRequest>
     private let incomingSink: AsyncStream<SIPIncomingRequest>.Continuation
     private var takesRequests = false
+    /// Our INVITEs and the ACKs of their 2xx, for a 2xx that comes again (SIPEndpoint+RepeatedSuccess.swift).
+    var acceptedInvites: SIPAcceptedInvites
 
     package init(server: SIPServerAddress, options: SIPFlowOptions = SIPFlowOptions(), timers: SIPTimers = SIPTimers()) {
         self.server = server
         flow = SIPFlow(server: server, options: options)
         layer = SIPTransactionLayer(reliable: server.transport.isReliable, timers: timers, limits: options.limits)
+        acceptedInvites = SIPAcceptedInvites(lifetime: timers.transactionTimeout)
         localHost = RandomIdentifier.token(length: 12) + ".invalid"
         (incoming, incomingSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
     }
@@ -59,6 +62,7 @@ package actor SIPEndpoint {
     /// Sends a message outside any transaction: the ACK for a 2xx, which the dialog's owner
     /// sends itself (§13.2.2.4).
     package func sendOutsideTransaction(_ message: SIPMessage) {
+        acceptedInvites.acknowledging(message)
         try? flow.send(message)
     }
 
@@ -112,6 +116,7 @@ package actor SIPEndpoint {
             throw SIPRequestFailure.unsendable(error)
         }
         if let onProvisional { progress[key] = onProvisional }
+        acceptedInvites.sending(request, key: key)
         return try await withCheckedThrowingContinuation { continuation in
             waiting[key] = continuation
             flush()
@@ -124,6 +129,7 @@ package actor SIPEndpoint {
         guard let key = try? SIPTransactionKey.client(request), let continuation = waiting.removeValue(forKey: key) else { return }
         layer.abandon(key)
         progress[key] = nil
+        acceptedInvites.forget(key)
         continuation.resume(throwing: SIPRequestFailure.timedOut(after: .milliseconds(Int(layer.timers.transactionTimeout * 1000))))
     }
 
@@ -142,6 +148,7 @@ package actor SIPEndpoint {
             closedWith = ended
             ticker?.cancel()
             progress.removeAll()
+            acceptedInvites.forgetAll()
             incomingSink.finish()
             for continuation in waiting.values { continuation.resume(throwing: SIPRequestFailure.transport(ended)) }
             waiting.removeAll()
@@ -172,10 +179,15 @@ package actor SIPEndpoint {
                         continue
                     }
                     progress[key] = nil
-                    guard let continuation = waiting.removeValue(forKey: key) else { continue }
+                    guard let continuation = waiting.removeValue(forKey: key) else {
+                        answerRepeated(response, key: key)
+                        continue
+                    }
+                    acceptedInvites.finished(response, key: key, now: clock.seconds)
                     continuation.resume(returning: response)
                 case .timedOut(let key):
                     progress[key] = nil
+                    acceptedInvites.forget(key)
                     waiting.removeValue(forKey: key)?.resume(throwing: SIPRequestFailure.timedOut(after: .milliseconds(Int(layer.timers.transactionTimeout * 1000))))
                 case .request(let key, let request):
                     answer(request, key: key)
