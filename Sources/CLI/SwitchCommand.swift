@@ -124,7 +124,7 @@ struct SwitchCommand: LongRunningCommand {
         }
         // ws://… becomes http://…, wss://… https://…: the page is on the WebSocket's own port.
         if web { Diagnostics.say("parley switch: softphone at http\(embedded.url.description.dropFirst(2))") }
-        let metrics = try await metricsFlags.start(json: json)
+        let metrics = try await metricsFlags.start(json: json, dialect: .verto)
         metrics?.ready(true)
         // SIGINT or SIGTERM: every client is told (a bye per call, a 1001 close frame), then the
         // activity stream ends and so does the command, with status 0.

@@ -13,6 +13,10 @@ import Testing
         #expect(try options(["--server", "sips:proxy.example"]).speaksSIP)
         #expect(try !options(["--server", "ws://127.0.0.1:8080"]).speaksSIP)
         #expect(try options(["--server", "ws://127.0.0.1:8080", "--dialect", "sip"]).speaksSIP)
+        // The metrics' `dialect` label (docs/metrics.md).
+        #expect(try options(["--server", "sip:127.0.0.1:5080"]).spokenDialect == .sip)
+        #expect(try options(["--server", "ws://127.0.0.1:8188", "--dialect", "janus"]).spokenDialect == .janus)
+        #expect(try options(["--server", "ws://127.0.0.1:8080"]).spokenDialect == .verto)
     }
 
     @Test func theDomainIsTheLoginsElseTheServersHost() throws {

@@ -116,12 +116,12 @@ struct AnswerCommand: LongRunningCommand {
         if noPromptCache { BotPromptCache.shared.preEncoded = false }
         if var sipMedia {
             media.chooseTerminalAudio(&sipMedia, json: logging.json, person: person, presenter: presenter)
-            let metrics = try await metricsFlags.start(json: logging.json)
+            let metrics = try await metricsFlags.start(json: logging.json, dialect: connection.spokenDialect)
             throw ExitCode(await answerSIP(media: sipMedia, botScript: botScript, agent: agent, metrics: metrics, logger: logger, presenter: presenter))
         }
         guard var configuration = vertoConfiguration else { return }
         media.chooseTerminalAudio(&configuration.media, json: logging.json, person: person, presenter: presenter)
-        let metrics = try await metricsFlags.start(json: logging.json)
+        let metrics = try await metricsFlags.start(json: logging.json, dialect: connection.spokenDialect)
         let client = VoiceClient(configuration: configuration, logger: logger)
         presenter.note("connecting to \(configuration.server)")
         do {

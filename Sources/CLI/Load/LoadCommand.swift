@@ -120,7 +120,7 @@ struct LoadCommand: LongRunningCommand {
         // A bot listens to what each call receives.
         callMedia.decodesReceivedAudio = fleet.recordDir != nil || botScript != nil || agentFlags.isSet
 
-        let metrics = try await metricsFlags.start(json: logging.json)
+        let metrics = try await metricsFlags.start(json: logging.json, dialect: connection.spokenDialect)
         let login: LoadLogin
         do {
             login = try await LoadLogin.open(connection, media: callMedia, logger: logger, presenter: presenter)

@@ -7,10 +7,11 @@ import Prometheus
 /// nothing is bootstrapped and each call below does nothing. Updated at call events and stats
 /// ticks, never per packet.
 enum CallMetrics {
-    static func factory(registry: PrometheusCollectorRegistry) -> DescribedMetricsFactory {
+    static func factory(registry: PrometheusCollectorRegistry, dialect: String) -> DescribedMetricsFactory {
         let setupBuckets: [Duration] = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30].map { .milliseconds(Int($0 * 1000)) }
         return DescribedMetricsFactory(
             registry: registry,
+            constantLabels: [("dialect", dialect)],
             durationBuckets: ["parley_call_setup_seconds": setupBuckets, "parley_call_first_audio_seconds": setupBuckets],
             valueBuckets: [
                 "parley_call_mos": [1, 2, 2.5, 3, 3.5, 3.6, 4, 4.03, 4.2, 4.34, 4.5],

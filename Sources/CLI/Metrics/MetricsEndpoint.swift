@@ -27,9 +27,9 @@ final class MetricsEndpoint: Sendable {
         self.readiness = readiness
     }
 
-    static func start(_ address: MetricsAddress) async throws(WebSocketError) -> MetricsEndpoint {
+    static func start(_ address: MetricsAddress, dialect: String) async throws(WebSocketError) -> MetricsEndpoint {
         let registry = PrometheusCollectorRegistry()
-        if !started.exchange(true, ordering: .relaxed) { MetricsSystem.bootstrap(CallMetrics.factory(registry: registry)) }
+        if !started.exchange(true, ordering: .relaxed) { MetricsSystem.bootstrap(CallMetrics.factory(registry: registry, dialect: dialect)) }
         let ready = ReadinessFlag()
         var options = WebSocketServerOptions(bindAddress: address.host, port: address.port)
         options.httpResources = [

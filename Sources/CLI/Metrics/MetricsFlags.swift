@@ -17,12 +17,14 @@ struct MetricsFlags: ParsableArguments {
         if metricsLinger > .zero, metrics == nil { throw ValidationError("--metrics-linger needs --metrics") }
     }
 
-    /// Starts the listener when `--metrics` was given; nil otherwise.
-    func start(json: Bool) async throws -> MetricsEndpoint? {
+    /// Starts the listener when `--metrics` was given; nil otherwise. Every metric carries
+    /// `dialect`, the signalling the process speaks, so one dashboard can hold Verto, Janus and
+    /// SIP fleets apart.
+    func start(json: Bool, dialect: ConnectionOptions.Dialect) async throws -> MetricsEndpoint? {
         guard let metrics else { return nil }
         let address = try MetricsAddress(parsing: metrics)
         do {
-            let endpoint = try await MetricsEndpoint.start(address)
+            let endpoint = try await MetricsEndpoint.start(address, dialect: dialect.rawValue)
             endpoint.announce(json: json)
             return endpoint
         } catch {

@@ -77,6 +77,9 @@ struct ConnectionOptions: ParsableArguments {
         return text
     }
 
+    /// The dialect the process speaks: `--dialect`, or SIP for a `sip:`/`sips:` server.
+    var spokenDialect: Dialect { speaksSIP ? .sip : dialect }
+
     /// SIP was asked for, or the server is a `sip:`/`sips:` URL.
     var speaksSIP: Bool {
         if dialect == .sip { return true }
