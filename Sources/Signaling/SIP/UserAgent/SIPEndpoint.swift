@@ -219,7 +219,7 @@ package actor SIPEndpoint {
 
     static let allowed = "OPTIONS"
     /// What a user agent that takes calls allows.
-    package static let allowedInCalls = "INVITE, ACK, CANCEL, BYE, OPTIONS, UPDATE, INFO, REFER, NOTIFY"
+    package static let allowedInCalls = "INVITE, ACK, CANCEL, BYE, OPTIONS, UPDATE, PRACK, INFO, REFER, NOTIFY"
 
 
     private func schedule() {
