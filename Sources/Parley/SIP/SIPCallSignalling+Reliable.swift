@@ -82,8 +82,8 @@ extension SIPCallSignalling {
         reliability.waiters = []
     }
 
-    /// The 1xx again at T1 doubling to T2, on every transport (§3), until its PRACK cancels this,
-    /// or for 64·T1, when the call is given up.
+    /// The 1xx again at T1 doubling to T2, on every transport (§3), until its PRACK cancels this
+    /// or the call ends, or for 64·T1, when the call is given up.
     private func retransmit(_ message: SIPMessage) async -> Task<Void, Never> {
         let timers = await endpoint.timers
         let endpoint = endpoint
@@ -94,6 +94,8 @@ extension SIPCallSignalling {
             while waited < timers.transactionTimeout {
                 guard (try? await Task.sleep(for: .milliseconds(Int(min(interval, timers.transactionTimeout - waited) * 1000)))) != nil else { return }
                 waited += min(interval, timers.transactionTimeout - waited)
+                // A call refused, cancelled or gone meanwhile repeats nothing.
+                if await self?.ended != false { return }
                 if waited < timers.transactionTimeout { await endpoint.sendOutsideTransaction(message) }
                 interval = min(interval * 2, timers.t2)
             }
