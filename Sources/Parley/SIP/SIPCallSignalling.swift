@@ -122,6 +122,9 @@ actor SIPCallSignalling: CallSignalling {
             let request = await makeInvite(to: target, sdp: sdp, authorization: authorization)
             invite = request
             provisionalSeen = false
+            if let size = await endpoint.firstOversized(request) {
+                logger.warning("our INVITE is \(size) bytes over UDP, more than RFC 3261 §18.1.1's 1300; a path that fragments it may lose it (;transport=tcp avoids this)")
+            }
             let sink = progressSink
             let response: SIPMessage
             do {
