@@ -16,6 +16,9 @@ actor SIPCallLegs: CallSignalling {
         self.newLeg = newLeg
     }
 
+    /// The dialog the call speaks to now.
+    var latest: SIPCallSignalling { current }
+
     func bind(to call: Call) async {
         self.call = call
         await current.bind(to: call)

@@ -20,7 +20,7 @@ actor SIPCallSignalling: CallSignalling {
     private let onClose: @Sendable (String) async -> Void
 
     // Ours: the INVITE in flight (each challenge answered makes a new one), and whether it rang.
-    private var invite: SIPMessage?
+    var invite: SIPMessage?
     private var sequence: UInt32 = 0
     private var provisionalSeen = false
     var cancelled = false
@@ -54,6 +54,8 @@ actor SIPCallSignalling: CallSignalling {
     /// (SIPCallSignalling+Redirect.swift; nil: none).
     var transferState = SIPTransferState()
     var redirects: SIPRedirects?
+    /// Reliable provisional responses, RFC 3262 (SIPCallSignalling+Reliable.swift).
+    var reliability = SIPReliability()
 
     init(callID: String, endpoint: SIPEndpoint, account: SIPAccount, logger: Logger, onClose: @escaping @Sendable (String) async -> Void) {
         sipCallID = callID
@@ -120,6 +122,9 @@ actor SIPCallSignalling: CallSignalling {
             let request = await makeInvite(to: target, sdp: sdp, authorization: authorization)
             invite = request
             provisionalSeen = false
+            if let size = await endpoint.firstOversized(request) {
+                logger.warning("our INVITE is \(size) bytes over UDP, more than RFC 3261 §18.1.1's 1300; a path that fragments it may lose it (;transport=tcp avoids this)")
+            }
             let sink = progressSink
             let response: SIPMessage
             do {
@@ -146,7 +151,7 @@ actor SIPCallSignalling: CallSignalling {
         sequence += 1
         return await endpoint.outOfDialogRequest(
             "INVITE", to: target, toHeader: "<\(target)>", from: inviteFrom, fromTag: localTag, callID: sipCallID, sequence: sequence,
-            extra: [SIPHeader(.allow, SIPEndpoint.allowedInCalls), SIPHeader(.contentType, "application/sdp")] + inviteFields + authorization,
+            extra: [SIPHeader(.allow, SIPEndpoint.allowedInCalls), SIPHeader(.supported, SIPReliableProvisionals.option), SIPHeader(.contentType, "application/sdp")] + inviteFields + authorization,
             body: Array(sdp.utf8))
     }
 
@@ -163,6 +168,7 @@ actor SIPCallSignalling: CallSignalling {
             // The first description the far end sends is the answer (RFC 3261 §13.2.1): an early UPDATE's offer is answered against it.
             if remoteSDP == nil { remoteSDP = body }
             await armTimerC()
+            await prackIfReliable(response)
             await reportToReferrer(status, phrase: SIPRegistration.reason(response))
             await call?.handle(status == 183 && body != nil ? .earlyMedia(sdp: body) : .ringing)
         case 200..<300:
@@ -226,6 +232,7 @@ actor SIPCallSignalling: CallSignalling {
             return await fail(ParleyError(kind: .protocolViolation, message: "the 200 to our INVITE cannot make a dialog: \(error)"), cause: .normalTemporaryFailure)
         }
         made.confirm()
+        made.skipLocalSequence(past: reliability.provisionals.highestSequence)
         let ack = made.request("ACK", via: await endpoint.newVia(), sequence: (try? invite.cseq().number) ?? sequence)
         await endpoint.sendOutsideTransaction(ack)
         dialog = made
@@ -254,7 +261,7 @@ actor SIPCallSignalling: CallSignalling {
 
     func ringing(callID: String) async {
         guard let offered, dialog == nil, !ended else { return }
-        try? await endpoint.respond(to: offered.key, with: await response(to: offered.request, status: 180, reason: "Ringing"))
+        try? await sendProvisional(await response(to: offered.request, status: 180, reason: "Ringing"), reliable: sendsReliably(status: 180, withSDP: false))
     }
 
     func answer(callID: String, sdp: String, trickle: Bool) async throws(ParleyError) {
@@ -265,6 +272,8 @@ actor SIPCallSignalling: CallSignalling {
         } catch {
             throw ParleyError(kind: .protocolViolation, message: "the INVITE cannot make a dialog: \(error)")
         }
+        // RFC 3262 §3: no 2xx before the PRACK of a reliable 1xx that carried our description.
+        guard await reliablyAcknowledged(), !ended else { throw ParleyError(kind: .callState, message: "the caller did not acknowledge our early media") }
         let ok = await response(to: offered.request, status: 200, reason: "OK", sdp: sdp)
         do {
             try await endpoint.respond(to: offered.key, with: ok)
@@ -361,6 +370,8 @@ actor SIPCallSignalling: CallSignalling {
             await updatedEarly(request, key: key)
         case "INVITE", "UPDATE":
             await reoffered(request, key: key)
+        case "PRACK":
+            await pracked(request, key: key)
         case "INFO":
             await info(request, key: key)
         case "REFER":
@@ -418,6 +429,7 @@ actor SIPCallSignalling: CallSignalling {
 
     func close() async {
         reanswerRepeater?.cancel()
+        settleReliable(acknowledged: false)
         timerC?.cancel()
         pump?.cancel()
         pump = nil

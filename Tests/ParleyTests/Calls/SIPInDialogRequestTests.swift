@@ -118,9 +118,11 @@ import Testing
     }
 
     /// The caller's INVITE (call `in-dialog-1`, offering `theirs`) offered to bob's call, as the phone offers it.
-    func offered(by peer: LoopbackSIPPeer, on endpoint: SIPEndpoint,
+    /// The caller's INVITE handed to a new call; `fields` (such as `Supported: 100rel`) go in it too.
+    func offered(by peer: LoopbackSIPPeer, on endpoint: SIPEndpoint, with fields: String = "",
                  from requests: inout AsyncStream<SIPIncomingRequest>.AsyncIterator) async throws -> SIPCallSignalling {
-        try peer.send(Self.request("INVITE", sequence: 1, tag: nil, type: "application/sdp", body: Self.theirs))
+        try peer.send(Self.request("INVITE", sequence: 1, tag: nil, type: "application/sdp", body: Self.theirs)
+            .replacingOccurrences(of: "Max-Forwards: 70\r\n", with: "Max-Forwards: 70\r\n" + fields))
         guard case .request(let key, let invite) = try #require(await requests.next()) else {
             throw LoopbackPeerFailed(description: "the INVITE was not handed to the endpoint's owner")
         }

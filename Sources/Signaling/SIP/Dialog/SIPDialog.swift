@@ -63,6 +63,10 @@ package struct SIPDialog: Sendable, Equatable {
         return contact.uri
     }
 
+    /// Requests sent in the early dialog (PRACK, RFC 3262) took CSeq numbers up to `number`:
+    /// the dialog's next request goes above them.
+    package mutating func skipLocalSequence(past number: UInt32) { localSequence = max(localSequence, number) }
+
     /// The 2xx to the INVITE arrived (or was sent).
     package mutating func confirm() { isEarly = false }
 

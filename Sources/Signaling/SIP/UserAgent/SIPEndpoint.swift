@@ -26,6 +26,8 @@ package actor SIPEndpoint {
     private var takesRequests = false
     /// Our INVITEs and the ACKs of their 2xx, for a 2xx that comes again (SIPEndpoint+RepeatedSuccess.swift).
     var acceptedInvites: SIPAcceptedInvites
+    /// Whether a request over UDP near the path MTU was reported (SIPEndpoint+Oversized.swift).
+    var oversizedReported = false
 
     package init(server: SIPServerAddress, options: SIPFlowOptions = SIPFlowOptions(), timers: SIPTimers = SIPTimers()) {
         self.server = server
@@ -219,7 +221,7 @@ package actor SIPEndpoint {
 
     static let allowed = "OPTIONS"
     /// What a user agent that takes calls allows.
-    package static let allowedInCalls = "INVITE, ACK, CANCEL, BYE, OPTIONS, UPDATE, INFO, REFER, NOTIFY"
+    package static let allowedInCalls = "INVITE, ACK, CANCEL, BYE, OPTIONS, UPDATE, PRACK, INFO, REFER, NOTIFY"
 
 
     private func schedule() {
