@@ -76,6 +76,18 @@ extension Call {
                   notifyServer: true)
     }
 
+    /// The far end went silent mid-call (`rtpTimeout`): a peer gone without a bye. Only an
+    /// active call ends for it; a held one expects nothing, and one reconnecting has its own
+    /// deadline (`reconnectTimeout`).
+    func mediaStopped() async {
+        guard machine.state == .active else { return }
+        let timeout = mediaOptions.rtpTimeout
+        logger.error("call \(id): no RTP or RTCP from the far end for \(timeout); ending it")
+        await end(TerminationReason(localStatus: .noMedia),
+                  failure: ParleyError(kind: .mediaTimeout, message: "no RTP or RTCP from the far end for \(timeout) (--rtp-timeout): it went away without hanging up"),
+                  notifyServer: true)
+    }
+
     /// A call that was answered but never had media did not end normally, whoever cleared it.
     func amendEndingWithoutMedia() async {
         guard case .done(let reason) = machine.state, reason.isNormal, answered, !(await mediaEverArrived()) else { return }

@@ -246,7 +246,7 @@ package actor MediaLeg {
 
     /// While held (either way) we send no RTP, play silence and expect none; RTCP and ICE
     /// consent keep the path alive.
-    func setHeld(_ held: Bool) {
+    package func setHeld(_ held: Bool) {
         self.held = held
         session?.isOnHold = held
         applySending()
@@ -343,6 +343,7 @@ package actor MediaLeg {
     func begin(configuration: inout MediaSessionConfiguration, security: MediaSecurity, remote: RemotePath) throws(ParleyError) {
         configuration.localSSRC = localSSRC
         configuration.disruptionTimeout = options.disruptionTimeout
+        configuration.rtpTimeout = options.rtpTimeout
         if case .opus(let payloadType, var settings) = configuration.codec {
             settings.complexity = options.opusComplexity
             configuration.codec = .opus(payloadType: payloadType, settings: settings)
@@ -454,6 +455,7 @@ package actor MediaLeg {
         case .securityFailed(let error): continuation.yield(.failed(ParleyError(error)))
         case .disrupted: continuation.yield(.disrupted)
         case .restored: continuation.yield(.restored)
+        case .stopped: continuation.yield(.stopped)
         case .dtmf(let digit, let inBand): continuation.yield(.dtmf(digit.character, inBand: inBand))
         case .remoteGoodbye: continuation.yield(.remoteGoodbye)
         case .firstRTPSent(let payloadType): logger.debug("first RTP sent", metadata: ["payload-type": "\(payloadType)"])
