@@ -88,6 +88,18 @@ extension Call {
                   notifyServer: true)
     }
 
+    /// A classic SIP peer's re-offer may move its media to a new address or port (docs/sip.md,
+    /// "Media per peer"); the call's sockets follow. One that cannot be followed keeps the media
+    /// where they were, as before.
+    func followMovedMedia(_ offer: String) async {
+        guard let leg else { return }
+        do {
+            try await leg.followPeer(reoffer: offer)
+        } catch {
+            logger.warning("call \(id): the far end's re-offer moved its media where we cannot follow: \(error)")
+        }
+    }
+
     /// A call that was answered but never had media did not end normally, whoever cleared it.
     func amendEndingWithoutMedia() async {
         guard case .done(let reason) = machine.state, reason.isNormal, answered, !(await mediaEverArrived()) else { return }

@@ -41,6 +41,8 @@ package actor MediaLeg {
     var remoteUfrag: String?
     /// The role and keys we answered with, reused when we answer a re-offer.
     var answerSecurity: AnswerSecurity?
+    /// Where the plain sockets aim (media without ICE), as the peer's description last named it.
+    var plainRemote: PlainRemoteTransport?
     /// The peer's certificate and our role in the running DTLS association (nil for SDES).
     var dtlsAssociation: DTLSAssociation?
     /// A new association whose ClientHello waits for the restarted ICE session's pair: sent on
