@@ -88,6 +88,9 @@ struct MediaFlags: ParsableArguments {
     @Option(help: "Seconds after the answer for media to connect (ICE, DTLS, RTP from the far end) before the call ends no-media (exit 4); 0 waits for ever.")
     var mediaTimeout: Duration = .seconds(10)
 
+    @Option(help: "Seconds without RTP or RTCP from the far end, mid-call and neither side holding, before the call ends no-media (exit 4): a peer gone without hanging up. 0 (default): never, as ICE consent ends a WebRTC call after 30 s anyway.")
+    var rtpTimeout: Duration = .zero
+
     @Option(help: ArgumentHelp("Munging rules for the SDPs the call sends and receives (docs/sdp.md, \"Rules files\").", valueName: "RULES.yaml"))
     var munge: String?
 
@@ -210,12 +213,14 @@ struct MediaFlags: ParsableArguments {
         options.opusComplexity = opusComplexity
         options.adaptsOpusComplexity = !fixedOpusComplexity
         guard mediaTimeout >= .zero, mediaTimeout <= .seconds(3600) else { throw ParleyError(kind: .configuration, message: "--media-timeout must be between 0 and 3600 seconds") }
+        guard rtpTimeout >= .zero, rtpTimeout <= .seconds(3600) else { throw ParleyError(kind: .configuration, message: "--rtp-timeout must be between 0 and 3600 seconds") }
         options.iceMode = ice == .trickle ? .trickle : .vanilla(collectionTimeout: iceTimeout)
         options.relayOnly = relayOnly
         options.allowedInterfaces = interfaces
         options.ipv6 = !noIPv6
         options.disruptionTimeout = disruptionTimeout
         options.mediaTimeout = mediaTimeout
+        options.rtpTimeout = rtpTimeout
         options.dtmfMode = dtmfMode
         options.mediaProfile = media
         if let codecs { options.capabilities = try Self.capabilities(codecs) }

@@ -77,6 +77,19 @@ package final class PlainRTPSockets: @unchecked Sendable {
         return socket.send(bytes)
     }
 
+    /// The peer's re-offer moved its media: both sockets aim at the new address and port, and
+    /// symmetric RTP latches again on the first packet accepted from wherever it comes. RTCP
+    /// multiplexing stays as the call negotiated it.
+    package func retarget(remoteAddress: String, rtpPort: Int, rtcpAddress: String, rtcpPort: Int) throws(PlainRTPError) {
+        try rtp.reaim(remoteAddress, port: rtpPort)
+        if !rtcpMuxed.load(ordering: .acquiring) { try rtcp.reaim(rtcpAddress, port: rtcpPort) }
+        loop.perform { [self] in
+            guard !closed.load(ordering: .acquiring) else { return }
+            rtp.unlatch()
+            rtcp.unlatch()
+        }
+    }
+
     /// The port RTP was latched to, for tests; nil before the first accepted packet.
     package var latchedRTPPeerPort: Int? { rtp.latchedPeerPort }
 

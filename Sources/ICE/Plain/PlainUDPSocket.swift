@@ -6,13 +6,16 @@ import Synchronization
 /// and its GLib watch. `send` (the media clock's thread) reads the destination only after the
 /// `aimed` flag published it, and uses the connected socket once `latched` is set; the watch and
 /// the latching belong to the loop's thread. The watch holds its owner until `close` destroys it.
-/// Unchecked: the destination is written once before `aimed` is published; the rest is atomics
-/// or confined to the network loop thread.
+/// Unchecked: a destination is written into the slot `send` does not read before `slot`
+/// publishes it (`reaim`: a peer's re-offer that moved its media, seconds apart, never two within
+/// one send); the rest is atomics or confined to the network loop thread.
 final class PlainUDPSocket: @unchecked Sendable {
     let descriptor: Int32
     private let family: Int32
-    private let destination = UnsafeMutablePointer<sockaddr_storage>.allocate(capacity: 1)
-    private var destinationLength = socklen_t(0)
+    /// Two slots: the one `slot` names is where `send` aims, the other is where a move is written.
+    private let destination = UnsafeMutablePointer<sockaddr_storage>.allocate(capacity: 2)
+    private let destinationLength = UnsafeMutablePointer<socklen_t>.allocate(capacity: 2)
+    private let slot = Atomic<Int>(0)
     private let aimed = Atomic<Bool>(false)
     private let latchedFlag = Atomic<Bool>(false)
     /// Loop thread only.
@@ -24,11 +27,13 @@ final class PlainUDPSocket: @unchecked Sendable {
     private init(descriptor: Int32, family: Int32) {
         self.descriptor = descriptor
         self.family = family
-        destination.initialize(to: sockaddr_storage())
+        destination.initialize(repeating: sockaddr_storage(), count: 2)
+        destinationLength.initialize(repeating: 0, count: 2)
     }
 
     deinit {
         destination.deallocate()
+        destinationLength.deallocate()
         if !descriptorClosed { Glibc.close(descriptor) }
     }
 
@@ -68,14 +73,37 @@ final class PlainUDPSocket: @unchecked Sendable {
     func setDestination(_ address: String, port: Int) throws(PlainRTPError) {
         guard !aimed.load(ordering: .acquiring) else { return }
         guard address != "0.0.0.0", address != "::" else { return }
+        try write(address, port: port, into: 0)
+        aimed.store(true, ordering: .releasing)
+    }
+
+    /// Mid-call, the peer's media moved: packets go to `address` from now on. The caller then
+    /// `unlatch`es on the loop's thread, so that the peer's first packet from there latches again.
+    func reaim(_ address: String, port: Int) throws(PlainRTPError) {
+        let next = 1 - slot.load(ordering: .acquiring)
+        try write(address, port: port, into: next)
+        slot.store(next, ordering: .releasing)
+        aimed.store(true, ordering: .releasing)
+    }
+
+    /// Loop thread: forgets the latched peer (an `AF_UNSPEC` connect dissolves the association),
+    /// so that packets from any address are read again and the next accepted one latches.
+    func unlatch() {
+        guard latchedFlag.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        var unspecified = sockaddr()
+        unspecified.sa_family = sa_family_t(AF_UNSPEC)
+        _ = connect(descriptor, &unspecified, socklen_t(MemoryLayout<sockaddr>.size))
+        latchedPort.store(0, ordering: .releasing)
+    }
+
+    private func write(_ address: String, port: Int, into index: Int) throws(PlainRTPError) {
         guard var socketAddress = SocketAddress(numeric: address, port: port), socketAddress.family == family else {
             throw .badRemoteAddress(address)
         }
-        destinationLength = socketAddress.withSockaddr { pointer, length in
-            UnsafeMutableRawPointer(destination).copyMemory(from: pointer, byteCount: Int(length))
+        destinationLength[index] = socketAddress.withSockaddr { pointer, length in
+            UnsafeMutableRawPointer(destination + index).copyMemory(from: pointer, byteCount: Int(length))
             return length
         }
-        aimed.store(true, ordering: .releasing)
     }
 
     func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -83,8 +111,9 @@ final class PlainUDPSocket: @unchecked Sendable {
         if latchedFlag.load(ordering: .acquiring) {
             sent = Glibc.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL))
         } else if aimed.load(ordering: .acquiring) {
-            sent = destination.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                sendto(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL), $0, destinationLength)
+            let index = slot.load(ordering: .acquiring)
+            sent = (destination + index).withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                sendto(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL), $0, destinationLength[index])
             }
         } else {
             return false

@@ -33,7 +33,9 @@ final class MediaReceiver {
     private var receivedPayloadTypes = PayloadTypeSet()
     private var securedAt: ContinuousClock.Instant?
     private var lastRTPArrival: ContinuousClock.Instant?
+    private var lastRTCPArrival: ContinuousClock.Instant?
     private var disrupted = false
+    private var stoppedReported = false
     /// The last tick of a hold: the wait for RTP starts again from there once the hold ends.
     private var heldUntil: ContinuousClock.Instant?
     private var lastSenderReport: (compact: UInt32, arrival: ContinuousClock.Instant)?
@@ -158,6 +160,7 @@ final class MediaReceiver {
             return false
         }
         let arrival = NTPTime.compact(MediaSession.wallClockNTP())
+        lastRTCPArrival = .now
         while true {
             let next: RTCPHeader?
             do {
@@ -223,11 +226,31 @@ final class MediaReceiver {
             heldUntil = now
             return
         }
+        checkStopped(now: now)
         guard !disrupted, let last = lastRTPArrival ?? securedAt else { return }
         let since = heldUntil.map { max($0, last) } ?? last
         guard now - since > configuration.disruptionTimeout else { return }
         disrupted = true
         continuation.yield(.disrupted)
+    }
+
+    /// Raises `stopped` once neither RTP nor RTCP has come for `rtpTimeout` since the last of
+    /// either (or since a hold ended); before anything came, the media timeout of the call
+    /// governs instead. Armed again as soon as something arrives.
+    private func checkStopped(now: ContinuousClock.Instant) {
+        let timeout = configuration.rtpTimeout
+        guard timeout > .zero else { return }
+        var last = lastRTPArrival
+        if let rtcp = lastRTCPArrival, last.map({ rtcp > $0 }) ?? true { last = rtcp }
+        guard let last else { return }
+        let since = heldUntil.map { max($0, last) } ?? last
+        guard now - since > timeout else {
+            stoppedReported = false
+            return
+        }
+        guard !stoppedReported else { return }
+        stoppedReported = true
+        continuation.yield(.stopped)
     }
 
     /// The next frame from the jitter buffer. With `payload`, the frame's bytes (or, for a lost

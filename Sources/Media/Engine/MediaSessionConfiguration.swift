@@ -70,6 +70,9 @@ package struct MediaSessionConfiguration: Sendable {
     var jitterBuffer: JitterBuffer.Configuration
     /// RTP silence after which `MediaEvent.disrupted` fires.
     package var disruptionTimeout: Duration
+    /// RTP and RTCP silence, once either has arrived, after which `MediaEvent.stopped` fires;
+    /// zero never (an RTP timeout, docs/calls.md "Media that stops").
+    package var rtpTimeout: Duration = .zero
     package var rtcpInterval: Duration
     var dtmfDurationMilliseconds: Int
     /// -dBm0, 0...63.
@@ -195,6 +198,8 @@ package enum MediaEvent: Sendable, Equatable {
     case securityFailed(DTLSError)
     case disrupted
     case restored
+    /// Nothing (RTP or RTCP) has come from the peer for `rtpTimeout`, outside a hold.
+    case stopped
     case dtmf(DTMFDigit, inBand: Bool)
     case remoteGoodbye
     /// The first RTP packet of this payload type left (once per payload type, for debug logs).

@@ -76,6 +76,30 @@ extension Call {
                   notifyServer: true)
     }
 
+    /// The far end went silent mid-call (`rtpTimeout`): a peer gone without a bye. Only an
+    /// active call ends for it; a held one expects nothing, and one reconnecting has its own
+    /// deadline (`reconnectTimeout`).
+    func mediaStopped() async {
+        guard machine.state == .active else { return }
+        let timeout = mediaOptions.rtpTimeout
+        logger.error("call \(id): no RTP or RTCP from the far end for \(timeout); ending it")
+        await end(TerminationReason(localStatus: .noMedia),
+                  failure: ParleyError(kind: .mediaTimeout, message: "no RTP or RTCP from the far end for \(timeout) (--rtp-timeout): it went away without hanging up"),
+                  notifyServer: true)
+    }
+
+    /// A classic SIP peer's re-offer may move its media to a new address or port (docs/sip.md,
+    /// "Media per peer"); the call's sockets follow. One that cannot be followed keeps the media
+    /// where they were, as before.
+    func followMovedMedia(_ offer: String) async {
+        guard let leg else { return }
+        do {
+            try await leg.followPeer(reoffer: offer)
+        } catch {
+            logger.warning("call \(id): the far end's re-offer moved its media where we cannot follow: \(error)")
+        }
+    }
+
     /// A call that was answered but never had media did not end normally, whoever cleared it.
     func amendEndingWithoutMedia() async {
         guard case .done(let reason) = machine.state, reason.isNormal, answered, !(await mediaEverArrived()) else { return }

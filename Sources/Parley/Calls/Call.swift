@@ -363,6 +363,8 @@ public actor Call {
             report(digit: digit)
         case .iceState, .selectedPair, .disrupted, .restored, .gatheringComplete, .pathReady:
             break
+        case .stopped:
+            await mediaStopped()
         case .firstPacketArrived(let instant):
             firstMedia.packetArrived(at: instant)
         case .firstAudiblePlayed(let sound):

@@ -43,7 +43,7 @@ extension MediaLegEvent {
         case .secured(let profile): .secured(profile.rawValue)
         case .disrupted: .mediaDisrupted
         case .restored: .mediaRestored
-        case .localCandidate, .gatheringComplete, .pathReady, .unencrypted, .dtmf, .remoteGoodbye, .firstPacketArrived, .firstAudiblePlayed, .failed: nil
+        case .localCandidate, .gatheringComplete, .pathReady, .unencrypted, .stopped, .dtmf, .remoteGoodbye, .firstPacketArrived, .firstAudiblePlayed, .failed: nil
         }
     }
 }

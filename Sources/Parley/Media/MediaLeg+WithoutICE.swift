@@ -114,6 +114,7 @@ extension MediaLeg {
         } catch {
             throw .negotiation(error.description)
         }
+        plainRemote = transport
         let rtcp = transport.rtcpMux ? "rtcp-mux" : "RTCP to \(transport.rtcpAddress):\(transport.rtcpPort)"
         logger.info("media without ICE: RTP from \(plainSockets.localAddress):\(plainSockets.rtpPort) to \(transport.address):\(transport.rtpPort), \(rtcp)")
         iceConnected = true

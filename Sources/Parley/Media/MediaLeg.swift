@@ -41,6 +41,8 @@ package actor MediaLeg {
     var remoteUfrag: String?
     /// The role and keys we answered with, reused when we answer a re-offer.
     var answerSecurity: AnswerSecurity?
+    /// Where the plain sockets aim (media without ICE), as the peer's description last named it.
+    var plainRemote: PlainRemoteTransport?
     /// The peer's certificate and our role in the running DTLS association (nil for SDES).
     var dtlsAssociation: DTLSAssociation?
     /// A new association whose ClientHello waits for the restarted ICE session's pair: sent on
@@ -246,7 +248,7 @@ package actor MediaLeg {
 
     /// While held (either way) we send no RTP, play silence and expect none; RTCP and ICE
     /// consent keep the path alive.
-    func setHeld(_ held: Bool) {
+    package func setHeld(_ held: Bool) {
         self.held = held
         session?.isOnHold = held
         applySending()
@@ -343,6 +345,7 @@ package actor MediaLeg {
     func begin(configuration: inout MediaSessionConfiguration, security: MediaSecurity, remote: RemotePath) throws(ParleyError) {
         configuration.localSSRC = localSSRC
         configuration.disruptionTimeout = options.disruptionTimeout
+        configuration.rtpTimeout = options.rtpTimeout
         if case .opus(let payloadType, var settings) = configuration.codec {
             settings.complexity = options.opusComplexity
             configuration.codec = .opus(payloadType: payloadType, settings: settings)
@@ -454,6 +457,7 @@ package actor MediaLeg {
         case .securityFailed(let error): continuation.yield(.failed(ParleyError(error)))
         case .disrupted: continuation.yield(.disrupted)
         case .restored: continuation.yield(.restored)
+        case .stopped: continuation.yield(.stopped)
         case .dtmf(let digit, let inBand): continuation.yield(.dtmf(digit.character, inBand: inBand))
         case .remoteGoodbye: continuation.yield(.remoteGoodbye)
         case .firstRTPSent(let payloadType): logger.debug("first RTP sent", metadata: ["payload-type": "\(payloadType)"])

@@ -30,6 +30,9 @@ public struct MediaOptions: Sendable {
     public var sink: AudioSinkSpec = .null
     /// No RTP for this long reports media disrupted.
     public var disruptionTimeout: Duration = .seconds(5)
+    /// An answered call, neither side holding, that has had RTP or RTCP from the far end and
+    /// then nothing for this long ends `no-media` (`--rtp-timeout`); zero never.
+    public var rtpTimeout: Duration = .zero
     /// The shards calls run on (`--threads K` makes one of K shards); every call of one
     /// process should share one engine.
     public var engine: MediaEngine = .shared
@@ -85,6 +88,8 @@ package enum MediaLegEvent: Sendable, Equatable {
     case dtmf(Character, inBand: Bool)
     case disrupted
     case restored
+    /// Nothing has come from the far end for `MediaOptions.rtpTimeout`, neither side holding.
+    case stopped
     case remoteGoodbye
     /// The first RTP packet from the far end arrived, at that instant.
     case firstPacketArrived(ContinuousClock.Instant)

@@ -29,6 +29,7 @@ extension SIPCallSignalling {
         }
         sent(refresh.sdp)
         await accept(request, key: key, sdp: refresh.sdp)
+        await call?.followMovedMedia(String(decoding: request.body, as: UTF8.self))
         if refresh.offered.holds != remoteHolds {
             remoteHolds = refresh.offered.holds
             await call?.handle(remoteHolds ? .remoteHold : .remoteUnhold)

@@ -86,6 +86,31 @@ import Testing
         _ = try await callerEvents.next("the callee's key on telephone-event/8000") { $0 == .dtmf("#", inBand: false) }
     }
 
+    /// A peer's re-offer from a new port (a third leg stands for the moved peer): Parley's media
+    /// goes there and latches again, and a repeat of it, or an old-style hold to 0.0.0.0, moves
+    /// nothing.
+    @Test func aReofferToANewPortMovesOurMediaThere() async throws {
+        let parley = try MediaLeg(role: .controlling, options: Self.options(.plain, codec: "pcmu"), logger: InteropMedia.logger, withoutICE: true)
+        let peer = try MediaLeg(role: .controlled, options: Self.options(.plain, codec: "pcmu"), logger: InteropMedia.logger, withoutICE: true)
+        let movedPeer = try MediaLeg(role: .controlled, options: Self.options(.plain, codec: "pcmu"), logger: InteropMedia.logger, withoutICE: true)
+        afterTest { await parley.stop(); await peer.stop(); await movedPeer.stop() }
+        let parleyDescription = try await parley.makeOffer()
+        try await parley.applyAnswer(try await peer.answer(parleyDescription, peerTrickles: false))
+        try await waitUntil("the peer's audio at Parley") { (await parley.statistics().audio?.packetsReceived ?? 0) >= 10 }
+        await peer.stop()
+
+        let reoffer = try await movedPeer.makeOffer()
+        #expect(try await parley.followPeer(reoffer: reoffer))
+        #expect(try await parley.followPeer(reoffer: reoffer) == false)
+        let held = reoffer.replacingOccurrences(of: "c=IN IP4 127.0.0.1", with: "c=IN IP4 0.0.0.0")
+        #expect(try await parley.followPeer(reoffer: held) == false)
+        // Parley's refresh answer repeats its description: the moved peer aims at it.
+        try await movedPeer.applyAnswer(parleyDescription)
+        try await waitUntil("Parley's audio at the peer's new port") { (await movedPeer.statistics().audio?.packetsReceived ?? 0) >= 25 }
+        let before = await parley.statistics().audio?.packetsReceived ?? 0
+        try await waitUntil("the moved peer's audio at Parley") { (await parley.statistics().audio?.packetsReceived ?? 0) >= before + 25 }
+    }
+
     @Test func anUnencryptedOfferIsRefusedWithoutMediaPlain() async throws {
         let caller = try MediaLeg(role: .controlling, options: Self.options(.plain, codec: "pcmu"), logger: InteropMedia.logger, withoutICE: true)
         let callee = try MediaLeg(role: .controlled, options: Self.options(.sdes, codec: "pcmu"), logger: InteropMedia.logger, withoutICE: true)
