@@ -100,9 +100,17 @@ extension Call {
         }
     }
 
-    /// A call that was answered but never had media did not end normally, whoever cleared it.
     func amendEndingWithoutMedia() async {
-        guard case .done(let reason) = machine.state, reason.isNormal, answered, !(await mediaEverArrived()) else { return }
-        machine.amendEnding(reason.with(localStatus: .noMedia))
+        guard case .done(let reason) = machine.state, answered, !(await mediaEverArrived()),
+              let amended = Self.endingWithoutMedia(reason) else { return }
+        machine.amendEnding(amended)
+    }
+
+    /// How an answered call that never had media ended: not normally, whoever cleared it
+    /// (`no-media`); except one sent on at once (a transfer completed or a forward followed
+    /// before the first packet came), whose ending says where it went. Nil: the ending stands.
+    static func endingWithoutMedia(_ reason: TerminationReason) -> TerminationReason? {
+        guard reason.isNormal, reason.localStatus != .sessionCompleted, reason.localStatus != .callForwarded else { return nil }
+        return reason.with(localStatus: .noMedia)
     }
 }

@@ -50,6 +50,16 @@ import Testing
         #expect(await cleared.terminationReason?.reportedLocalStatus == .notProvided)
     }
 
+    @Test func anAnsweredCallWithoutMediaEndsNoMediaUnlessItWasSentOn() throws {
+        let cleared = TerminationReason(cause: "NORMAL_CLEARING", causeCode: 16)
+        #expect(try #require(Call.endingWithoutMedia(cleared)).localStatus == .noMedia)
+        // A transfer that completes, or a forward followed, before the first packet: where it went.
+        #expect(Call.endingWithoutMedia(cleared.with(localStatus: .sessionCompleted)) == nil)
+        #expect(Call.endingWithoutMedia(cleared.with(localStatus: .callForwarded)) == nil)
+        // An ending that was not normal keeps its own reason.
+        #expect(Call.endingWithoutMedia(TerminationReason(cause: "USER_BUSY", causeCode: 17)) == nil)
+    }
+
     @Test func anAnswerThatCannotBeAppliedEndsTheCallByError() async throws {
         let signalling = CallRaceTests.RecordingSignalling(holdsOpen: false)
         let call = CallRaceTests.call(.outgoing, signalling)
