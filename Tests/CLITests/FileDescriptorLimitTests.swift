@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The built `parley` started under `prlimit --nofile=256:4096`, as a stock login starts it with a
 /// low soft limit: `switch` and `answer` lift the soft limit to the hard one, and the `clock`
@@ -10,7 +11,7 @@ struct FileDescriptorLimitTests {
     static let hard = 4096
 
     @Test func fleetCommandsRaiseTheSoftLimitToTheHardOne() throws {
-        let parley = try #require(Self.parley, "the parley executable is built beside the test bundle")
+        let parley = try #require(BuiltProducts.parley, "the parley executable is built beside the test bundle")
         let prlimit = try #require(["/usr/bin/prlimit", "/bin/prlimit"].first(where: FileManager.default.isExecutableFile(atPath:)),
                                    "prlimit (util-linux) is installed")
         let limit = "--nofile=\(Self.soft):\(Self.hard)"
@@ -43,16 +44,6 @@ struct FileDescriptorLimitTests {
 
     static func json(_ line: String) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
-    }
-
-    /// `parley`, built beside the test bundle (`swift build` makes both).
-    static var parley: String? {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            directory = bundle.bundleURL.deletingLastPathComponent()
-        }
-        let path = directory.appendingPathComponent("parley").path
-        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 }
 

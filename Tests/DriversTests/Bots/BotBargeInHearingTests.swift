@@ -17,10 +17,10 @@ import Testing
         """
 
     /// The menu cut mid-sentence and the answer at once, no quiet between, then quiet.
-    static func cutShortMenuThenAnswer() throws -> [Int16] {
+    static func cutShortMenuThenAnswer() async throws -> [Int16] {
         let rate = SpeechDecoder.sampleRate
-        let menu = try SpeechSynthesizer.shared.audio(Speech("For support press two. For opening hours press three.", voice: "en"), sampleRate: rate)
-        let answer = try SpeechSynthesizer.shared.audio(Speech("You have reached the sales team. Goodbye.", voice: "en"), sampleRate: rate)
+        let menu = try await FreshSpeech.audio("For support press two. For opening hours press three.", voice: "en", sampleRate: rate)
+        let answer = try await FreshSpeech.audio("You have reached the sales team. Goodbye.", voice: "en", sampleRate: rate)
         let spoken = try #require(menu.firstIndex { abs(Int($0)) > 1000 })
         let answerStart = try #require(answer.firstIndex { abs(Int($0)) > 1000 })
         return Array(menu[spoken..<min(menu.count, spoken + rate)]) + Array(answer[answerStart...]) + [Int16](repeating: 0, count: rate)
@@ -49,7 +49,7 @@ import Testing
                 next: answer
             \(Self.answerCheck)
             """
-        let outcome = try await Self.run(script, hearing: try Self.cutShortMenuThenAnswer())
+        let outcome = try await Self.run(script, hearing: try await Self.cutShortMenuThenAnswer())
         #expect(outcome.verdict(callingSide: true) == .passed)
     }
 
@@ -66,7 +66,7 @@ import Testing
                 next: answer
             \(Self.answerCheck)
             """
-        let outcome = try await Self.run(script, hearing: try Self.cutShortMenuThenAnswer())
+        let outcome = try await Self.run(script, hearing: try await Self.cutShortMenuThenAnswer())
         // The answer's "Goodbye", after the pause at its full stop, is new speech: the step
         // heard that and says so.
         let verdict = "\(outcome.verdict(callingSide: true))"

@@ -30,9 +30,9 @@ import Testing
     }
 
     /// `text` spoken at 16 kHz or 8 kHz into a WAV file, heard as `parley transcribe --heard` hears it.
-    static func spoken(_ text: String, voice: String, narrowband: Bool) throws -> HeardSpeech {
+    static func spoken(_ text: String, voice: String, narrowband: Bool) async throws -> HeardSpeech {
         let rate = narrowband ? 8000 : SpeechDecoder.sampleRate
-        let samples = try SpeechSynthesizer.shared.audio(Speech(text, voice: voice), sampleRate: rate)
+        let samples = try await FreshSpeech.audio(text, voice: voice, sampleRate: rate)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-\(UUID().uuidString).wav").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let recorder = try WAVRecorder(path: path, sampleRate: rate)
@@ -50,7 +50,7 @@ import Testing
         let narrowband = false
         let hold = "please hold while we connect your call", balance = "your account balance is twenty dollars"
         for (said, other) in [(hold, balance), (balance, hold)] {
-            let heard = try Self.spoken(said, voice: voice, narrowband: narrowband)
+            let heard = try await Self.spoken(said, voice: voice, narrowband: narrowband)
             let right = try await heard.accuracy(of: [said])
             let wrong = try await heard.accuracy(of: [other])
             #expect(right >= BotHearing.defaultAccuracy, "\(voice) said \"\(said)\": \(right)")

@@ -44,7 +44,7 @@ import Testing
     /// be spelt, every run holding "northwind" was never heard.
     @Test(.notInQuickCheck) func aSentenceWithABrandNamePassesAStrictCheck() async throws {
         let sentence = "thank you for calling northwind bank"
-        let heard = try PhraseSpotterTests.spoken("Thank you for calling Northwind Bank.", voice: "en-us", narrowband: false)
+        let heard = try await PhraseSpotterTests.spoken("Thank you for calling Northwind Bank.", voice: "en-us", narrowband: false)
         let accuracy = try await heard.accuracy(of: [sentence])
         #expect(accuracy == 1, "word accuracy \(accuracy)")
     }

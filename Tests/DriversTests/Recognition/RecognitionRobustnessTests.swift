@@ -15,7 +15,7 @@ import Testing
     /// cepstrum buffer as long as the sentence, and the next spotting search on that decoder
     /// died in libsphinxbase's cmn_live (SpeechDecoder.stream says why).
     @Test func aTranscriptThenSpottingOnOneDecoderHearsTheWholeSentence() async throws {
-        let samples = try SpeechSynthesizer.shared.audio(Speech(Self.northwind, voice: "en"), sampleRate: SpeechDecoder.sampleRate)
+        let samples = try await FreshSpeech.audio(Self.northwind, voice: "en", sampleRate: SpeechDecoder.sampleRate)
         let decoder = try SpeechDecoder()
         let transcript = try decoder.decode(samples)
         #expect(!transcript.isEmpty)
