@@ -1,5 +1,5 @@
 @testable import CLI
-import Parley
+@testable import Parley
 import Testing
 
 /// `parley call` with a `sip:` server (docs/sip.md, "Calls"): the dialect it implies, the
@@ -45,6 +45,22 @@ import Testing
             #expect(CallCommand.message(for: error).contains(reason))
         }
         #expect(throws: Never.self) { try CallCommand.parse(base) }
+    }
+
+    /// A destination no INVITE can go to is refused with the usage error, before any REGISTER;
+    /// a tel: number becomes a telephone user in the account's domain.
+    @Test func aDestinationNoINVITECanCarryIsRefusedBeforeAnythingConnects() throws {
+        let flags = ["--server", "sip:127.0.0.1", "--login", "alice@parley.test"]
+        for destination in ["sip:", "sip:bob@", "bob smith", "<sip:bob@x>", "bob@@x", "sip:@host"] {
+            let call = try #require(throws: (any Error).self) { try CallCommand.parse([destination] + flags) }
+            #expect(CallCommand.message(for: call).contains("is not a SIP user, sip: URI or tel: number"), "\(destination)")
+            #expect(throws: (any Error).self, "\(destination)") { try LoadCommand.parse([destination] + flags) }
+        }
+        for destination in ["bob", "+15551234", "bob@pbx.example", "sip:bob@10.0.0.1:5070;transport=tcp", "tel:+1-555-123-4567"] {
+            #expect(throws: Never.self, "\(destination)") { try CallCommand.parse([destination] + flags) }
+        }
+        #expect(try SIPCallSignalling.requestURI(for: "tel:+1-555-(123).4567;phone-context=x", domain: "parley.test") == "sip:+15551234567@parley.test;user=phone")
+        #expect(try SIPCallSignalling.requestURI(for: "bob", domain: "parley.test") == "sip:bob@parley.test")
     }
 
     @Test func noRegisterAndNoFollowRedirectsGoWithASIPServerOnly() throws {

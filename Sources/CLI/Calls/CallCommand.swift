@@ -75,6 +75,7 @@ struct CallCommand: LongRunningCommand {
         if bot != nil, dtmf != nil { throw ValidationError("--dtmf and --bot cannot go together: send digits with a send step") }
         if connection.speaksSIP {
             do throws(ParleyError) { try SIPPhone.check(try sipDialOptions()) } catch { throw ValidationError(error.message) }
+            do throws(ParleyError) { try SIPPhone.check(destination: destination) } catch { throw ValidationError(error.message) }
         } else if noRegister || noFollowRedirects {
             throw ValidationError("--no-register and --no-follow-redirects go with a SIP server")
         }

@@ -76,6 +76,9 @@ struct LoadCommand: LongRunningCommand {
         guard hold >= .zero, hold <= .seconds(86_400) else { throw ValidationError("--hold must be between 0 and 86400 seconds") }
         if fleet.bot != nil, fleet.dtmf != nil { throw ValidationError("--dtmf and --bot cannot go together: send digits with a send step") }
         try media.checkProfile(speaksSIP: connection.speaksSIP)
+        if connection.speaksSIP {
+            do throws(ParleyError) { try SIPPhone.check(destination: destination) } catch { throw ValidationError(error.message) }
+        }
         guard ringTimeout >= .zero else { throw ValidationError("--ring-timeout must not be negative") }
         guard maxFailures >= 0 else { throw ValidationError("--max-failures must not be negative") }
         if let maxSetupMs, maxSetupMs < 1 { throw ValidationError("--max-setup-ms must be at least 1") }

@@ -92,6 +92,8 @@ struct ConnectionOptions: ParsableArguments {
     /// verified (`--ca-file`, `--insecure`), as for Verto.
     func sipAccount() throws(ParleyError) -> (server: String, user: String, domain: String, password: String, tls: TLSVerification) {
         let text = try serverText()
+        // Checked here, so the user reads the error before any "registering" line.
+        try SIPPhone.check(server: text)
         guard case .password(let login, let password) = try credentials() else {
             throw ParleyError(kind: .configuration, message: "SIP logs in with --login and a password, not a token")
         }

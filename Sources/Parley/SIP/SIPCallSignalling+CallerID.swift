@@ -29,4 +29,16 @@ extension SIPPhone {
             throw ParleyError(kind: .configuration, message: error.description)
         }
     }
+
+    /// Refuses, before any registration, a destination no INVITE can be sent to ("sip:", "bob
+    /// smith", "sip:@host"). A bare user is checked in a placeholder domain: the account's own
+    /// domain is known only once the login is read, and only the user part is checked here.
+    public nonisolated static func check(destination: String) throws(ParleyError) {
+        _ = try SIPCallSignalling.requestURI(for: destination, domain: "domain.invalid")
+    }
+
+    /// Refuses a server URL no flow can be opened to, in the words `open` would use.
+    public nonisolated static func check(server: String) throws(ParleyError) {
+        do { _ = try SIPServerAddress(parsing: server) } catch { throw ParleyError(kind: .configuration, message: "\(error)") }
+    }
 }

@@ -103,12 +103,21 @@ actor SIPCallSignalling: CallSignalling {
         return nil
     }
 
-    /// `sip:` and `sips:` URIs as given; a bare user (or `user@host`) in the account's domain.
+    /// `sip:` and `sips:` URIs as given; a bare user (or `user@host`) in the account's domain; a
+    /// `tel:` number as a telephone user there (RFC 3261 §19.1.6: `;user=phone`), its visual
+    /// separators dropped.
     static func requestURI(for destination: String, domain: String) throws(ParleyError) -> String {
-        let uri = destination.hasPrefix("sip:") || destination.hasPrefix("sips:") ? destination
-            : destination.contains("@") ? "sip:" + destination : "sip:\(destination)@\(domain)"
+        let uri: String
+        if destination.hasPrefix("sip:") || destination.hasPrefix("sips:") {
+            uri = destination
+        } else if destination.lowercased().hasPrefix("tel:") {
+            let number = destination.dropFirst(4).prefix { $0 != ";" }.filter { !"-.()".contains($0) }
+            uri = "sip:\(number)@\(domain);user=phone"
+        } else {
+            uri = destination.contains("@") ? "sip:" + destination : "sip:\(destination)@\(domain)"
+        }
         guard let parsed = try? SIPURI(parsing: uri), parsed.user?.isEmpty == false else {
-            throw ParleyError(kind: .configuration, message: "\"\(destination)\" is not a SIP user or sip: URI")
+            throw ParleyError(kind: .configuration, message: "\"\(destination)\" is not a SIP user, sip: URI or tel: number")
         }
         return uri
     }
