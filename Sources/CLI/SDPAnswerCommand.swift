@@ -7,7 +7,7 @@ struct SDPAnswerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "answer",
         abstract: "Print the answer Parley would give to an offer.",
-        discussion: "ICE credentials, the DTLS certificate fingerprint and SDES keys are made fresh for each run, as for a real call."
+        discussion: "ICE credentials, the DTLS certificate fingerprint and SDES keys are made fresh for each run, as for a real call. An offer without ICE (a desk phone, a trunk) is answered as a SIP call answers it: no ICE lines, SDES keys when it offers a=crypto, and RTP at the placeholder 192.0.2.1:40000 where a call puts its own socket's address."
     )
 
     @Argument(help: "The offer, or - for standard input.")

@@ -17,7 +17,7 @@ import Testing
         let folder = Fixtures.root.appendingPathComponent("answer/\(name)")
         let lines = try Fixtures.text(folder.appendingPathComponent("command")).split(separator: "\n").map(String.init)
         let offer = try SDPParser().parse(bytes: Fixtures.bytes(Fixtures.root.appendingPathComponent(lines[0])))
-        let options = try Self.options(from: Array(lines.dropFirst()))
+        let options = try Self.options(from: Array(lines.dropFirst()), offer: offer)
         let expectedError = folder.appendingPathComponent("expected.error")
         if ProcessInfo.processInfo.environment["PARLEY_RECORD_ANSWERS"] == "1" {
             // Records new cases for review; a recorded file is checked by every later run.
@@ -43,10 +43,20 @@ import Testing
         #expect(reparsed.media.filter { !$0.isRejected }.count == 1)
     }
 
-    static func options(from flags: [String]) throws -> AnswerOptions {
+    static let sdesSuites = ["AES_256_CM_HMAC_SHA1_80", "AES_CM_128_HMAC_SHA1_80"]
+
+    /// The answer options `parley sdp answer` uses (LocalAnswer, in the Parley module), with
+    /// the fresh material fixed: an offer without ICE gets no ICE lines, SDES keys and RTP at
+    /// the placeholder address, as a SIP call without ICE answers it.
+    static func options(from flags: [String], offer: SessionDescription) throws -> AnswerOptions {
         var options = AnswerOptions(
             ice: ICEDescription(ufrag: "PrlyTestUfrag001", password: "PrlyTestPassword0123456789abcdef"),
             security: .dtls(fingerprint), sessionId: "4242")
+        if offer.isWithoutICE {
+            options.ice = ICEDescription(ufrag: "", password: "")
+            options.security = .sdes(keys: Dictionary(uniqueKeysWithValues: sdesSuites.map { ($0, sdesKey) }), suites: sdesSuites)
+            options.plainTransport = PlainTransport(address: "192.0.2.1", port: 40000)
+        }
         var index = 0
         while index < flags.count {
             switch flags[index] {
@@ -57,8 +67,7 @@ import Testing
                 index += 1
                 options.direction = try #require(Direction(rawValue: flags[index]))
             case "--sdes":
-                let suites = ["AES_256_CM_HMAC_SHA1_80", "AES_CM_128_HMAC_SHA1_80"]
-                options.security = .sdes(keys: Dictionary(uniqueKeysWithValues: suites.map { ($0, sdesKey) }), suites: suites)
+                options.security = .sdes(keys: Dictionary(uniqueKeysWithValues: sdesSuites.map { ($0, sdesKey) }), suites: sdesSuites)
             case "--allow-unencrypted":
                 options.allowUnencrypted = true
             default:
