@@ -72,21 +72,36 @@ struct SIPSessionRefresh: Equatable {
         return lines
     }
 
-    /// The audio section's direction attribute, else the session's, else sendrecv.
+    /// The audio section's direction attribute, else the session's, else sendrecv. An audio
+    /// address of 0.0.0.0 is the old way to hold (RFC 3264 §8.4, RFC 2543: desk phones and
+    /// gateways still send it): the peer takes nothing from us, so a sendrecv offer counts as
+    /// sendonly and a recvonly one as inactive. Not with ICE, whose descriptions name 0.0.0.0
+    /// when the address is yet to come from a candidate (RFC 8840 §4.2).
     static func direction(of sdp: String) -> Direction {
         var session: Direction?
         var audio: Direction?
+        var sessionAddress: String?
+        var audioAddress: String?
         var inAudio = false
         var inMedia = false
         for line in sdpLines(sdp) {
             if line.hasPrefix("m=") {
                 inMedia = true
                 inAudio = line.hasPrefix("m=audio")
+            } else if line.hasPrefix("c=") {
+                let address = line.split(separator: " ").last.map(String.init)
+                if !inMedia { sessionAddress = address } else if inAudio, audioAddress == nil { audioAddress = address }
             } else if line.hasPrefix("a="), let direction = Direction(rawValue: String(line.dropFirst(2))) {
                 if !inMedia { session = direction } else if inAudio, audio == nil { audio = direction }
             }
         }
-        return audio ?? session ?? .sendrecv
+        let direction = audio ?? session ?? .sendrecv
+        guard ["0.0.0.0", "::"].contains(audioAddress ?? sessionAddress), attribute("ice-ufrag", in: sdp) == nil else { return direction }
+        switch direction {
+        case .sendrecv: return .sendonly
+        case .recvonly: return .inactive
+        case .sendonly, .inactive: return direction
+        }
     }
 
     /// The `o=` line's session version (RFC 4566 §5.2), nil when the line is not well formed.

@@ -38,6 +38,27 @@ struct SIPSessionRefreshTests {
         #expect(SIPSessionRefresh.direction(of: plain.sdp) == .sendrecv)
     }
 
+    /// A desk phone's old way to hold (RFC 3264 §8.4): c=0.0.0.0 with a=sendrecv or no direction
+    /// holds us, and its real address again resumes; with ICE, 0.0.0.0 is only a default.
+    @Test func anUnspecifiedAddressWithoutICEIsAnOldStyleHold() throws {
+        func phone(_ address: String, _ direction: String, atSession: Bool = false) -> String {
+            let connection = "c=IN IP4 \(address)\r\n"
+            return "v=0\r\no=- 1 2 IN IP4 10.0.0.9\r\ns=-\r\n\(atSession ? connection : "")t=0 0\r\nm=audio 4000 RTP/AVP 0\r\n"
+                + (atSession ? "" : connection) + direction
+        }
+        #expect(SIPSessionRefresh.direction(of: phone("0.0.0.0", "a=sendrecv\r\n")) == .sendonly)
+        #expect(SIPSessionRefresh.direction(of: phone("0.0.0.0", "", atSession: true)) == .sendonly)
+        #expect(SIPSessionRefresh.direction(of: phone("0.0.0.0", "a=recvonly\r\n")) == .inactive)
+        #expect(SIPSessionRefresh.direction(of: phone("10.0.0.9", "a=sendrecv\r\n")) == .sendrecv)
+        #expect(SIPSessionRefresh.direction(of: phone("0.0.0.0", "a=ice-ufrag:x\r\na=sendrecv\r\n")) == .sendrecv)
+        let classic = phone("10.0.0.9", "a=sendrecv\r\n")
+        let ours = "v=0\r\no=- 7 3 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio 5000 RTP/AVP 0\r\na=sendrecv\r\n"
+        let held = try SIPSessionRefresh.answer(offer: phone("0.0.0.0", "a=sendrecv\r\n"), local: ours, version: 3, remote: classic)
+        #expect(held.offered.holds)
+        #expect(SIPSessionRefresh.direction(of: held.sdp) == .recvonly)
+        #expect(try !SIPSessionRefresh.answer(offer: classic, local: ours, version: 3, remote: classic).offered.holds)
+    }
+
     @Test func aDescriptionWithoutDirectionGetsOneInItsAudioSection() throws {
         let bare = Self.ours.replacingOccurrences(of: "a=sendrecv\r\n", with: "")
         let refresh = try SIPSessionRefresh.answer(offer: Self.offer("a=sendonly\r\n"), local: bare, version: 3, remote: Self.theirs)
