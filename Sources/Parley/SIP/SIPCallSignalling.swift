@@ -365,7 +365,7 @@ actor SIPCallSignalling: CallSignalling {
             guard let offered, dialog == nil, !ended else { return }
             ended = true
             try? await endpoint.respond(to: offered.key, with: .response(to: offered.request, status: 487, reason: "Request Terminated", toTag: localTag))
-            await call?.handle(.remoteHangup(TerminationReason(.originatorCancel, sipCallID: sipCallID)))
+            await call?.handle(.remoteHangup(SIPEndReason.reason(ofCancel: request, callID: sipCallID)))
         case "UPDATE" where dialog == nil:
             await updatedEarly(request, key: key)
         case "INVITE", "UPDATE":
@@ -403,7 +403,9 @@ actor SIPCallSignalling: CallSignalling {
             try? await endpoint.respond(to: offered.key, with: await response(to: offered.request, status: refusal.status, reason: refusal.phrase,
                                                                              extra: SIPEndReason.fields(for: cause)))
         } else if let invite {
-            await cancel(invite, cause: cause)
+            // A caller who gives up (the unanswered call's default cause) is no busy user: its
+            // CANCEL carries no Reason, which the callee reads as ORIGINATOR_CANCEL.
+            await cancel(invite, cause: cause == .userBusy ? .originatorCancel : cause)
         } else {
             cancelled = true
         }
