@@ -151,7 +151,7 @@ actor SIPCallSignalling: CallSignalling {
         sequence += 1
         return await endpoint.outOfDialogRequest(
             "INVITE", to: target, toHeader: "<\(target)>", from: inviteFrom, fromTag: localTag, callID: sipCallID, sequence: sequence,
-            extra: [SIPHeader(.allow, SIPEndpoint.allowedInCalls), SIPHeader(.supported, SIPReliableProvisionals.option), SIPHeader(.contentType, "application/sdp")] + inviteFields + authorization,
+            extra: [SIPHeader(.allow, SIPEndpoint.allowedInCalls), SIPHeader(.supported, SIPEndpoint.supportedInCalls), SIPHeader(.contentType, "application/sdp")] + inviteFields + authorization,
             body: Array(sdp.utf8))
     }
 
@@ -330,7 +330,8 @@ actor SIPCallSignalling: CallSignalling {
     }
 
     func response(to request: SIPMessage, status: Int, reason: String, sdp: String? = nil, extra: [SIPHeader] = []) async -> SIPMessage {
-        var headers = [SIPHeader(.contact, "<\(await endpoint.contactURI(user: account.user))>"), SIPHeader(.allow, SIPEndpoint.allowedInCalls)] + extra
+        var headers = [SIPHeader(.contact, "<\(await endpoint.contactURI(user: account.user))>"), SIPHeader(.allow, SIPEndpoint.allowedInCalls),
+                       SIPHeader(.supported, SIPEndpoint.supportedInCalls)] + extra
         // A dialog-making response copies the request's Record-Route (§12.1.1).
         headers += request.headers(.recordRoute).map { SIPHeader(.recordRoute, $0.value) }
         if sdp != nil { headers.append(SIPHeader(.contentType, "application/sdp")) }

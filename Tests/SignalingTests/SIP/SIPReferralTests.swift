@@ -42,6 +42,26 @@ import Testing
         }
     }
 
+    @Test func referSubFalseAsksForNoSubscription() throws {
+        let target = "Refer-To: <sip:carol@parley.test>\r\n"
+        #expect(try SIPReferral.request(of: try Self.refer(target)).subscribes)
+        #expect(try SIPReferral.request(of: try Self.refer(target + "Refer-Sub: true\r\n")).subscribes)
+        #expect(try !SIPReferral.request(of: try Self.refer(target + "Refer-Sub: false\r\n")).subscribes)
+        #expect(try !SIPReferral.request(of: try Self.refer(target + "Refer-Sub:  FALSE ;x=1\r\n")).subscribes)
+        for bad in ["Refer-Sub: maybe\r\n", "Refer-Sub: false\r\nRefer-Sub: true\r\n", "Refer-Sub:\r\n"] {
+            #expect(throws: SIPReferral.Refusal(status: 400, phrase: "Bad Request (Refer-Sub is neither true nor false)"), "\(bad.debugDescription)") {
+                try SIPReferral.request(of: try Self.refer(target + bad))
+            }
+        }
+        // The 202 to our REFER: only `false` means no NOTIFY will come.
+        let accepted = "SIP/2.0 202 Accepted\r\nVia: SIP/2.0/UDP 127.0.0.1:5060;branch=z9hG4bKr1\r\nFrom: <sip:alice@parley.test>;tag=a1\r\n"
+            + "To: <sip:bob@parley.test>;tag=b1\r\nCall-ID: refer-1\r\nCSeq: 7 REFER\r\n"
+        for (fields, declines) in [("", false), ("Refer-Sub: false\r\n", true), ("Refer-Sub: true\r\n", false), ("Refer-Sub: nope\r\n", false)] {
+            let response = try SIPMessage.parse(Array((accepted + fields + "Content-Length: 0\r\n\r\n").utf8))
+            #expect(SIPReferral.declinesSubscription(response) == declines, "\(fields.debugDescription)")
+        }
+    }
+
     /// A sipfrag's status line as read: "CODE PHRASE".
     static func fragment(_ text: String) -> String? {
         SIPReferral.status(ofSipfrag: Array(text.utf8)).map { "\($0.status) \($0.phrase)" }

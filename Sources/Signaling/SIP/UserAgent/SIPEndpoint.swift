@@ -222,6 +222,9 @@ package actor SIPEndpoint {
     static let allowed = "OPTIONS"
     /// What a user agent that takes calls allows.
     package static let allowedInCalls = "INVITE, ACK, CANCEL, BYE, OPTIONS, UPDATE, PRACK, INFO, REFER, NOTIFY"
+    /// The extensions our calls speak (docs/sip.md): reliable 1xx (RFC 3262) and REFER without
+    /// its subscription (RFC 4488), in our INVITEs, our responses in a call and our REFERs.
+    package static let supportedInCalls = "100rel, norefersub"
 
 
     private func schedule() {

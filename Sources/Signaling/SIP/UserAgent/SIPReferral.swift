@@ -3,11 +3,22 @@
 /// call's signalling sends and receives them in its dialog.
 package enum SIPReferral {
     package static let sipfragType = "message/sipfrag;version=2.0"
+    /// RFC 4488: a REFER without its implicit subscription, and the option tag that says we know it.
+    package static let referSub: SIPHeaderName = "Refer-Sub"
+    package static let noReferSubOption = "norefersub"
 
     /// What a peer's REFER asks of us: an INVITE to `target`, on behalf of `referredBy`.
     package struct Request: Sendable, Equatable {
         package let target: String
         package let referredBy: String?
+        /// False when the REFER said `Refer-Sub: false`: no NOTIFY is wanted (RFC 4488).
+        package let subscribes: Bool
+
+        package init(target: String, referredBy: String?, subscribes: Bool = true) {
+            self.target = target
+            self.referredBy = referredBy
+            self.subscribes = subscribes
+        }
     }
 
     /// A REFER we cannot honour: the final response that says why.
@@ -34,7 +45,23 @@ package enum SIPReferral {
         if uri.headers != nil { throw Refusal(status: 403, phrase: "Forbidden (attended transfer is not supported)") }
         uri.parameters.remove("method")
         let referredBy = refer.header("Referred-By").map(\.value)
-        return Request(target: uri.serialized, referredBy: referredBy)
+        guard let subscribes = subscription(asked: refer) else { throw Refusal(status: 400, phrase: "Bad Request (Refer-Sub is neither true nor false)") }
+        return Request(target: uri.serialized, referredBy: referredBy, subscribes: subscribes)
+    }
+
+    /// A message's `Refer-Sub` (RFC 4488 §3: `true` or `false`, maybe with parameters): true
+    /// without one, nil for one that is neither or repeated.
+    package static func subscription(asked message: SIPMessage) -> Bool? {
+        let fields = message.headers(referSub)
+        guard let field = fields.first else { return true }
+        let value = String(field.value.prefix { $0 != ";" }.filter { $0 != " " && $0 != "\t" }).lowercased()
+        guard fields.count == 1, value == "true" || value == "false" else { return nil }
+        return value == "true"
+    }
+
+    /// The 2xx to our REFER declined the subscription (`Refer-Sub: false`): no NOTIFY will come.
+    package static func declinesSubscription(_ response: SIPMessage) -> Bool {
+        subscription(asked: response) == false
     }
 
     /// The status line a sipfrag body starts with (RFC 3420): its code and reason phrase; nil
