@@ -11,6 +11,8 @@ public actor SIPPhone {
     var endpoint: SIPEndpoint
     var registration: SIPRegistration
     let account: SIPAccount
+    /// RFC 5626's instance (`+sip.instance`, `reg-id`) every flow of this phone registers with.
+    let instance: SIPInstance
     let media: MediaOptions
     let logger: Logger
     /// Each dialog's signalling by its Call-ID (a call that followed a REFER has two).
@@ -86,7 +88,9 @@ public actor SIPPhone {
     private init(endpoint: SIPEndpoint, account: SIPAccount, expiry: UInt32, media: MediaOptions, flowOptions: SIPFlowOptions, logger: Logger) {
         self.endpoint = endpoint
         flowRecovery = SIPFlowRecovery(options: flowOptions)
-        registration = SIPRegistration(endpoint: endpoint, account: account, expiry: expiry)
+        let instance = SIPInstance.random()
+        self.instance = instance
+        registration = SIPRegistration(endpoint: endpoint, account: account, expiry: expiry, instance: instance)
         self.account = account
         self.media = Self.withoutTrickle(media)
         self.logger = logger
