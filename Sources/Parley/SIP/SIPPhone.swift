@@ -133,7 +133,7 @@ public actor SIPPhone {
         newsSink.finish()
     }
 
-    private func makeSignalling(callID: String) -> SIPCallSignalling {
+    func makeSignalling(callID: String) -> SIPCallSignalling {
         SIPCallSignalling(callID: callID, endpoint: endpoint, account: account, logger: logger,
                           onClose: { [weak self] id in await self?.forget(id) })
     }
@@ -152,7 +152,7 @@ public actor SIPPhone {
     }
 
     /// Routes the requests of the dialog under `callID` to `signalling`, in order.
-    private func track(_ signalling: SIPCallSignalling, callID: String) {
+    func track(_ signalling: SIPCallSignalling, callID: String) {
         calls[callID] = signalling
         inboxes[callID] = SIPCallInbox(for: signalling)
     }
@@ -209,6 +209,8 @@ public actor SIPPhone {
             guard let callID = try? request.callID() else { return }
             if let inbox = inboxes[callID] {
                 inbox.deliver(incoming)
+            } else if request.method == "INVITE", (try? request.to().tag) == nil, request.header(SIPReplaces.header) != nil {
+                await replacing(request, key: key, callID: callID)
             } else if request.method == "INVITE", (try? request.to().tag) == nil {
                 await offered(request, key: key, callID: callID)
             } else {

@@ -76,7 +76,7 @@ import Testing
         let cases: [(String, Int)] = [
             ("", 400),
             ("Refer-To: <tel:+15551234>\r\n", 416),
-            ("Refer-To: <sip:carol@parley.test?Replaces=x%40y%3Bto-tag%3D1%3Bfrom-tag%3D2>\r\n", 403),
+            ("Refer-To: <sip:carol@parley.test?Subject=x>\r\n", 403),
             // Well formed, but this signalling serves no call to send on: nothing can follow it.
             ("Refer-To: <sip:carol@parley.test>\r\n", 481),
         ]

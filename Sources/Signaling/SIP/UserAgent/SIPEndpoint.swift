@@ -243,8 +243,9 @@ package actor SIPEndpoint {
     /// What a user agent that takes calls allows.
     package static let allowedInCalls = "INVITE, ACK, CANCEL, BYE, OPTIONS, UPDATE, PRACK, INFO, REFER, NOTIFY"
     /// The extensions our calls speak (docs/sip.md): reliable 1xx (RFC 3262) and REFER without
-    /// its subscription (RFC 4488), in our INVITEs, our responses in a call and our REFERs.
-    package static let supportedInCalls = "100rel, norefersub"
+    /// its subscription (RFC 4488), and Replaces (RFC 3891), in our INVITEs, our responses in a
+    /// call and our REFERs.
+    package static let supportedInCalls = "100rel, norefersub, replaces"
 
 
     private func schedule() {

@@ -13,11 +13,15 @@ package enum SIPReferral {
         package let referredBy: String?
         /// False when the REFER said `Refer-Sub: false`: no NOTIFY is wanted (RFC 4488).
         package let subscribes: Bool
+        /// Attended transfer: the dialog the target has with the referrer, which our INVITE
+        /// replaces (RFC 3891: the Refer-To's embedded `Replaces`).
+        package let replaces: SIPReplaces?
 
-        package init(target: String, referredBy: String?, subscribes: Bool = true) {
+        package init(target: String, referredBy: String?, subscribes: Bool = true, replaces: SIPReplaces? = nil) {
             self.target = target
             self.referredBy = referredBy
             self.subscribes = subscribes
+            self.replaces = replaces
         }
     }
 
@@ -27,9 +31,9 @@ package enum SIPReferral {
         package let phrase: String
     }
 
-    /// Reads a REFER: exactly one Refer-To (§2.4.1), a `sip:` or `sips:` URI with a user and
-    /// without embedded headers (a `Replaces` is an attended transfer, which we do not take) or
-    /// a method other than INVITE.
+    /// Reads a REFER: exactly one Refer-To (§2.4.1), a `sip:` or `sips:` URI with a user, no
+    /// method other than INVITE, and no embedded header but a `Replaces` (attended transfer, RFC
+    /// 3891), which the INVITE that follows carries.
     package static func request(of refer: SIPMessage) throws(Refusal) -> Request {
         let fields = refer.values("Refer-To")
         guard fields.count == 1 else { throw Refusal(status: 400, phrase: "Bad Request (one Refer-To needed)") }
@@ -42,11 +46,24 @@ package enum SIPReferral {
         if let method = uri.parameters["method"], method.uppercased() != "INVITE" {
             throw Refusal(status: 403, phrase: "Forbidden (only INVITE is referred)")
         }
-        if uri.headers != nil { throw Refusal(status: 403, phrase: "Forbidden (attended transfer is not supported)") }
+        let replaces = try uri.headers.map(Self.replaces(embeddedIn:))
+        uri.headers = nil
         uri.parameters.remove("method")
         let referredBy = refer.header("Referred-By").map(\.value)
         guard let subscribes = subscription(asked: refer) else { throw Refusal(status: 400, phrase: "Bad Request (Refer-Sub is neither true nor false)") }
-        return Request(target: uri.serialized, referredBy: referredBy, subscribes: subscribes)
+        return Request(target: uri.serialized, referredBy: referredBy, subscribes: subscribes, replaces: replaces)
+    }
+
+    /// The URI headers of a Refer-To (`name=value&…`, escaped): one `Replaces` and nothing else.
+    private static func replaces(embeddedIn headers: String) throws(Refusal) -> SIPReplaces {
+        let fields = headers.split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
+        guard fields.count == 1, let field = fields.first, field.count == 2, SIPURI.unescape(field[0]).lowercased() == "replaces" else {
+            throw Refusal(status: 403, phrase: "Forbidden (a Refer-To may embed only Replaces)")
+        }
+        guard let replaces = SIPReplaces(parsing: SIPURI.unescape(field[1])) else {
+            throw Refusal(status: 400, phrase: "Bad Request (the embedded Replaces is unreadable)")
+        }
+        return replaces
     }
 
     /// A message's `Refer-Sub` (RFC 4488 §3: `true` or `false`, maybe with parameters): true
