@@ -9,12 +9,7 @@ extension Call {
         guard isPastAnswer else {
             return await fail(ParleyError(kind: .callState, message: "a call not answered yet cannot be replaced"), telling: .normalTemporaryFailure)
         }
-        logger.info("call \(id): replaced by a call from \(party)")
-        eventSink.yield(.transfer(.transferred(destination: party)))
-        timers.stopLegPump()
-        await leg?.stop()
-        leg = nil
-        mediaPath = MediaPath()
+        await changeFarEnd(to: party, "replaced by a call from \(party)")
         do {
             let leg = try startLeg(role: .controlled, withoutICE: MediaLeg.isWithoutICE(offer: offer))
             let answer = try await leg.answer(offer, peerTrickles: false)

@@ -13,15 +13,7 @@ import Testing
     static let logger = SIPTransferTests.logger
 
     @Test func aReferWithAnEmbeddedReplacesIsFollowedByAnInviteCarryingIt() async throws {
-        let peer = try LoopbackSIPPeer(datagram: true)
-        let endpoint = try await SIPEndpoint.opened(toLoopback: peer)
-        let signalling = SIPCallSignalling(callID: "in-dialog-1", endpoint: endpoint, account: Self.account, logger: Self.logger, onClose: { _ in })
-        let legs = SIPCallLegs(first: signalling, newLeg: {
-            SIPCallSignalling(callID: "referred-1", endpoint: endpoint, account: Self.account, logger: Self.logger, onClose: { _ in })
-        })
-        let call = Call(id: "in-dialog-1", direction: .incoming, remoteParty: "alice", signalling: legs, media: CallRaceTests.media(), logger: Self.logger)
-        await legs.bind(to: call)
-        let (tag, requests) = try await SIPTransferTests.answer(signalling, peer: peer, endpoint: endpoint)
+        let (peer, endpoint, signalling, call, tag, requests) = try await SIPTransferTests.answeredCallThatFollowsReferrals()
         var inbox = requests
 
         let referTo = "Refer-To: <sip:carol@parley.test?Replaces=consult-9%40host%3Bto-tag%3Dc7%3Bfrom-tag%3Da7>\r\n"

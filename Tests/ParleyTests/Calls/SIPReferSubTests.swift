@@ -28,17 +28,7 @@ import Testing
     }
 
     @Test func aReferWithoutSubscriptionIsFollowedAndNothingIsNotified() async throws {
-        let peer = try LoopbackSIPPeer(datagram: true)
-        let endpoint = try await SIPEndpoint.opened(toLoopback: peer)
-        let signalling = SIPCallSignalling(callID: "in-dialog-1", endpoint: endpoint, account: SIPTransferTests.account,
-                                           logger: SIPTransferTests.logger, onClose: { _ in })
-        let legs = SIPCallLegs(first: signalling, newLeg: {
-            SIPCallSignalling(callID: "referred-1", endpoint: endpoint, account: SIPTransferTests.account, logger: SIPTransferTests.logger, onClose: { _ in })
-        })
-        let call = Call(id: "in-dialog-1", direction: .incoming, remoteParty: "alice", signalling: legs, media: CallRaceTests.media(),
-                        logger: SIPTransferTests.logger)
-        await legs.bind(to: call)
-        let (tag, requests) = try await SIPTransferTests.answer(signalling, peer: peer, endpoint: endpoint)
+        let (peer, endpoint, signalling, call, tag, requests) = try await SIPTransferTests.answeredCallThatFollowsReferrals()
         var inbox = requests
 
         try await SIPTransferTests.deliver(SIPTransferTests.refer(sequence: 2, tag: tag, fields: "Refer-To: <sip:carol@parley.test>\r\nRefer-Sub: false\r\n"),
