@@ -167,7 +167,7 @@ extension SIPPhone {
                 throw ParleyError(error)
             }
             // The same instance and reg-id: the registrar replaced the lost flow's binding.
-            let bindings = await renewed.bindings
+            let bindings = await renewed.bindings.count
             logger.info("SIP flow recovery: registered again; the registrar lists \(bindings) binding(s) for \(account.addressOfRecord)")
         }
         guard !flowRecovery.stopped else {

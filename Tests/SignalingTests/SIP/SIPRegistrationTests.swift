@@ -82,7 +82,7 @@ import Testing
         // The REGISTER binds the flow's URI; `ob` belongs in the Contacts of dialogs (RFC 5626).
         #expect(!contact.uri.contains(";ob"))
         #expect(register.values(.supported).map(\.value) == ["outbound", "path"])
-        #expect(await registration.bindings == 2)
+        #expect(await registration.bindings == [contact.uri, "sip:ann@192.0.2.9:5060"])
         #expect(await endpoint.contactURI(user: "ann").hasSuffix(";ob"))
         #expect(await endpoint.bindingURI(user: "ann") == contact.uri)
         await endpoint.close()

@@ -19,9 +19,9 @@ package actor SIPRegistration {
     private let onRefreshFailure: @Sendable (SignalingError) -> Void
     /// The binding's lifetime the registrar granted last; nil when not registered.
     package private(set) var grantedExpiry: UInt32?
-    /// How many bindings the account had at the registrar after our last REGISTER: its 2xx
+    /// The account's bindings at the registrar after our last REGISTER, their URIs: its 2xx
     /// lists them all (RFC 3261 §10.3), others' and ours.
-    package private(set) var bindings = 0
+    package private(set) var bindings: [String] = []
 
     /// Challenges answered per REGISTER at most: a 401 for the registrar and a 407 for a proxy,
     /// each with one stale nonce, before giving up.
@@ -82,7 +82,7 @@ package actor SIPRegistration {
             let status = response.status ?? 0
             switch status {
             case 200..<300:
-                bindings = ((try? response.contacts()) ?? nil)?.count ?? 0
+                bindings = ((try? response.contacts()) ?? nil)?.map(\.uri) ?? []
                 return expiry == 0 ? 0 : Self.granted(in: response, asked: expiry)
             case 401, 407:
                 do {
