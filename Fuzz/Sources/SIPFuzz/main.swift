@@ -63,6 +63,14 @@ func readEveryField(_ message: SIPMessage) {
     if let via = try? message.topVia() {
         fuzzCheck((try? SIPVia(parsing: via.description)) == via, "a Via read differently once written")
     }
+    for header in message.headers(SIPReplaces.header) {
+        if let replaces = SIPReplaces(parsing: header.value) {
+            fuzzCheck(SIPReplaces(parsing: replaces.value) == replaces, "a Replaces read differently once written")
+        }
+    }
+    _ = try? SIPReferral.request(of: message)
+    _ = SIPReferral.subscription(asked: message)
+    _ = SIPReason.sipStatus(in: message)
 }
 
 func checkStream(_ input: [UInt8], chunk: Int, limits: SIPLimits) {

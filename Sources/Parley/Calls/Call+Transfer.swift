@@ -70,12 +70,7 @@ extension Call {
             eventSink.yield(.error(ParleyError(kind: .protocolViolation, message: "the server transferred the call without a usable destination")))
             return
         }
-        logger.info("call \(id): transferred to \(destination)")
-        eventSink.yield(.transfer(.transferred(destination: destination)))
-        timers.stopLegPump()
-        await leg?.stop()
-        leg = nil
-        mediaPath = MediaPath()
+        await changeFarEnd(to: destination, "transferred to \(destination)")
         do {
             let leg = try startLeg(role: .controlling)
             let offer = try await leg.makeOffer()
@@ -84,6 +79,17 @@ extension Call {
         } catch {
             await fail(error)
         }
+    }
+
+    /// A new far end (a transfer followed, a replacement taken): the change is reported and the old
+    /// media leg goes with what it showed of the path; the next leg is the caller's to start.
+    func changeFarEnd(to party: String, _ what: String) async {
+        logger.info("call \(id): \(what)")
+        eventSink.yield(.transfer(.transferred(destination: party)))
+        timers.stopLegPump()
+        await leg?.stop()
+        leg = nil
+        mediaPath = MediaPath()
     }
 
     /// The server's bye, with what the client knows added: an incoming call still ringing here

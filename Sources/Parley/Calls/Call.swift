@@ -237,6 +237,8 @@ public actor Call {
             await end(endingReason(forRemote: reason), failure: error, notifyServer: false)
         case .transferred(let destination):
             await followTransfer(to: destination)
+        case .replaced(let offer, let party):
+            await takeReplacement(offer: offer, from: party)
         case .transferProgress(let progress):
             eventSink.yield(.transfer(progress))
         case .remoteCandidate(let line):

@@ -49,6 +49,8 @@ enum CallSignallingEvent: Sendable {
     case dtmf(String)
     /// The other party transferred or forwarded us: the call goes on towards `destination`.
     case transferred(destination: String)
+    /// Another party takes the far end's place with `offer` (SIP's Replaces): we answer it.
+    case replaced(offer: String, by: String)
     /// News of a transfer or redirect the dialect handled itself (SIP's 3xx), for the call's events.
     case transferProgress(TransferProgress)
     /// The far end renegotiates (its ICE restart, or its re-attach relayed by the server).

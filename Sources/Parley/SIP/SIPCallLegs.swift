@@ -7,6 +7,8 @@ import Signaling
 actor SIPCallLegs: CallSignalling {
     private var current: SIPCallSignalling
     private var earlier: [SIPCallSignalling] = []
+    /// The dialog a new INVITE replaces (RFC 3891), ended with BYE once ours answers that INVITE.
+    private var replaced: SIPCallSignalling?
     private weak var call: Call?
     /// A new dialog's signalling, routed by the phone under its own Call-ID; nil once the phone is gone.
     private let newLeg: @Sendable () async -> SIPCallSignalling?
@@ -35,10 +37,36 @@ actor SIPCallLegs: CallSignalling {
             if let referredBy = referral.referredBy {
                 options.headers.append(CustomHeader(name: "Referred-By", value: referredBy))
             }
+            // Attended transfer (RFC 3891): the target's call with the referrer is the one ours
+            // replaces; required, so that a target without Replaces refuses (420) rather than rings.
+            if let replaces = referral.replaces {
+                options.headers.append(CustomHeader(name: SIPReplaces.header.canonical, value: replaces.value))
+                options.headers.append(CustomHeader(name: SIPReliableProvisionals.require.canonical, value: SIPReplaces.option))
+            }
             earlier.append(current)
             current = next
         }
         return try await current.invite(callID: callID, destination: destination, options: options, sdp: sdp, trickle: trickle)
+    }
+
+    /// An INVITE with Replaces takes `old`'s place: the call speaks to `next` from now on, and
+    /// `old` no longer speaks for it.
+    func replace(_ old: SIPCallSignalling, with next: SIPCallSignalling) async {
+        guard let call else { return }
+        await next.bind(to: call)
+        await old.letGo()
+        earlier.append(current)
+        current = next
+        replaced = old
+    }
+
+    /// Our answer; after an INVITE with Replaces, the replaced dialog then ends with BYE (RFC 3891 §3).
+    func answer(callID: String, sdp: String, trickle: Bool) async throws(ParleyError) {
+        try await current.answer(callID: callID, sdp: sdp, trickle: trickle)
+        if let replaced {
+            self.replaced = nil
+            await replaced.bye(cause: .normalClearing)
+        }
     }
 
     func hangup(callID: String, cause: HangupCause) async {
@@ -52,7 +80,6 @@ actor SIPCallLegs: CallSignalling {
     }
 
     func open(callID: String) async throws(ParleyError) { try await current.open(callID: callID) }
-    func answer(callID: String, sdp: String, trickle: Bool) async throws(ParleyError) { try await current.answer(callID: callID, sdp: sdp, trickle: trickle) }
     func earlyMedia(callID: String, sdp: String, trickle: Bool) async throws(ParleyError) { try await current.earlyMedia(callID: callID, sdp: sdp, trickle: trickle) }
     func ringing(callID: String) async { await current.ringing(callID: callID) }
     func hold(callID: String, _ held: Bool) async throws(ParleyError) { try await current.hold(callID: callID, held) }

@@ -65,8 +65,8 @@ extension SIPCallSignalling {
 
     /// A response inside the dialog: our Contact with every 2xx (a target refresh, §12.2.2).
     @discardableResult
-    func reply(to request: SIPMessage, key: SIPTransactionKey, status: Int, reason: String, sdp: String? = nil) async -> SIPMessage {
-        let answer = status < 300 ? await response(to: request, status: status, reason: reason, sdp: sdp)
+    func reply(to request: SIPMessage, key: SIPTransactionKey, status: Int, reason: String, sdp: String? = nil, extra: [SIPHeader] = []) async -> SIPMessage {
+        let answer = status < 300 ? await response(to: request, status: status, reason: reason, sdp: sdp, extra: extra)
             : .response(to: request, status: status, reason: reason, toTag: localTag)
         try? await endpoint.respond(to: key, with: answer)
         return answer

@@ -34,7 +34,8 @@ extension SIPCallSignalling {
         let target = try Self.requestURI(for: destination, domain: account.domain)
         let contact = SIPNameAddress(uri: await endpoint.contactURI(user: account.user))
         let refer = current.request("REFER", via: await endpoint.newVia(), contact: contact,
-                                    headers: [SIPHeader("Refer-To", "<\(target)>"), SIPHeader("Referred-By", "<\(account.addressOfRecord)>")])
+                                    headers: [SIPHeader("Refer-To", "<\(target)>"), SIPHeader("Referred-By", "<\(account.addressOfRecord)>"),
+                                              SIPHeader(.supported, SIPEndpoint.supportedInCalls)])
         dialog = current
         transferState.awaiting = true
         transferState.outcome = nil
@@ -49,7 +50,14 @@ extension SIPCallSignalling {
             throw ParleyError(kind: .serverError, message: "the far end refused the transfer: \(response.status ?? 0) \(SIPRegistration.reason(response))")
         }
         logger.info("SIP call \(sipCallID): REFER to \(target) accepted (\(status))")
-        if case .failure(let error) = await transferOutcome() { throw error }
+        // RFC 4488: a 2xx that says `Refer-Sub: false` leaves no subscription, so no NOTIFY will
+        // tell the outcome. The far end took the call on; we leave it as after a NOTIFY of 200.
+        if SIPReferral.declinesSubscription(response) {
+            logger.info("SIP call \(sipCallID): the transfer has no subscription (Refer-Sub: false): it is taken as completed")
+            transferState.outcome = .success(())
+        } else if case .failure(let error) = await transferOutcome() {
+            throw error
+        }
         if !ended { await bye(cause: .normalClearing) }
     }
 
@@ -143,10 +151,11 @@ extension SIPCallSignalling {
             await reply(to: request, key: key, status: 491, reason: "Request Pending")
             return
         }
-        await reply(to: request, key: key, status: 202, reason: "Accepted")
+        // RFC 4488: a REFER that says `Refer-Sub: false` gets it back in the 202, and no NOTIFY.
+        await reply(to: request, key: key, status: 202, reason: "Accepted", extra: asked.subscribes ? [] : [SIPHeader(SIPReferral.referSub, "false")])
         transferState.accepted = ((try? request.cseq().number) ?? 0, asked)
         await notifyReferrer(status: 100, phrase: "Trying")
-        logger.info("SIP call \(sipCallID): referred to \(asked.target)")
+        logger.info("SIP call \(sipCallID): referred to \(asked.target)\(asked.subscribes ? "" : " (no subscription)")")
         // This dialog no longer speaks for the call: the referrer's BYE ends nothing.
         self.call = nil
         let target = asked.target
@@ -181,6 +190,14 @@ extension SIPCallSignalling {
         // The CSeq is taken with the place in the chain, after the awaits: they stay in one order.
         guard let accepted = transferState.accepted, var current = dialog, !ended else { return }
         let final = status >= 200
+        guard accepted.request.subscribes else {
+            // No subscription: nothing to tell, but this dialog still ends after the final response.
+            if final {
+                logger.info("SIP call \(sipCallID): the referred INVITE ended \(status) \(phrase), told in no NOTIFY (Refer-Sub: false)")
+                await bye(cause: .normalClearing)
+            }
+            return
+        }
         let notify = current.request("NOTIFY", via: via, contact: contact,
                                      headers: SIPReferral.notifyFields(referSequence: accepted.sequence, final: final),
                                      body: SIPReferral.sipfrag(status: status, phrase: phrase))

@@ -160,7 +160,7 @@ actor SIPCallSignalling: CallSignalling {
         sequence += 1
         return await endpoint.outOfDialogRequest(
             "INVITE", to: target, toHeader: "<\(target)>", from: inviteFrom, fromTag: localTag, callID: sipCallID, sequence: sequence,
-            extra: [SIPHeader(.allow, SIPEndpoint.allowedInCalls), SIPHeader(.supported, SIPReliableProvisionals.option), SIPHeader(.contentType, "application/sdp")] + inviteFields + authorization,
+            extra: [SIPHeader(.allow, SIPEndpoint.allowedInCalls), SIPHeader(.supported, SIPEndpoint.supportedInCalls), SIPHeader(.contentType, "application/sdp")] + inviteFields + authorization,
             body: Array(sdp.utf8))
     }
 
@@ -339,7 +339,8 @@ actor SIPCallSignalling: CallSignalling {
     }
 
     func response(to request: SIPMessage, status: Int, reason: String, sdp: String? = nil, extra: [SIPHeader] = []) async -> SIPMessage {
-        var headers = [SIPHeader(.contact, "<\(await endpoint.contactURI(user: account.user))>"), SIPHeader(.allow, SIPEndpoint.allowedInCalls)] + extra
+        var headers = [SIPHeader(.contact, "<\(await endpoint.contactURI(user: account.user))>"), SIPHeader(.allow, SIPEndpoint.allowedInCalls),
+                       SIPHeader(.supported, SIPEndpoint.supportedInCalls)] + extra
         // A dialog-making response copies the request's Record-Route (§12.1.1).
         headers += request.headers(.recordRoute).map { SIPHeader(.recordRoute, $0.value) }
         if sdp != nil { headers.append(SIPHeader(.contentType, "application/sdp")) }
@@ -374,7 +375,7 @@ actor SIPCallSignalling: CallSignalling {
             guard let offered, dialog == nil, !ended else { return }
             ended = true
             try? await endpoint.respond(to: offered.key, with: .response(to: offered.request, status: 487, reason: "Request Terminated", toTag: localTag))
-            await call?.handle(.remoteHangup(TerminationReason(.originatorCancel, sipCallID: sipCallID)))
+            await call?.handle(.remoteHangup(SIPEndReason.reason(ofCancel: request, callID: sipCallID)))
         case "UPDATE" where dialog == nil:
             await updatedEarly(request, key: key)
         case "INVITE", "UPDATE":
@@ -412,7 +413,9 @@ actor SIPCallSignalling: CallSignalling {
             try? await endpoint.respond(to: offered.key, with: await response(to: offered.request, status: refusal.status, reason: refusal.phrase,
                                                                              extra: SIPEndReason.fields(for: cause)))
         } else if let invite {
-            await cancel(invite, cause: cause)
+            // A caller who gives up (the unanswered call's default cause) is no busy user: its
+            // CANCEL carries no Reason, which the callee reads as ORIGINATOR_CANCEL.
+            await cancel(invite, cause: cause == .userBusy ? .originatorCancel : cause)
         } else {
             cancelled = true
         }

@@ -27,6 +27,28 @@ enum SIPEndReason {
         SIPReason.q850(in: request).map { SIPReason.hangupCause(q850: $0.cause) } ?? .normalClearing
     }
 
+    /// Why a CANCEL ends the call it rang (RFC 3326): `SIP;cause=200` means another phone
+    /// answered it (ANSWERED_ELSEWHERE, which makes the ringing call `answered-elsewhere`, not
+    /// missed); else a Q.850 cause is the cause, and another SIP status the cause its response
+    /// would give (the table above); without a Reason we can read, the caller gave up
+    /// (ORIGINATOR_CANCEL).
+    static func reason(ofCancel request: SIPMessage, callID: String) -> TerminationReason {
+        let sip = SIPReason.sipStatus(in: request)
+        if let sip, sip.cause == 200 {
+            return TerminationReason(answeredElsewhere, sipCode: 200, sipReason: sip.text ?? "Call completed elsewhere", sipCallID: callID)
+        }
+        if let q850 = SIPReason.q850(in: request) {
+            return TerminationReason(SIPReason.hangupCause(q850: q850.cause), sipCallID: callID)
+        }
+        if let sip, sip.cause >= 300 {
+            return reason(forStatus: sip.cause, phrase: sip.text ?? "", callID: callID)
+        }
+        return TerminationReason(.originatorCancel, sipCallID: callID)
+    }
+
+    /// Q.850's cause 26, non-selected user clearing: another phone took the call.
+    static let answeredElsewhere = SIPReason.hangupCause(q850: 26)
+
     /// The Reason field our BYE, CANCEL or refusal carries for `cause` (none for a cause that is
     /// not Q.850's).
     static func fields(for cause: HangupCause) -> [SIPHeader] {

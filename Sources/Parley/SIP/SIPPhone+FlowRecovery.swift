@@ -158,7 +158,7 @@ extension SIPPhone {
             throw ParleyError(.sipTransport(error))
         }
         let granted = await registration.grantedExpiry
-        let renewed = SIPRegistration(endpoint: fresh, account: account, expiry: granted ?? 0)
+        let renewed = SIPRegistration(endpoint: fresh, account: account, expiry: granted ?? 0, instance: instance)
         if granted != nil {
             do {
                 try await renewed.register()
@@ -166,6 +166,9 @@ extension SIPPhone {
                 await fresh.close()
                 throw ParleyError(error)
             }
+            // The same instance and reg-id: the registrar replaced the lost flow's binding.
+            let bindings = await renewed.bindings.count
+            logger.info("SIP flow recovery: registered again; the registrar lists \(bindings) binding(s) for \(account.addressOfRecord)")
         }
         guard !flowRecovery.stopped else {
             // The phone closed while this flow opened: it is not taken.

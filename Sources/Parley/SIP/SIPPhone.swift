@@ -11,6 +11,8 @@ public actor SIPPhone {
     var endpoint: SIPEndpoint
     var registration: SIPRegistration
     let account: SIPAccount
+    /// RFC 5626's instance (`+sip.instance`, `reg-id`) every flow of this phone registers with.
+    let instance: SIPInstance
     let media: MediaOptions
     let logger: Logger
     /// Each dialog's signalling by its Call-ID (a call that followed a REFER has two).
@@ -86,7 +88,9 @@ public actor SIPPhone {
     private init(endpoint: SIPEndpoint, account: SIPAccount, expiry: UInt32, media: MediaOptions, flowOptions: SIPFlowOptions, logger: Logger) {
         self.endpoint = endpoint
         flowRecovery = SIPFlowRecovery(options: flowOptions)
-        registration = SIPRegistration(endpoint: endpoint, account: account, expiry: expiry)
+        let instance = SIPInstance.random()
+        self.instance = instance
+        registration = SIPRegistration(endpoint: endpoint, account: account, expiry: expiry, instance: instance)
         self.account = account
         self.media = Self.withoutTrickle(media)
         self.logger = logger
@@ -129,7 +133,7 @@ public actor SIPPhone {
         newsSink.finish()
     }
 
-    private func makeSignalling(callID: String) -> SIPCallSignalling {
+    func makeSignalling(callID: String) -> SIPCallSignalling {
         SIPCallSignalling(callID: callID, endpoint: endpoint, account: account, logger: logger,
                           onClose: { [weak self] id in await self?.forget(id) })
     }
@@ -148,7 +152,7 @@ public actor SIPPhone {
     }
 
     /// Routes the requests of the dialog under `callID` to `signalling`, in order.
-    private func track(_ signalling: SIPCallSignalling, callID: String) {
+    func track(_ signalling: SIPCallSignalling, callID: String) {
         calls[callID] = signalling
         inboxes[callID] = SIPCallInbox(for: signalling)
     }
@@ -205,6 +209,8 @@ public actor SIPPhone {
             guard let callID = try? request.callID() else { return }
             if let inbox = inboxes[callID] {
                 inbox.deliver(incoming)
+            } else if request.method == "INVITE", (try? request.to().tag) == nil, request.header(SIPReplaces.header) != nil {
+                await replacing(request, key: key, callID: callID)
             } else if request.method == "INVITE", (try? request.to().tag) == nil {
                 await offered(request, key: key, callID: callID)
             } else {

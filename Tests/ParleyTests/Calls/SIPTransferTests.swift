@@ -76,7 +76,7 @@ import Testing
         let cases: [(String, Int)] = [
             ("", 400),
             ("Refer-To: <tel:+15551234>\r\n", 416),
-            ("Refer-To: <sip:carol@parley.test?Replaces=x%40y%3Bto-tag%3D1%3Bfrom-tag%3D2>\r\n", 403),
+            ("Refer-To: <sip:carol@parley.test?Subject=x>\r\n", 403),
             // Well formed, but this signalling serves no call to send on: nothing can follow it.
             ("Refer-To: <sip:carol@parley.test>\r\n", 481),
         ]
@@ -91,15 +91,7 @@ import Testing
     }
 
     @Test func aReferIsFollowedAsANewInviteWhoseProgressIsNotified() async throws {
-        let peer = try LoopbackSIPPeer(datagram: true)
-        let endpoint = try await SIPEndpoint.opened(toLoopback: peer)
-        let signalling = SIPCallSignalling(callID: "in-dialog-1", endpoint: endpoint, account: Self.account, logger: Self.logger, onClose: { _ in })
-        let legs = SIPCallLegs(first: signalling, newLeg: {
-            SIPCallSignalling(callID: "referred-1", endpoint: endpoint, account: Self.account, logger: Self.logger, onClose: { _ in })
-        })
-        let call = Call(id: "in-dialog-1", direction: .incoming, remoteParty: "alice", signalling: legs, media: CallRaceTests.media(), logger: Self.logger)
-        await legs.bind(to: call)
-        let (tag, requests) = try await Self.answer(signalling, peer: peer, endpoint: endpoint)
+        let (peer, endpoint, signalling, call, tag, requests) = try await Self.answeredCallThatFollowsReferrals()
         var inbox = requests
 
         try await Self.deliver(Self.refer(sequence: 2, tag: tag, fields: "Refer-To: <sip:carol@parley.test>\r\nReferred-By: <sip:alice@parley.test>\r\n"),
@@ -257,6 +249,22 @@ import Testing
         await signalling.receivedACK(ack)
         try await answering.value
         return (tag, requests)
+    }
+
+    /// The peer's call to us answered on a real `Call` whose dialogs are `SIPCallLegs`: a REFER
+    /// it follows goes out on a new dialog, `referred-1`.
+    static func answeredCallThatFollowsReferrals() async throws
+        -> (LoopbackSIPPeer, SIPEndpoint, SIPCallSignalling, Call, String, AsyncStream<SIPIncomingRequest>.AsyncIterator) {
+        let peer = try LoopbackSIPPeer(datagram: true)
+        let endpoint = try await SIPEndpoint.opened(toLoopback: peer)
+        let signalling = SIPCallSignalling(callID: "in-dialog-1", endpoint: endpoint, account: account, logger: logger, onClose: { _ in })
+        let legs = SIPCallLegs(first: signalling, newLeg: {
+            SIPCallSignalling(callID: "referred-1", endpoint: endpoint, account: account, logger: logger, onClose: { _ in })
+        })
+        let call = Call(id: "in-dialog-1", direction: .incoming, remoteParty: "alice", signalling: legs, media: CallRaceTests.media(), logger: logger)
+        await legs.bind(to: call)
+        let (tag, requests) = try await answer(signalling, peer: peer, endpoint: endpoint)
+        return (peer, endpoint, signalling, call, tag, requests)
     }
 
     /// Our call to bob, dialled on a real `Call` (its media on loopback), its INVITE on the way.

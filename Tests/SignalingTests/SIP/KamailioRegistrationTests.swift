@@ -40,6 +40,31 @@ import Testing
         }
     }
 
+    /// RFC 5626: a flow is lost (closed without unregistering, as a broken connection leaves
+    /// it) and a new flow registers. With the same `+sip.instance` and `reg-id` Kamailio's
+    /// registrar replaces the old binding; without them it keeps both until the old one expires.
+    @Test(arguments: [true, false])
+    func aNewFlowsRegisterWithTheSameInstanceReplacesTheBinding(withInstance: Bool) async throws {
+        let kamailio = try await KamailioRegistrar()
+        defer { kamailio.stop() }
+        let server = try SIPServerAddress(parsing: "sip:127.0.0.1:\(kamailio.port);transport=tcp")
+        let account = SIPAccount(user: "alice", domain: "parley.test", password: "alice-secret")
+        let instance = withInstance ? SIPInstance.random() : nil
+        var bound: [String] = []
+        for _ in 0..<2 {
+            let endpoint = SIPEndpoint(server: server)
+            try await endpoint.open()
+            let registration = SIPRegistration(endpoint: endpoint, account: account, expiry: 120, instance: instance)
+            #expect(try await registration.register() == 120)
+            bound.append(await endpoint.bindingURI(user: "alice"))
+            // With the instance, the new flow's binding is the only one; without it, each flow's stays.
+            #expect(await registration.bindings.sorted() == (withInstance ? [bound[bound.count - 1]] : bound.sorted()))
+            await registration.stopRefreshing()
+            await endpoint.close()
+        }
+        #expect(bound[0] != bound[1], "the second flow has a port of its own")
+    }
+
     /// Kamailio with a TLS listener whose certificate the throwaway CA signed for 127.0.0.1.
     private func overTLS(_ body: (SIPServerAddress, TestCertificates) async throws -> Void) async throws {
         let certificates = try await TestCertificates.make()

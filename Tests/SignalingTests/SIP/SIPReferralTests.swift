@@ -28,7 +28,10 @@ import Testing
             ("Refer-To: <http://example.com/>\r\n", 416),
             ("Refer-To: <sip:parley.test>\r\n", 400),
             ("Refer-To: <sip:carol@parley.test;method=SUBSCRIBE>\r\n", 403),
-            ("Refer-To: <sip:carol@parley.test?Replaces=abc%40host%3Bto-tag%3D1%3Bfrom-tag%3D2>\r\n", 403),
+            ("Refer-To: <sip:carol@parley.test?Subject=hello>\r\n", 403),
+            ("Refer-To: <sip:carol@parley.test?Replaces=a%3Bto-tag%3D1%3Bfrom-tag%3D2&Subject=x>\r\n", 403),
+            ("Refer-To: <sip:carol@parley.test?Replaces=abc%40host>\r\n", 400),
+            ("Refer-To: <sip:carol@parley.test?Replaces=abc%3Bto-tag%3D%3C1%3E%3Bfrom-tag%3D2>\r\n", 400),
         ]
         for (fields, status) in cases {
             let refer = try Self.refer(fields)
@@ -39,6 +42,48 @@ import Testing
                 #expect(error.status == status, "\(fields.debugDescription) was refused \(error.status), not \(status)")
                 #expect((400..<500).contains(error.status))
             }
+        }
+    }
+
+    @Test func aReferWithAnEmbeddedReplacesIsAnAttendedTransfer() throws {
+        let asked = try SIPReferral.request(of: try Self.refer(
+            "Refer-To: <sip:carol@parley.test?Replaces=abc%40host%3Bto-tag%3D1%3Bfrom-tag%3D2>\r\nReferred-By: <sip:alice@parley.test>\r\n"))
+        #expect(asked.target == "sip:carol@parley.test")
+        #expect(asked.replaces == SIPReplaces(callID: "abc@host", toTag: "1", fromTag: "2"))
+        #expect(asked.replaces?.value == "abc@host;to-tag=1;from-tag=2")
+        // The header's name in any case, parameters in any order, early-only kept.
+        let early = try SIPReferral.request(of: try Self.refer("Refer-To: <sip:carol@parley.test?replaces=x%3Bfrom-tag%3Df%3Bearly-only%3Bto-tag%3Dt>\r\n"))
+        #expect(early.replaces == SIPReplaces(callID: "x", toTag: "t", fromTag: "f", earlyOnly: true))
+        #expect(try SIPReferral.request(of: try Self.refer("Refer-To: <sip:carol@parley.test>\r\n")).replaces == nil)
+    }
+
+    @Test func replacesFieldsAreReadAndWritten() {
+        #expect(SIPReplaces(parsing: "98732@sip.example.com ; from-tag=r33th4x0r ;to-tag=ff87ff")
+            == SIPReplaces(callID: "98732@sip.example.com", toTag: "ff87ff", fromTag: "r33th4x0r"))
+        #expect(SIPReplaces(parsing: "a;to-tag=1;from-tag=2;early-only;x=y")?.earlyOnly == true)
+        for garbage in ["", ";to-tag=1;from-tag=2", "a;to-tag=1", "a;from-tag=2", "a b;to-tag=1;from-tag=2", "a;to-tag=;from-tag=2",
+                        "a;to-tag=<1>;from-tag=2", String(repeating: "a", count: 300) + ";to-tag=1;from-tag=2"] {
+            #expect(SIPReplaces(parsing: garbage) == nil, "\(garbage.prefix(40)) was read as a Replaces")
+        }
+    }
+
+    @Test func referSubFalseAsksForNoSubscription() throws {
+        let target = "Refer-To: <sip:carol@parley.test>\r\n"
+        #expect(try SIPReferral.request(of: try Self.refer(target)).subscribes)
+        #expect(try SIPReferral.request(of: try Self.refer(target + "Refer-Sub: true\r\n")).subscribes)
+        #expect(try !SIPReferral.request(of: try Self.refer(target + "Refer-Sub: false\r\n")).subscribes)
+        #expect(try !SIPReferral.request(of: try Self.refer(target + "Refer-Sub:  FALSE ;x=1\r\n")).subscribes)
+        for bad in ["Refer-Sub: maybe\r\n", "Refer-Sub: false\r\nRefer-Sub: true\r\n", "Refer-Sub:\r\n"] {
+            #expect(throws: SIPReferral.Refusal(status: 400, phrase: "Bad Request (Refer-Sub is neither true nor false)"), "\(bad.debugDescription)") {
+                try SIPReferral.request(of: try Self.refer(target + bad))
+            }
+        }
+        // The 202 to our REFER: only `false` means no NOTIFY will come.
+        let accepted = "SIP/2.0 202 Accepted\r\nVia: SIP/2.0/UDP 127.0.0.1:5060;branch=z9hG4bKr1\r\nFrom: <sip:alice@parley.test>;tag=a1\r\n"
+            + "To: <sip:bob@parley.test>;tag=b1\r\nCall-ID: refer-1\r\nCSeq: 7 REFER\r\n"
+        for (fields, declines) in [("", false), ("Refer-Sub: false\r\n", true), ("Refer-Sub: true\r\n", false), ("Refer-Sub: nope\r\n", false)] {
+            let response = try SIPMessage.parse(Array((accepted + fields + "Content-Length: 0\r\n\r\n").utf8))
+            #expect(SIPReferral.declinesSubscription(response) == declines, "\(fields.debugDescription)")
         }
     }
 

@@ -58,6 +58,36 @@ import Testing
         await registration.endpoint.close()
     }
 
+    @Test func anInstanceGoesInTheContactAndOurDialogsContactsSayOb() async throws {
+        let peer = try LoopbackSIPPeer(datagram: true)
+        let endpoint = SIPEndpoint(server: try SIPServerAddress(parsing: "sip:127.0.0.1:\(peer.port)"))
+        try await endpoint.open()
+        let instance = SIPInstance.random()
+        let registration = SIPRegistration(endpoint: endpoint, account: SIPAccount(user: "ann", domain: "parley.test", password: "right"),
+                                           expiry: 300, instance: instance)
+        #expect(instance.urn.count == 45 && instance.urn.hasPrefix("urn:uuid:"))
+        #expect(await !endpoint.contactURI(user: "ann").contains(";ob"))
+        let registrar = Task.detached { () throws -> SIPMessage in
+            let register = try request(from: peer)
+            let contact = try #require(register.header(.contact)).value
+            try answer(register, 200, "OK", headers: [SIPHeader(.contact, contact + ";expires=300"),
+                                                      SIPHeader(.contact, "<sip:ann@192.0.2.9:5060>;expires=40")], on: peer)
+            return register
+        }
+        try await registration.register()
+        let register = try await registrar.value
+        let contact = try #require(try register.contacts()?.first)
+        #expect(contact.parameters["+sip.instance"] == "<\(instance.urn)>")
+        #expect(contact.parameters["reg-id"] == "1")
+        // The REGISTER binds the flow's URI; `ob` belongs in the Contacts of dialogs (RFC 5626).
+        #expect(!contact.uri.contains(";ob"))
+        #expect(register.values(.supported).map(\.value) == ["outbound", "path"])
+        #expect(await registration.bindings == [contact.uri, "sip:ann@192.0.2.9:5060"])
+        #expect(await endpoint.contactURI(user: "ann").hasSuffix(";ob"))
+        #expect(await endpoint.bindingURI(user: "ann") == contact.uri)
+        await endpoint.close()
+    }
+
     @Test func aSecondChallengeForTheSameRealmIsAFailedLoginThatNeverShowsThePassword() async throws {
         let peer = try LoopbackSIPPeer(datagram: true)
         let registration = try await registration(to: peer, password: "wrong-secret")

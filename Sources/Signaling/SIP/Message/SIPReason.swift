@@ -40,6 +40,13 @@ package struct SIPReason: Sendable, Equatable {
             .first { $0.isQ850 && Self.q850Range.contains($0.cause) }
     }
 
+    /// The `SIP` protocol's value of a message's Reason fields (a SIP status, RFC 3326 §2), if it
+    /// has one of 200-699: a CANCEL's `SIP;cause=200` says another phone answered the call.
+    package static func sipStatus(in message: SIPMessage) -> SIPReason? {
+        message.values(.reason).lazy.compactMap { SIPReason(parsing: $0.value) }
+            .first { $0.protocolName.uppercased() == "SIP" && (200...699).contains($0.cause) }
+    }
+
     /// The field for ending a call with `cause`: nil for a cause that is not Q.850's (one of
     /// FreeSWITCH's own codes above 127, or none).
     package static func header(for cause: HangupCause) -> SIPHeader? {
@@ -55,12 +62,14 @@ package struct SIPReason: Sendable, Equatable {
 
     static let q850Range = 1...127
 
-    /// Q.850 causes by number, in the names FreeSWITCH and the Verto dialect use.
+    /// Q.850 causes by number, in the names FreeSWITCH and the Verto dialect use; 26, Q.850's
+    /// "non-selected user clearing" (another phone took the call), which FreeSWITCH does not
+    /// name, is called what that means to a phone (docs/sip.md, "Reason").
     static let q850Names: [Int: String] = [
         1: "UNALLOCATED_NUMBER", 2: "NO_ROUTE_TRANSIT_NET", 3: "NO_ROUTE_DESTINATION", 6: "CHANNEL_UNACCEPTABLE",
         7: "CALL_AWARDED_DELIVERED", 16: "NORMAL_CLEARING", 17: "USER_BUSY", 18: "NO_USER_RESPONSE", 19: "NO_ANSWER",
         20: "SUBSCRIBER_ABSENT", 21: "CALL_REJECTED", 22: "NUMBER_CHANGED", 23: "REDIRECTION_TO_NEW_DESTINATION",
-        25: "EXCHANGE_ROUTING_ERROR", 27: "DESTINATION_OUT_OF_ORDER", 28: "INVALID_NUMBER_FORMAT", 29: "FACILITY_REJECTED",
+        25: "EXCHANGE_ROUTING_ERROR", 26: "ANSWERED_ELSEWHERE", 27: "DESTINATION_OUT_OF_ORDER", 28: "INVALID_NUMBER_FORMAT", 29: "FACILITY_REJECTED",
         30: "RESPONSE_TO_STATUS_ENQUIRY", 31: "NORMAL_UNSPECIFIED", 34: "NORMAL_CIRCUIT_CONGESTION", 38: "NETWORK_OUT_OF_ORDER",
         41: "NORMAL_TEMPORARY_FAILURE", 42: "SWITCH_CONGESTION", 43: "ACCESS_INFO_DISCARDED", 44: "REQUESTED_CHAN_UNAVAIL",
         45: "PRE_EMPTED", 50: "FACILITY_NOT_SUBSCRIBED", 52: "OUTGOING_CALL_BARRED", 54: "INCOMING_CALL_BARRED",

@@ -117,7 +117,7 @@ package struct SIPURI: Sendable, Equatable, CustomStringConvertible {
         (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 
-    private static func unescape(_ text: String) -> String {
+    package static func unescape(_ text: String) -> String {
         var out: [UInt8] = []
         var bytes = Array(text.utf8)[...]
         while let byte = bytes.popFirst() {

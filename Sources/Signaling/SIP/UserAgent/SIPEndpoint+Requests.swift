@@ -5,7 +5,7 @@ extension SIPEndpoint {
     /// answer...).
     package func outOfDialogRequest(
         _ method: String, to uri: String, toHeader: String, from account: SIPAccount, fromTag: String, callID: String,
-        sequence: UInt32, extra: [SIPHeader] = [], body: [UInt8] = []
+        sequence: UInt32, contact: String? = nil, extra: [SIPHeader] = [], body: [UInt8] = []
     ) -> SIPMessage {
         var from = SIPNameAddress(displayName: account.displayName, uri: account.addressOfRecord)
         from.parameters.append("tag", fromTag)
@@ -16,7 +16,7 @@ extension SIPEndpoint {
             SIPHeader(.to, toHeader),
             SIPHeader(.callID, callID),
             SIPHeader(.cseq, SIPCSeq(number: sequence, method: method).description),
-            SIPHeader(.contact, "<\(contactURI(user: account.user))>"),
+            SIPHeader(.contact, contact ?? "<\(contactURI(user: account.user))>"),
             SIPHeader(.userAgent, "Parley"),
         ] + extra
         return .request(method: method, uri: uri, headers: headers, body: body)

@@ -28,6 +28,8 @@ package actor SIPEndpoint {
     var acceptedInvites: SIPAcceptedInvites
     /// Whether a request over UDP near the path MTU was reported (SIPEndpoint+Oversized.swift).
     var oversizedReported = false
+    /// Registered with an RFC 5626 instance: our dialogs' Contacts say `ob` (`contactURI`).
+    package private(set) var registeredOutbound = false
 
     package init(server: SIPServerAddress, options: SIPFlowOptions = SIPFlowOptions(), timers: SIPTimers = SIPTimers()) {
         self.server = server
@@ -99,10 +101,28 @@ package actor SIPEndpoint {
     }
 
     /// A Contact URI that reaches this flow: our address and transport (`.invalid` on WebSocket).
+    /// Once the flow is registered with an RFC 5626 instance it says `ob` too: we have no GRUU,
+    /// and `ob` asks that a dialog's requests come back over this flow (RFC 5626).
     package func contactURI(user: String) -> String {
+        var uri = flowURI(user: user)
+        if registeredOutbound { uri.parameters.append("ob", nil) }
+        return uri.serialized
+    }
+
+    /// The URI a REGISTER binds: `contactURI` without `ob`, which belongs in dialogs' Contacts.
+    package func bindingURI(user: String) -> String {
+        flowURI(user: user).serialized
+    }
+
+    private func flowURI(user: String) -> SIPURI {
         var uri = SIPURI(user: user, host: localHost.contains(":") ? "[\(localHost)]" : localHost, port: localPort)
         if server.transport != .udp { uri.parameters.append("transport", server.transport.rawValue) }
-        return uri.serialized
+        return uri
+    }
+
+    /// The flow is registered with an RFC 5626 instance: from now on our Contacts say `ob`.
+    package func registeredWithInstance() {
+        registeredOutbound = true
     }
 
     /// Sends `request` in a client transaction and returns its final response (provisional ones
@@ -222,6 +242,10 @@ package actor SIPEndpoint {
     static let allowed = "OPTIONS"
     /// What a user agent that takes calls allows.
     package static let allowedInCalls = "INVITE, ACK, CANCEL, BYE, OPTIONS, UPDATE, PRACK, INFO, REFER, NOTIFY"
+    /// The extensions our calls speak (docs/sip.md): reliable 1xx (RFC 3262) and REFER without
+    /// its subscription (RFC 4488), and Replaces (RFC 3891), in our INVITEs, our responses in a
+    /// call and our REFERs.
+    package static let supportedInCalls = "100rel, norefersub, replaces"
 
 
     private func schedule() {

@@ -5,6 +5,9 @@
 package actor SIPRegistration {
     package let endpoint: SIPEndpoint
     package let account: SIPAccount
+    /// RFC 5626's instance and flow (`+sip.instance`, `reg-id`), when the phone has one: a new
+    /// flow's REGISTER with the same instance replaces the binding of the flow it follows.
+    package let instance: SIPInstance?
     /// The Expires we ask for, in seconds; the registrar may grant less.
     private var requestedExpiry: UInt32
     private var authorizer: SIPDigestAuthorizer
@@ -16,15 +19,19 @@ package actor SIPRegistration {
     private let onRefreshFailure: @Sendable (SignalingError) -> Void
     /// The binding's lifetime the registrar granted last; nil when not registered.
     package private(set) var grantedExpiry: UInt32?
+    /// The account's bindings at the registrar after our last REGISTER, their URIs: its 2xx
+    /// lists them all (RFC 3261 §10.3), others' and ours.
+    package private(set) var bindings: [String] = []
 
     /// Challenges answered per REGISTER at most: a 401 for the registrar and a 407 for a proxy,
     /// each with one stale nonce, before giving up.
     static let maximumChallenges = 4
 
-    package init(endpoint: SIPEndpoint, account: SIPAccount, expiry: UInt32 = 600,
+    package init(endpoint: SIPEndpoint, account: SIPAccount, expiry: UInt32 = 600, instance: SIPInstance? = nil,
                  onRefreshFailure: @escaping @Sendable (SignalingError) -> Void = { _ in }) {
         self.endpoint = endpoint
         self.account = account
+        self.instance = instance
         requestedExpiry = expiry
         authorizer = SIPDigestAuthorizer(credentials: account.credentials)
         self.onRefreshFailure = onRefreshFailure
@@ -36,6 +43,7 @@ package actor SIPRegistration {
     package func register() async throws(SignalingError) -> UInt32 {
         let granted = try await send(expiry: requestedExpiry)
         grantedExpiry = granted
+        if instance != nil { await endpoint.registeredWithInstance() }
         scheduleRefresh(after: granted)
         return granted
     }
@@ -74,6 +82,7 @@ package actor SIPRegistration {
             let status = response.status ?? 0
             switch status {
             case 200..<300:
+                bindings = ((try? response.contacts()) ?? nil)?.map(\.uri) ?? []
                 return expiry == 0 ? 0 : Self.granted(in: response, asked: expiry)
             case 401, 407:
                 do {
@@ -102,9 +111,11 @@ package actor SIPRegistration {
     private func makeRegister(expiry: UInt32, extra: [SIPHeader]) async -> SIPMessage {
         sequence += 1
         let to = SIPNameAddress(displayName: account.displayName, uri: account.addressOfRecord)
+        let contact = "<\(await endpoint.bindingURI(user: account.user))>" + (instance?.contactParameters ?? "")
+        let supported = instance == nil ? [] : [SIPHeader(.supported, SIPInstance.supported)]
         return await endpoint.outOfDialogRequest(
             "REGISTER", to: registrarURI, toHeader: to.description, from: account, fromTag: fromTag, callID: callID, sequence: sequence,
-            extra: [SIPHeader(.expires, String(expiry))] + extra)
+            contact: contact, extra: supported + [SIPHeader(.expires, String(expiry))] + extra)
     }
 
     private func scheduleRefresh(after granted: UInt32) {
