@@ -100,6 +100,20 @@ extension Call {
         }
     }
 
+    /// A re-offer inside an SDES call may carry new keys (docs/sip.md, "Media per peer"): `answer`
+    /// with our `a=crypto` line for the one accepted, the session re-keyed when the peer's changed.
+    /// One we cannot take throws, and the session stays as it was.
+    func answerMediaKeys(reoffer: String, answer: String) async throws(ParleyError) -> String {
+        guard let leg else { return answer }
+        return try await leg.answerKeys(reoffer: reoffer, answer: answer)
+    }
+
+    /// Our re-offer with our one SDES key in use (MediaLeg+SDESRekey.swift).
+    func reofferMediaKeys(_ offer: String) async -> String {
+        guard let leg else { return offer }
+        return await leg.reofferKeys(offer)
+    }
+
     func amendEndingWithoutMedia() async {
         guard case .done(let reason) = machine.state, answered, !(await mediaEverArrived()),
               let amended = Self.endingWithoutMedia(reason) else { return }

@@ -96,6 +96,7 @@ extension MediaLeg {
                 throw .negotiation(error.description)
             }
             answerSecurity = security
+            sdesInUse = SDESPair(local: ours, remote: accepted)
         } else {
             mediaSecurity = .unencrypted
         }
@@ -169,7 +170,9 @@ extension MediaLeg {
             throw .negotiation("the answer has no a=crypto line matching our SDES offer: it refused SRTP")
         }
         do {
-            return try MediaSecurity.sdes(local: ours, remote: theirs)
+            let security = try MediaSecurity.sdes(local: ours, remote: theirs)
+            sdesInUse = SDESPair(local: ours, remote: theirs)
+            return security
         } catch {
             throw .negotiation(error.description)
         }

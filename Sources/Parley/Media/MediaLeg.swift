@@ -53,6 +53,9 @@ package actor MediaLeg {
     var offeredTelephoneEvents: [UInt8] = []
     /// The SDES keys our offer without ICE carried, one per suite (`MediaProfile.sdes`).
     var offeredCryptos: [Crypto] = []
+    /// The SDES keys in use, ours and the peer's, as the last offer/answer settled them; nil
+    /// without SDES. A re-offer is answered from them (MediaLeg+SDESRekey.swift).
+    var sdesInUse: SDESPair?
     var iceConnected = false
     private var selectedPair: ICESelectedPair?
     var session: MediaSession?
@@ -218,6 +221,7 @@ package actor MediaLeg {
             } catch {
                 throw .negotiation(error.description)
             }
+            sdesInUse = SDESPair(local: ours, remote: accepted)
         }
         try begin(configuration: &configuration, security: mediaSecurity, remote: .ice(remote))
         return sent(description, as: .answer)
