@@ -137,8 +137,9 @@ extension MediaLeg {
         offeredTelephoneEvents = description.media.first { $0.kind == "audio" }?.codecs.filter(\.isTelephoneEvent).compactMap { UInt8(exactly: $0.payloadType) } ?? []
     }
 
-    /// A classic peer that has telephone-event only at 8000 Hz beside Opus (baresip) gets our
-    /// keys there too, in RTP, rather than in INFO: it takes them there.
+    /// A peer that has telephone-event only at 8000 Hz beside Opus (baresip, browsers over SIP)
+    /// gets our keys there too, in RTP, rather than in INFO: it takes them there. Always without
+    /// ICE; with ICE when `MediaOptions.sendsEventsAtEightKilohertzBesideOtherClocks` says (SIP).
     static func sendEventsAtEightKilohertz(_ configuration: inout MediaSessionConfiguration, section: MediaDescription) {
         guard configuration.telephoneEventPayloadType == nil, configuration.codec.clockRate != 8000,
             let event = section.codecs.first(where: { $0.isTelephoneEvent && $0.clockRate == 8000 }),

@@ -154,6 +154,7 @@ package actor MediaLeg {
         for payloadType in offeredTelephoneEvents where !configuration.receivedTelephoneEventPayloadTypes.contains(payloadType) {
             configuration.receivedTelephoneEventPayloadTypes.append(payloadType)
         }
+        if options.sendsEventsAtEightKilohertzBesideOtherClocks { Self.sendEventsAtEightKilohertz(&configuration, section: remote.section) }
         guard let fingerprint = remote.fingerprint else {
             throw .negotiation("the answer has no a=fingerprint; Parley offers DTLS-SRTP only")
         }
@@ -206,6 +207,7 @@ package actor MediaLeg {
         } catch {
             throw ParleyError(error)
         }
+        if options.sendsEventsAtEightKilohertzBesideOtherClocks { Self.sendEventsAtEightKilohertz(&configuration, section: negotiatedSection) }
         let mediaSecurity: MediaSecurity
         if usesDTLS {
             guard let fingerprint = remote.fingerprint, let role = answer.audio.dtlsRole.flatMap({ DTLSRole.negotiated(local: $0, remote: remote.setup ?? .actpass) }) else {

@@ -99,9 +99,11 @@ public actor SIPPhone {
     }
 
     /// SIP offers and answers carry every candidate: a trickling configuration gathers first.
+    /// Digits go in RTP at 8000 Hz beside Opus when that is the far end's telephone-event.
     static func withoutTrickle(_ media: MediaOptions) -> MediaOptions {
-        guard case .trickle = media.iceMode else { return media }
         var vanilla = media
+        vanilla.sendsEventsAtEightKilohertzBesideOtherClocks = true
+        guard case .trickle = media.iceMode else { return vanilla }
         vanilla.iceMode = .vanilla(collectionTimeout: .seconds(3))
         return vanilla
     }
