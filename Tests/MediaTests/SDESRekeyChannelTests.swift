@@ -1,16 +1,5 @@
-import Locking
 @testable import Media
 import Testing
-
-/// Keeps what a channel sends, for a test of the channel alone.
-private final class SentDatagrams: MediaTransport, @unchecked Sendable {
-    private let sent = Lock<[[UInt8]]>([])
-    func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        sent.withLock { $0.append(Array(bytes)) }
-        return true
-    }
-    var last: [UInt8]? { sent.withLock { $0.last } }
-}
 
 /// An SDES re-key (RFC 4568 §7.1.4) on the secure channel with real libsrtp contexts: the peer's
 /// new key takes its packets at once, its old one only those in flight before the first new one,

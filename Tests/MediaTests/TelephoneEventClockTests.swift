@@ -1,16 +1,5 @@
-import Locking
 @testable import Media
 import Testing
-
-/// Keeps every datagram a session sends, for a test of the session alone.
-private final class SentPackets: MediaTransport, @unchecked Sendable {
-    private let sent = Lock<[[UInt8]]>([])
-    func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        sent.withLock { $0.append(Array(bytes)) }
-        return true
-    }
-    var all: [[UInt8]] { sent.withLock { $0 } }
-}
 
 /// RFC 4733 events at 8000 Hz beside Opus at 48000 (what browsers and baresip answer, docs/sip.md
 /// "Media per peer"): one event's packets share the stream's timestamp at its start, its duration counts
@@ -32,7 +21,7 @@ private final class SentPackets: MediaTransport, @unchecked Sendable {
     }
 
     @Test func anEventBesideOpusCountsItsDurationAt8000HzOnTheStreamsTimestamp() throws {
-        let transport = SentPackets()
+        let transport = SentDatagrams()
         var configuration = MediaSessionConfiguration(codec: .opus(payloadType: 111, settings: OpusSettings()), telephoneEventPayloadType: 101,
                                                       dtmfDurationMilliseconds: 100)
         configuration.telephoneEventClockRate = 8000
