@@ -114,6 +114,16 @@ extension Call {
         return await leg.reofferKeys(offer)
     }
 
+    /// The peer's answer to our re-offer may carry a new SDES key (MediaLeg+SDESRekey.swift);
+    /// one that cannot be taken leaves the keys as they were.
+    func takeAnsweredMediaKeys(_ answer: String) async {
+        do {
+            try await leg?.takeAnsweredKeys(answer)
+        } catch {
+            logger.warning("call \(id): the far end's answer to our re-offer: \(error)")
+        }
+    }
+
     func amendEndingWithoutMedia() async {
         guard case .done(let reason) = machine.state, answered, !(await mediaEverArrived()),
               let amended = Self.endingWithoutMedia(reason) else { return }

@@ -27,13 +27,7 @@ extension MediaLeg {
         let next = try Self.keys(accepting: section.attributes.values(Crypto.self), current: current)
         if next.remote.suite != current.remote.suite || next.remote.keyParameters != current.remote.keyParameters
             || next.remote.sessionParameters != current.remote.sessionParameters {
-            let security: MediaSecurity
-            do {
-                security = try MediaSecurity.sdes(local: next.local, remote: next.remote)
-            } catch {
-                throw .negotiation(error.description)
-            }
-            guard case .sdes(let material) = security else { return answer }
+            guard case .sdes(let material) = try Self.sdesSecurity(local: next.local, remote: next.remote) else { return answer }
             let ours = next.local.keyParameters != current.local.keyParameters
             do {
                 try session.rekey(material, local: ours)
@@ -52,6 +46,37 @@ extension MediaLeg {
     package func reofferKeys(_ offer: String) -> String {
         guard let current = sdesInUse else { return offer }
         return Self.replacingCryptos(in: offer, with: current.local)
+    }
+
+    /// The peer's answer to our re-offer: its one `a=crypto`, for the tag and suite we offered,
+    /// may carry a new key of its own (§7.1.4), which then takes what we receive as in
+    /// `answerKeys`. One for another crypto than ours throws, and the keys stay.
+    package func takeAnsweredKeys(_ text: String) throws(ParleyError) {
+        guard let current = sdesInUse, let session, !stopped else { return }
+        let answer = try Self.parse(text)
+        guard let section = answer.media.first(where: { $0.kind == "audio" && !$0.isRejected }),
+            let theirs = section.attributes.values(Crypto.self).first
+        else { throw .negotiation("the answer to our re-offer has no a=crypto: the call keeps its SDES keys") }
+        guard theirs.tag == current.local.tag, theirs.suite == current.local.suite else {
+            throw .negotiation("the answer to our re-offer names a=crypto tag \(theirs.tag) \(theirs.suite), not ours (tag \(current.local.tag))")
+        }
+        guard theirs.keyParameters != current.remote.keyParameters || theirs.sessionParameters != current.remote.sessionParameters else { return }
+        guard case .sdes(let material) = try Self.sdesSecurity(local: current.local, remote: theirs) else { return }
+        do {
+            try session.rekey(material, local: false)
+        } catch {
+            throw ParleyError(error)
+        }
+        logger.info("SDES re-key: the peer's answer carries its new key (\(theirs.suite), tag \(theirs.tag))")
+        sdesInUse = SDESPair(local: current.local, remote: theirs)
+    }
+
+    private static func sdesSecurity(local: Crypto, remote: Crypto) throws(ParleyError) -> MediaSecurity {
+        do {
+            return try MediaSecurity.sdes(local: local, remote: remote)
+        } catch {
+            throw .negotiation(error.description)
+        }
     }
 
     /// The crypto we accept from a re-offer, and ours for it: the one the call uses if offered

@@ -90,8 +90,9 @@ extension SIPCallSignalling {
         }
         var offer = SIPSessionRefresh.reoffer(held ? .sendonly : .sendrecv, local: local, version: localVersion, remote: remote)
         if let call { offer = SIPSessionRefresh.versioned(await call.reofferMediaKeys(offer), local: local, version: localVersion) }
-        _ = try await reinvite(offer, purpose: "hold")
+        let response = try await reinvite(offer, purpose: "hold")
         sent(offer)
+        if !response.body.isEmpty { await call?.takeAnsweredMediaKeys(String(decoding: response.body, as: UTF8.self)) }
     }
 
     /// Digits out of band: one INFO per digit (`application/dtmf-relay`, as `SIPInfoDTMF` reads

@@ -85,6 +85,28 @@ import Testing
         #expect(await caller.statistics().audio?.srtpAuthenticationFailures == 0)
     }
 
+    /// Our hold's re-offer carries our one key in use; the peer's answer to it with a new key of
+    /// its own re-keys what we receive; an answer naming another crypto changes nothing.
+    @Test func ourReofferRepeatsOurKeyAndAnAnswerWithANewKeyIsFollowed() async throws {
+        let (caller, callee, offer, answer) = try await call()
+        let ours = try #require(Self.cryptos(offer).first)
+        let reoffer = await caller.reofferKeys(offer)
+        #expect(Self.cryptos(reoffer) == [ours])
+        var theirs = try #require(Self.cryptos(answer).first)
+        var wrongTag = theirs
+        wrongTag.tag = 2
+        await #expect(throws: ParleyError.self) { try await caller.takeAnsweredKeys(Self.withCryptos(answer, [wrongTag])) }
+        let newKey = Self.freshKey()
+        theirs.keyParameters = "inline:" + Data(newKey).base64EncodedString()
+        try await caller.takeAnsweredKeys(Self.withCryptos(answer, [theirs]))
+        let material = SRTPKeyingMaterial(profile: .aes128CMHMACSHA1_80, localMasterKey: newKey,
+                                          remoteMasterKey: try #require(SDESKeys.masterKey(of: ours, profile: .aes128CMHMACSHA1_80)))
+        try #require(await callee.session).rekey(material, local: true)
+        let before = await received(caller)
+        try await waitUntil("the callee's audio under its new key at the caller") { await received(caller) >= before + 50 }
+        #expect(await caller.statistics().audio?.srtpAuthenticationFailures == 0)
+    }
+
     @Test func aReofferWithoutSRTPOrWithASuiteWeLackIsRefused() async throws {
         let (_, callee, offer, answer) = try await call()
         await #expect(throws: ParleyError.self) { try await callee.answerKeys(reoffer: Self.withCryptos(offer, []), answer: answer) }
