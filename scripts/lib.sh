@@ -157,11 +157,13 @@ for _ in range(50):
 }
 
 # kamailio_tls_args: a throwaway CA ($work/tls/ca.pem) and a certificate it signed for 127.0.0.1,
-# another CA the server's certificate does not chain to ($work/tls/other-ca.pem), and the
+# another CA the server's certificate does not chain to ($work/tls/other-ca.pem), a client
+# certificate from each ($work/tls/client.pem and .key, other-client.pem and .key), and the
 # arguments that give up_kamailio a TLS listener on a free loopback port (`tls_port`), which also
-# takes secure WebSocket (wss://, the same xhttp upgrade as ws://). Sets `kamailio_tls`.
+# takes secure WebSocket (wss://, the same xhttp upgrade as ws://), and a second one
+# (`mutual_tls_port`) that requires a client certificate the first CA signed. Sets `kamailio_tls`.
 kamailio_tls_args() {
-    local dir="$work/tls" ec=(-newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes)
+    local dir="$work/tls" ec=(-newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes) name ca
     mkdir -p "$dir"
     for name in ca other-ca; do
         openssl req -x509 "${ec[@]}" -keyout "$dir/$name.key" -out "$dir/$name.pem" -days 2 -subj "/CN=Parley test $name" 2>/dev/null
@@ -170,11 +172,22 @@ kamailio_tls_args() {
     printf 'subjectAltName=IP:127.0.0.1\n' > "$dir/san.ext"
     openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial -out "$dir/server.pem" -days 2 \
         -extfile "$dir/san.ext" 2>/dev/null
-    printf '[server:default]\nmethod = TLSv1.2+\nverify_certificate = no\nrequire_certificate = no\ncertificate = %s\nprivate_key = %s\n' \
+    for name in client other-client; do
+        ca=${name%client}ca
+        openssl req "${ec[@]}" -keyout "$dir/$name.key" -out "$dir/$name.csr" -subj /CN=alice 2>/dev/null
+        openssl x509 -req -in "$dir/$name.csr" -CA "$dir/$ca.pem" -CAkey "$dir/$ca.key" -CAcreateserial -out "$dir/$name.pem" -days 2 2>/dev/null
+    done
+    read -r tls_port mutual_tls_port < <(python3 -c '
+import socket
+sockets = [socket.socket() for _ in range(2)]
+for s in sockets: s.bind(("127.0.0.1", 0))
+print(*(s.getsockname()[1] for s in sockets))')
+    printf '[server:default]\nmethod = TLSv1.2+\nverify_certificate = no\nrequire_certificate = no\ncertificate = %s\nprivate_key = %s\n\n' \
         "$dir/server.pem" "$dir/server.key" > "$dir/tls.cfg"
-    tls_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    printf '[server:127.0.0.1:%s]\nmethod = TLSv1.2+\nverify_certificate = yes\nrequire_certificate = yes\nca_list = %s\ncertificate = %s\nprivate_key = %s\n' \
+        "$mutual_tls_port" "$dir/ca.pem" "$dir/server.pem" "$dir/server.key" >> "$dir/tls.cfg"
     # shellcheck disable=SC2034  # read by the sourcing script
-    kamailio_tls=(-l "tls:127.0.0.1:$tls_port" -A WITH_TLS -A "TLS_CONFIG=\"$dir/tls.cfg\"")
+    kamailio_tls=(-l "tls:127.0.0.1:$tls_port" -l "tls:127.0.0.1:$mutual_tls_port" -A WITH_TLS -A "TLS_CONFIG=\"$dir/tls.cfg\"")
 }
 
 # Of a call's recording and its --json events (the agent scripts): seconds of 100 ms chunks at a

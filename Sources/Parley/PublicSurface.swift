@@ -7,6 +7,8 @@
 
 @_exported import struct Signaling.CustomHeader
 @_exported import struct Signaling.HangupCause
+@_exported import struct Signaling.TLSClientCertificate
+@_exported import enum Signaling.TLSClientCertificateError
 @_exported import enum Signaling.TLSVerification
 @_exported import enum Signaling.VertoCredentials
 @_exported import enum Signaling.VertoReadiness

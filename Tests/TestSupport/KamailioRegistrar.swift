@@ -9,6 +9,9 @@ public final class KamailioRegistrar {
     public let port: Int
     /// The TLS listener's port, when started with a certificate.
     public let tlsPort: Int?
+    /// A second TLS listener's port, when started with a client CA too: it requires a client
+    /// certificate that CA signed (mutual TLS), for SIP over TLS and secure WebSocket alike.
+    public let mutualTLSPort: Int?
     private let pid: pid_t
     private let runtime: URL
 
@@ -17,8 +20,9 @@ public final class KamailioRegistrar {
             .appendingPathComponent("deploy/kamailio")
     }
 
-    /// `tlsCertificate`: PEM certificate and key files for a TLS listener on `tlsPort`.
-    public init(tlsCertificate: (certificate: String, key: String)? = nil) async throws {
+    /// `tlsCertificate`: PEM certificate and key files for a TLS listener on `tlsPort`;
+    /// `clientCA`: with it, the CA whose client certificates `mutualTLSPort` requires.
+    public init(tlsCertificate: (certificate: String, key: String)? = nil, clientCA: String? = nil) async throws {
         port = try unusedLoopbackPortForTCPAndUDP()
         runtime = FileManager.default.temporaryDirectory.appendingPathComponent("parley-kamailio-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
@@ -27,18 +31,41 @@ public final class KamailioRegistrar {
                          "-A", "USERS_URL=\"text://\(Self.deploy.appendingPathComponent("users").path)\""]
         if let tlsCertificate {
             let tlsPort = try unusedLoopbackPort()
+            let mutualTLSPort = try clientCA.map { _ in try unusedLoopbackPort() }
             let configuration = runtime.appendingPathComponent("tls.cfg")
-            try Self.tlsConfiguration(tlsCertificate).write(to: configuration, atomically: true, encoding: .utf8)
+            var text = Self.tlsConfiguration(tlsCertificate)
+            if let clientCA, let mutualTLSPort {
+                text += Self.mutualTLSConfiguration(tlsCertificate, clientCA: clientCA, port: mutualTLSPort)
+                arguments += ["-l", "tls:127.0.0.1:\(mutualTLSPort)"]
+            }
+            try text.write(to: configuration, atomically: true, encoding: .utf8)
             arguments += ["-l", "tls:127.0.0.1:\(tlsPort)", "-A", "WITH_TLS", "-A", "TLS_CONFIG=\"\(configuration.path)\""]
             self.tlsPort = tlsPort
+            self.mutualTLSPort = mutualTLSPort
         } else {
             tlsPort = nil
+            mutualTLSPort = nil
         }
         pid = try Self.spawn(arguments)
-        let (port, tlsPort, pid) = (port, tlsPort, pid)
+        let (port, tlsPorts, pid) = (port, [tlsPort, mutualTLSPort].compactMap { $0 }, pid)
         try await waitUntil("Kamailio listening on \(port)", within: 10) {
-            kill(pid, 0) == 0 && Self.acceptsTCP(port: port) && tlsPort.map(Self.acceptsTCP) ?? true
+            kill(pid, 0) == 0 && Self.acceptsTCP(port: port) && tlsPorts.allSatisfy(Self.acceptsTCP)
         }
+    }
+
+    /// The tls module's domain for the listener on `port` alone: a client certificate that
+    /// `clientCA` signed is required and verified.
+    private static func mutualTLSConfiguration(_ files: (certificate: String, key: String), clientCA: String, port: Int) -> String {
+        """
+        [server:127.0.0.1:\(port)]
+        method = TLSv1.2+
+        verify_certificate = yes
+        require_certificate = yes
+        ca_list = \(clientCA)
+        certificate = \(files.certificate)
+        private_key = \(files.key)
+
+        """
     }
 
     /// The tls module's configuration (its own INI-like format): our certificate for every

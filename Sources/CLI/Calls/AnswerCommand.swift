@@ -154,7 +154,7 @@ extension AnswerCommand {
             user = account.user
             presenter.note("registering \(account.user)@\(account.domain) at \(account.server)")
             phone = try await SIPPhone.register(server: account.server, user: account.user, domain: account.domain, password: account.password,
-                                                media: mediaOptions, tls: account.tls, logger: logger)
+                                                media: mediaOptions, tls: account.tls, clientCertificate: account.clientCertificate, logger: logger)
             await phone.keepCalls(try connection.reconnectionPolicy())
         } catch {
             presenter.error(error)

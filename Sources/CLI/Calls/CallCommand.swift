@@ -236,11 +236,11 @@ struct CallCommand: LongRunningCommand {
             if noRegister {
                 presenter.note("connecting to \(account.server) as \(account.user)@\(account.domain), without registering")
                 phone = try await SIPPhone.connect(server: account.server, user: account.user, domain: account.domain, password: account.password,
-                                                   media: mediaOptions, tls: account.tls, logger: logger)
+                                                   media: mediaOptions, tls: account.tls, clientCertificate: account.clientCertificate, logger: logger)
             } else {
                 presenter.note("registering \(account.user)@\(account.domain) at \(account.server)")
                 phone = try await SIPPhone.register(server: account.server, user: account.user, domain: account.domain, password: account.password,
-                                                    media: mediaOptions, tls: account.tls, logger: logger)
+                                                    media: mediaOptions, tls: account.tls, clientCertificate: account.clientCertificate, logger: logger)
             }
             await phone.keepCalls(try connection.reconnectionPolicy())
         } catch {

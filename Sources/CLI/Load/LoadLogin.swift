@@ -15,7 +15,7 @@ struct LoadLogin: Sendable {
             let account = try connection.sipAccount()
             presenter.note("registering \(account.user)@\(account.domain) at \(account.server)")
             let phone = try await SIPPhone.register(server: account.server, user: account.user, domain: account.domain, password: account.password,
-                                                    media: media, tls: account.tls, logger: logger)
+                                                    media: media, tls: account.tls, clientCertificate: account.clientCertificate, logger: logger)
             await phone.keepCalls(try connection.reconnectionPolicy())
             return LoadLogin(dial: { destination, options throws(ParleyError) in try await phone.dial(destination, options: options) },
                              close: { await phone.close() })

@@ -10,6 +10,8 @@ struct ConfigProfile: Decodable, Equatable {
     var passwordFile: String?
     var tokenFile: String?
     var caFile: String?
+    var certFile: String?
+    var keyFile: String?
     var stun: [String]?
     var turn: [String]?
     var turnUser: String?
@@ -18,6 +20,7 @@ struct ConfigProfile: Decodable, Equatable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case server, login, stun, turn
         case passwordFile = "password-file", tokenFile = "token-file", caFile = "ca-file"
+        case certFile = "cert-file", keyFile = "key-file"
         case turnUser = "turn-user", turnPasswordFile = "turn-password-file"
     }
 }
@@ -78,6 +81,8 @@ struct ConfigFile: Decodable {
         profile.tokenFile = profile.tokenFile.map(expandingTilde)
         profile.turnPasswordFile = profile.turnPasswordFile.map(expandingTilde)
         profile.caFile = profile.caFile.map(expandingTilde)
+        profile.certFile = profile.certFile.map(expandingTilde)
+        profile.keyFile = profile.keyFile.map(expandingTilde)
         return profile
     }
 

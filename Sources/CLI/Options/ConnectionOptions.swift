@@ -46,6 +46,12 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(help: "Skip TLS certificate verification for wss:// (testing only).")
     var insecure = false
 
+    @Option(help: "PEM file of our client certificate (and its chain) for a wss:// or sips: server that asks for one; with --key-file.")
+    var certFile: String?
+
+    @Option(help: "PEM file of --cert-file's private key (unencrypted); never logged.")
+    var keyFile: String?
+
     @Option(help: "Seconds a call may stay dropped or reconnecting after a network change before it ends.")
     var reconnectTimeout: Duration = .seconds(60)
 
@@ -90,7 +96,7 @@ struct ConnectionOptions: ParsableArguments {
     /// The SIP server URL and the account: `--login user@domain`, or a bare user in the server's
     /// host as its domain (docs/sip.md, "Calls"); `tls` is how a `sips:` or `wss://` server is
     /// verified (`--ca-file`, `--insecure`), as for Verto.
-    func sipAccount() throws(ParleyError) -> (server: String, user: String, domain: String, password: String, tls: TLSVerification) {
+    func sipAccount() throws(ParleyError) -> SIPAccountOptions {
         let text = try serverText()
         // Checked here, so the user reads the error before any "registering" line.
         try SIPPhone.check(server: text)
@@ -98,12 +104,14 @@ struct ConnectionOptions: ParsableArguments {
             throw ParleyError(kind: .configuration, message: "SIP logs in with --login and a password, not a token")
         }
         let parts = login.split(separator: "@", maxSplits: 1).map(String.init)
-        let tls = try socketOptions().tls
-        if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty { return (text, parts[0], parts[1], password, tls) }
+        let socket = try socketOptions()
+        if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty {
+            return SIPAccountOptions(server: text, user: parts[0], domain: parts[1], password: password, tls: socket.tls, clientCertificate: socket.clientCertificate)
+        }
         guard let host = Self.host(ofSIPServer: text) else {
             throw ParleyError(kind: .configuration, message: "--login: give user@domain, since the server URL names no host to use as the domain")
         }
-        return (text, login, host, password, tls)
+        return SIPAccountOptions(server: text, user: login, domain: host, password: password, tls: socket.tls, clientCertificate: socket.clientCertificate)
     }
 
     /// The host of a `sip:host[:port];…` or `ws://host[:port]/…` URL.
@@ -130,10 +138,17 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     /// Checks the files these options name before anything connects: secret files are there
-    /// and readable (66 if not), the CA file exists (bad usage if not).
+    /// and readable (66 if not), the CA file exists (bad usage if not), the client certificate
+    /// and its key are readable (66 if not), PEM and each other's (bad usage if not).
     func checkLocalFiles() throws(LocalInputError) {
         let settings = try configProfile() ?? ConfigProfile()
         _ = try secrets(settings)
+        if let certificate = try clientCertificate(settings) {
+            do { try certificate.check() } catch {
+                let status = if case .unreadable = error { LocalInputError.unreadableInput } else { ExitStatus.usage }
+                throw LocalInputError(error: ParleyError(kind: .configuration, message: error.description), status: status)
+            }
+        }
         if let caFile = caFile ?? settings.caFile, !insecure {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: caFile, isDirectory: &isDirectory), !isDirectory.boolValue,
@@ -168,9 +183,21 @@ struct ConnectionOptions: ParsableArguments {
         return .password(login: login, password: password)
     }
 
+    /// `--cert-file` with `--key-file` (or the profile's), or neither.
+    private func clientCertificate(_ settings: ConfigProfile) throws(LocalInputError) -> TLSClientCertificate? {
+        switch (certFile ?? settings.certFile, keyFile ?? settings.keyFile) {
+        case (nil, nil): return nil
+        case (let certificate?, let key?): return TLSClientCertificate(certificatePath: certificate, privateKeyPath: key)
+        case (nil, _?): throw LocalInputError(error: ParleyError(kind: .configuration, message: "--key-file needs --cert-file, the certificate it is the key of"), status: ExitStatus.usage)
+        case (_?, nil): throw LocalInputError(error: ParleyError(kind: .configuration, message: "--cert-file needs --key-file, its private key"), status: ExitStatus.usage)
+        }
+    }
+
     func socketOptions() throws(ParleyError) -> WebSocketOptions {
         var options = WebSocketOptions()
-        let profileCAFile = try settings().caFile
+        let settings = try settings()
+        do { options.clientCertificate = try clientCertificate(settings) } catch { throw error.error }
+        let profileCAFile = settings.caFile
         if insecure {
             options.tls = .insecureSkipVerification
         } else if let caFile = caFile ?? profileCAFile {
@@ -202,4 +229,14 @@ struct ConnectionOptions: ParsableArguments {
         policy.maximumAttempts = reconnectAttempts
         return policy
     }
+}
+
+/// What a SIP phone is opened with: the server, the account and how TLS goes both ways.
+struct SIPAccountOptions {
+    let server: String
+    let user: String
+    let domain: String
+    let password: String
+    let tls: TLSVerification
+    let clientCertificate: TLSClientCertificate?
 }

@@ -152,6 +152,25 @@ package final class MediaSession: @unchecked Sendable {
         }
     }
 
+    /// SDES keys changed by a new offer/answer (RFC 4568 §7.1.4, docs/sip.md "Media per peer"):
+    /// the peer's new key receives from now on (its old one still takes what was in flight),
+    /// and with `local` our own new key protects what we send from the next packet. RTP
+    /// numbering, the codec, the jitter buffer and the statistics go on. Not on the packet path.
+    package func rekey(_ material: SRTPKeyingMaterial, local: Bool) throws(MediaSessionError) {
+        try clockLock.withLock { _ throws(MediaSessionError) in
+            guard !schedule.stopped else { return }
+            let replacement = try receiveLock.withLock { _ throws(MediaSessionError) -> SRTPSender? in
+                do {
+                    return try receiver.channel.rekey(material, local: local)
+                } catch {
+                    throw .security("\(error)")
+                }
+            }
+            // Taken already: ours from now on; not yet: the channel holds the new one.
+            if let replacement, sender != nil { sender = replacement }
+        }
+    }
+
     /// Sends the first flight of a channel `replaceSecurity` left waiting (and anything the
     /// transport refused); nothing before the session started.
     package func startHandshake() {

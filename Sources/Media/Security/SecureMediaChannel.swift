@@ -41,6 +41,10 @@ package final class SecureMediaChannel {
     /// Until `takeSender`: the channel's own `send` uses it.
     private var sender: SRTPSender?
     private var inbound: SRTPContext?
+    /// The peer's previous key after an SDES re-key (`rekey`): packets it protected before it
+    /// heard our answer are still in flight. Tried only when `inbound` refuses a packet, and
+    /// dropped at the first packet `inbound` takes.
+    private var previousInbound: SRTPContext?
     /// Unencrypted: RTP and RTCP are taken as they arrive.
     private var passesPlain = false
     /// Handshake datagrams the transport refused, sent again when the session starts.
@@ -124,13 +128,17 @@ package final class SecureMediaChannel {
             }
             plaintext.baseAddress!.copyMemory(from: source, byteCount: datagram.count)
             do {
-                if kind == .rtp {
-                    return .rtp(length: try inbound.unprotectRTP(plaintext, length: datagram.count))
-                }
-                return .rtcp(length: try inbound.unprotectRTCP(plaintext, length: datagram.count))
+                let taken = try Self.unprotect(kind, plaintext, length: datagram.count, with: inbound)
+                previousInbound = nil
+                return taken
             } catch .replay {
                 counters.replays += 1
             } catch {
+                // Copied again: an AEAD suite may have decrypted in place before its tag failed.
+                if let previousInbound {
+                    plaintext.baseAddress!.copyMemory(from: source, byteCount: datagram.count)
+                    if let taken = try? Self.unprotect(kind, plaintext, length: datagram.count, with: previousInbound) { return taken }
+                }
                 counters.authenticationFailures += 1
             }
             return .none
@@ -184,6 +192,29 @@ package final class SecureMediaChannel {
         case .new, .handshaking:
             break
         }
+    }
+
+    private static func unprotect(_ kind: PacketKind, _ packet: UnsafeMutableRawBufferPointer, length: Int,
+                                  with context: SRTPContext) throws(SRTPError) -> Received {
+        kind == .rtp ? .rtp(length: try context.unprotectRTP(packet, length: length)) : .rtcp(length: try context.unprotectRTCP(packet, length: length))
+    }
+
+    /// An SDES re-key (RFC 4568 §7.1.4, docs/sip.md "Media per peer"): the peer's new key takes
+    /// its packets from now on, its old one only those still in flight. With `local`, our own
+    /// key changes too: the returned sender protects with it (the channel's own `send` uses it
+    /// when the sender was not taken). Not on the packet path: it makes libsrtp sessions.
+    package func rekey(_ material: SRTPKeyingMaterial, local: Bool) throws(SRTPError) -> SRTPSender? {
+        let next = try SRTPContext(profile: material.profile, masterKey: material.remoteMasterKey, direction: .inbound)
+        var sender: SRTPSender?
+        if local {
+            sender = SRTPSender(context: try SRTPContext(profile: material.profile, masterKey: material.localMasterKey, direction: .outbound),
+                                transport: transport)
+            if self.sender != nil { self.sender = sender }
+        }
+        previousInbound = inbound
+        inbound = next
+        if state != .secure(material.profile) { setState(.secure(material.profile)) }
+        return sender
     }
 
     private func install(_ material: SRTPKeyingMaterial) throws(SRTPError) {

@@ -100,6 +100,30 @@ extension Call {
         }
     }
 
+    /// A re-offer inside an SDES call may carry new keys (docs/sip.md, "Media per peer"): `answer`
+    /// with our `a=crypto` line for the one accepted, the session re-keyed when the peer's changed.
+    /// One we cannot take throws, and the session stays as it was.
+    func answerMediaKeys(reoffer: String, answer: String) async throws(ParleyError) -> String {
+        guard let leg else { return answer }
+        return try await leg.answerKeys(reoffer: reoffer, answer: answer)
+    }
+
+    /// Our re-offer with our one SDES key in use (MediaLeg+SDESRekey.swift).
+    func reofferMediaKeys(_ offer: String) async -> String {
+        guard let leg else { return offer }
+        return await leg.reofferKeys(offer)
+    }
+
+    /// The peer's answer to our re-offer may carry a new SDES key (MediaLeg+SDESRekey.swift);
+    /// one that cannot be taken leaves the keys as they were.
+    func takeAnsweredMediaKeys(_ answer: String) async {
+        do {
+            try await leg?.takeAnsweredKeys(answer)
+        } catch {
+            logger.warning("call \(id): the far end's answer to our re-offer: \(error)")
+        }
+    }
+
     func amendEndingWithoutMedia() async {
         guard case .done(let reason) = machine.state, answered, !(await mediaEverArrived()),
               let amended = Self.endingWithoutMedia(reason) else { return }

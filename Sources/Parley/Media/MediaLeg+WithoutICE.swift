@@ -96,6 +96,7 @@ extension MediaLeg {
                 throw .negotiation(error.description)
             }
             answerSecurity = security
+            sdesInUse = SDESPair(local: ours, remote: accepted)
         } else {
             mediaSecurity = .unencrypted
         }
@@ -136,8 +137,9 @@ extension MediaLeg {
         offeredTelephoneEvents = description.media.first { $0.kind == "audio" }?.codecs.filter(\.isTelephoneEvent).compactMap { UInt8(exactly: $0.payloadType) } ?? []
     }
 
-    /// A classic peer that has telephone-event only at 8000 Hz beside Opus (baresip) gets our
-    /// keys there too, in RTP, rather than in INFO: it takes them there.
+    /// A peer that has telephone-event only at 8000 Hz beside Opus (baresip, browsers over SIP)
+    /// gets our keys there too, in RTP, rather than in INFO: it takes them there. Always without
+    /// ICE; with ICE when `MediaOptions.sendsEventsAtEightKilohertzBesideOtherClocks` says (SIP).
     static func sendEventsAtEightKilohertz(_ configuration: inout MediaSessionConfiguration, section: MediaDescription) {
         guard configuration.telephoneEventPayloadType == nil, configuration.codec.clockRate != 8000,
             let event = section.codecs.first(where: { $0.isTelephoneEvent && $0.clockRate == 8000 }),
@@ -169,7 +171,9 @@ extension MediaLeg {
             throw .negotiation("the answer has no a=crypto line matching our SDES offer: it refused SRTP")
         }
         do {
-            return try MediaSecurity.sdes(local: ours, remote: theirs)
+            let security = try MediaSecurity.sdes(local: ours, remote: theirs)
+            sdesInUse = SDESPair(local: ours, remote: theirs)
+            return security
         } catch {
             throw .negotiation(error.description)
         }

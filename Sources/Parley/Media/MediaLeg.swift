@@ -53,6 +53,9 @@ package actor MediaLeg {
     var offeredTelephoneEvents: [UInt8] = []
     /// The SDES keys our offer without ICE carried, one per suite (`MediaProfile.sdes`).
     var offeredCryptos: [Crypto] = []
+    /// The SDES keys in use, ours and the peer's, as the last offer/answer settled them; nil
+    /// without SDES. A re-offer is answered from them (MediaLeg+SDESRekey.swift).
+    var sdesInUse: SDESPair?
     var iceConnected = false
     private var selectedPair: ICESelectedPair?
     var session: MediaSession?
@@ -151,6 +154,7 @@ package actor MediaLeg {
         for payloadType in offeredTelephoneEvents where !configuration.receivedTelephoneEventPayloadTypes.contains(payloadType) {
             configuration.receivedTelephoneEventPayloadTypes.append(payloadType)
         }
+        if options.sendsEventsAtEightKilohertzBesideOtherClocks { Self.sendEventsAtEightKilohertz(&configuration, section: remote.section) }
         guard let fingerprint = remote.fingerprint else {
             throw .negotiation("the answer has no a=fingerprint; Parley offers DTLS-SRTP only")
         }
@@ -203,6 +207,7 @@ package actor MediaLeg {
         } catch {
             throw ParleyError(error)
         }
+        if options.sendsEventsAtEightKilohertzBesideOtherClocks { Self.sendEventsAtEightKilohertz(&configuration, section: negotiatedSection) }
         let mediaSecurity: MediaSecurity
         if usesDTLS {
             guard let fingerprint = remote.fingerprint, let role = answer.audio.dtlsRole.flatMap({ DTLSRole.negotiated(local: $0, remote: remote.setup ?? .actpass) }) else {
@@ -218,6 +223,7 @@ package actor MediaLeg {
             } catch {
                 throw .negotiation(error.description)
             }
+            sdesInUse = SDESPair(local: ours, remote: accepted)
         }
         try begin(configuration: &configuration, security: mediaSecurity, remote: .ice(remote))
         return sent(description, as: .answer)

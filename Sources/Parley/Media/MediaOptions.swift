@@ -66,6 +66,11 @@ public struct MediaOptions: Sendable {
     /// without ICE (docs/sip.md, "Media per peer"). Answers follow the offer whatever this says,
     /// except that an unencrypted offer is answered only with `.plain`.
     public var mediaProfile: MediaProfile = .webrtc
+    /// Digits go in RFC 4733 events at 8000 Hz when the far end has telephone-event only at that
+    /// rate beside a codec of another clock (Opus), instead of out of band. SIP sets it for every
+    /// call (docs/sip.md, "Media per peer"); Verto keeps its INFO there, as Telnyx's answers have it so.
+    /// Calls without ICE take such events whatever this says (a classic peer, baresip).
+    package var sendsEventsAtEightKilohertzBesideOtherClocks = false
 
     public init() {}
 

@@ -20,16 +20,26 @@ extension SIPCallSignalling {
             return await accept(request, key: key, sdp: request.method == "INVITE" ? local : nil)
         }
         let refresh: SIPSessionRefresh
+        let offer = String(decoding: request.body, as: UTF8.self)
         do {
-            refresh = try SIPSessionRefresh.answer(offer: String(decoding: request.body, as: UTF8.self), local: local,
-                                                   version: localVersion, remote: remote)
+            refresh = try SIPSessionRefresh.answer(offer: offer, local: local, version: localVersion, remote: remote)
         } catch {
             // New ICE credentials: the call restarts its media (SIPCallSignalling+Restart.swift).
             return await peerRestarts(request, key: key)
         }
-        sent(refresh.sdp)
-        await accept(request, key: key, sdp: refresh.sdp)
-        await call?.followMovedMedia(String(decoding: request.body, as: UTF8.self))
+        var answer = refresh.sdp
+        do {
+            // SDES: our one a=crypto for the crypto accepted, the session re-keyed for a new one.
+            if let call { answer = try await call.answerMediaKeys(reoffer: offer, answer: answer) }
+        } catch {
+            logger.warning("call \(sipCallID): refused the far end's re-offer (488): \(error)")
+            await reply(to: request, key: key, status: 488, reason: "Not Acceptable Here")
+            return
+        }
+        answer = SIPSessionRefresh.versioned(answer, local: local, version: localVersion)
+        sent(answer)
+        await accept(request, key: key, sdp: answer)
+        await call?.followMovedMedia(offer)
         if refresh.offered.holds != remoteHolds {
             remoteHolds = refresh.offered.holds
             await call?.handle(remoteHolds ? .remoteHold : .remoteUnhold)
@@ -78,9 +88,11 @@ extension SIPCallSignalling {
         guard dialog != nil, !ended, let local = localSDP, let remote = remoteSDP else {
             throw ParleyError(kind: .callState, message: "the SIP call is not answered: nothing to hold")
         }
-        let offer = SIPSessionRefresh.reoffer(held ? .sendonly : .sendrecv, local: local, version: localVersion, remote: remote)
-        _ = try await reinvite(offer, purpose: "hold")
+        var offer = SIPSessionRefresh.reoffer(held ? .sendonly : .sendrecv, local: local, version: localVersion, remote: remote)
+        if let call { offer = SIPSessionRefresh.versioned(await call.reofferMediaKeys(offer), local: local, version: localVersion) }
+        let response = try await reinvite(offer, purpose: "hold")
         sent(offer)
+        if !response.body.isEmpty { await call?.takeAnsweredMediaKeys(String(decoding: response.body, as: UTF8.self)) }
     }
 
     /// Digits out of band: one INFO per digit (`application/dtmf-relay`, as `SIPInfoDTMF` reads

@@ -31,18 +31,20 @@ public actor SIPPhone {
 
     /// Opens a flow to `server` (a `sip:` or `ws://` URL, docs/sip.md "Transports") and
     /// registers `user@domain` with `password`; the phone takes calls from then on. A `sips:` or
-    /// `wss://` server's certificate is verified as `tls` says.
+    /// `wss://` server's certificate is verified as `tls` says, and `clientCertificate` is shown
+    /// to one that asks for ours.
     public static func register(server: String, user: String, domain: String, password: String, media: MediaOptions,
-                                tls: TLSVerification = .systemTrustStore, expiry: UInt32 = 600, logger: Logger = Logger(label: "parley.sip")) async throws(ParleyError) -> SIPPhone {
-        try await register(server: server, user: user, domain: domain, password: password, media: media, tls: tls, expiry: expiry,
-                           timers: SIPTimers(), logger: logger)
+                                tls: TLSVerification = .systemTrustStore, clientCertificate: TLSClientCertificate? = nil, expiry: UInt32 = 600,
+                                logger: Logger = Logger(label: "parley.sip")) async throws(ParleyError) -> SIPPhone {
+        try await register(server: server, user: user, domain: domain, password: password, media: media, tls: tls, clientCertificate: clientCertificate,
+                           expiry: expiry, timers: SIPTimers(), logger: logger)
     }
 
     /// As above, with the transaction timers given: tests against hostile servers shorten T1.
     static func register(server: String, user: String, domain: String, password: String, media: MediaOptions, tls: TLSVerification,
-                         expiry: UInt32, timers: SIPTimers, logger: Logger) async throws(ParleyError) -> SIPPhone {
+                         clientCertificate: TLSClientCertificate? = nil, expiry: UInt32, timers: SIPTimers, logger: Logger) async throws(ParleyError) -> SIPPhone {
         let phone = try await open(server: server, user: user, domain: domain, password: password, media: media, tls: tls,
-                                   expiry: expiry, timers: timers, logger: logger)
+                                   clientCertificate: clientCertificate, expiry: expiry, timers: timers, logger: logger)
         do {
             try await phone.registration.register()
         } catch {
@@ -57,13 +59,14 @@ public actor SIPPhone {
     /// places calls, each INVITE's 401 or 407 answered with the account's credentials, and is
     /// offered none, as the server has no binding to reach it by.
     public static func connect(server: String, user: String, domain: String, password: String, media: MediaOptions,
-                               tls: TLSVerification = .systemTrustStore, logger: Logger = Logger(label: "parley.sip")) async throws(ParleyError) -> SIPPhone {
-        try await open(server: server, user: user, domain: domain, password: password, media: media, tls: tls, expiry: 0,
-                       timers: SIPTimers(), logger: logger)
+                               tls: TLSVerification = .systemTrustStore, clientCertificate: TLSClientCertificate? = nil,
+                               logger: Logger = Logger(label: "parley.sip")) async throws(ParleyError) -> SIPPhone {
+        try await open(server: server, user: user, domain: domain, password: password, media: media, tls: tls, clientCertificate: clientCertificate,
+                       expiry: 0, timers: SIPTimers(), logger: logger)
     }
 
     private static func open(server: String, user: String, domain: String, password: String, media: MediaOptions, tls: TLSVerification,
-                             expiry: UInt32, timers: SIPTimers, logger: Logger) async throws(ParleyError) -> SIPPhone {
+                             clientCertificate: TLSClientCertificate?, expiry: UInt32, timers: SIPTimers, logger: Logger) async throws(ParleyError) -> SIPPhone {
         let address: SIPServerAddress
         do {
             address = try SIPServerAddress(parsing: server)
@@ -72,6 +75,7 @@ public actor SIPPhone {
         }
         var options = SIPFlowOptions()
         options.tls = tls
+        options.clientCertificate = clientCertificate
         let endpoint = SIPEndpoint(server: address, options: options, timers: timers)
         do {
             try await endpoint.open()
@@ -99,9 +103,11 @@ public actor SIPPhone {
     }
 
     /// SIP offers and answers carry every candidate: a trickling configuration gathers first.
+    /// Digits go in RTP at 8000 Hz beside Opus when that is the far end's telephone-event.
     static func withoutTrickle(_ media: MediaOptions) -> MediaOptions {
-        guard case .trickle = media.iceMode else { return media }
         var vanilla = media
+        vanilla.sendsEventsAtEightKilohertzBesideOtherClocks = true
+        guard case .trickle = media.iceMode else { return vanilla }
         vanilla.iceMode = .vanilla(collectionTimeout: .seconds(3))
         return vanilla
     }

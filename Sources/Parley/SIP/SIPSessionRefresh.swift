@@ -111,6 +111,13 @@ struct SIPSessionRefresh: Equatable {
         return fields.count >= 6 ? UInt64(fields[2]) : nil
     }
 
+    /// `sdp`, changed after `answer` or `reoffer` made it from `local` (SDES keys, MediaLeg+SDESRekey.swift),
+    /// with the version one up if it differs from `local` and still has `local`'s.
+    static func versioned(_ sdp: String, local: String, version: UInt64) -> String {
+        guard sdp != local, Self.version(of: sdp) == version else { return sdp }
+        return withVersion(version + 1, in: sdp) ?? sdp
+    }
+
     static func withVersion(_ version: UInt64, in sdp: String) -> String? {
         var lines = sdpLines(sdp)
         guard let index = lines.firstIndex(where: { $0.hasPrefix("o=") }) else { return nil }

@@ -15,8 +15,15 @@ enum RawSocketKind: Sendable {
     /// A UDP socket already connected to the peer; the service thread owns it from then on.
     case datagram(descriptor: Int32)
     /// TCP: libwebsockets resolves and connects; with `tls`, a TLS session runs over the stream
-    /// once it is connected (`RawTLSSession`), verified as `tls` says.
-    case stream(host: String, port: Int, connectTimeout: Duration, tls: TLSVerification?)
+    /// once it is connected (`RawTLSSession`), verified as `tls` says and showing `certificate`
+    /// to a server that asks for one.
+    case stream(host: String, port: Int, connectTimeout: Duration, tls: TLSVerification?, certificate: TLSClientCertificate?)
+}
+
+/// What SIP's TLS contexts are shared by: one per trust and client certificate.
+struct SIPTLSContextKey: Hashable {
+    let verification: TLSVerification
+    let certificate: TLSClientCertificate?
 }
 
 struct RawSocketRequest: Sendable {

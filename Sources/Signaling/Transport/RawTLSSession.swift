@@ -16,8 +16,9 @@ final class RawTLSSession {
     /// Plaintext of one SSL_read, reused for every read.
     private var plaintext = [UInt8](repeating: 0, count: 16_384)
 
-    /// A context that verifies servers as `verification` says, TLS 1.2 or later; sessions share it.
-    static func makeContext(_ verification: TLSVerification) throws(WebSocketError) -> OpaquePointer {
+    /// A context that verifies servers as `verification` says, TLS 1.2 or later, and shows
+    /// `certificate` to a server that asks for one; sessions share it.
+    static func makeContext(_ verification: TLSVerification, certificate: TLSClientCertificate?) throws(WebSocketError) -> OpaquePointer {
         ERR_clear_error()
         guard let context = SSL_CTX_new(TLS_client_method()) else { throw .tlsFailed(Self.takeError("no TLS context")) }
         SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, Int(TLS1_2_VERSION), nil)
@@ -33,6 +34,12 @@ final class RawTLSSession {
             }
         case .insecureSkipVerification:
             SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
+        }
+        if let certificate {
+            do { try certificate.install(on: context) } catch {
+                SSL_CTX_free(context)
+                throw .tlsFailed(error.description)
+            }
         }
         return context
     }
@@ -94,7 +101,7 @@ final class RawTLSSession {
             throw .tlsFailed(TLSFailure.describe(verifyError: Int32(verdict), host: host))
         }
         let reason = Self.takeError("the handshake failed")
-        throw .tlsFailed(TLSFailure.notTLS(reason.lowercased()) ? "the server does not seem to speak TLS on that port" : reason)
+        throw .tlsFailed(TLSFailure.notTLS(reason.lowercased()) ? "the server does not seem to speak TLS on that port" : TLSFailure.describeAlert(reason))
     }
 
     /// Decrypts whatever whole records were fed, handing each read's plaintext to `deliver`:
@@ -111,7 +118,7 @@ final class RawTLSSession {
             let error = SSL_get_error(ssl, count)
             if error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE { return true }
             if error == SSL_ERROR_ZERO_RETURN { return false }
-            throw .tlsFailed(Self.takeError("a TLS record could not be read"))
+            throw .tlsFailed(TLSFailure.describeAlert(Self.takeError("a TLS record could not be read")))
         }
     }
 
@@ -140,7 +147,7 @@ final class RawTLSSession {
 
     /// OpenSSL's oldest queued error as text (its reason, never data), and the queue cleared: a
     /// stale entry would make the next SSL_get_error on this thread, for any session, fatal.
-    private static func takeError(_ fallback: String) -> String {
+    static func takeError(_ fallback: String) -> String {
         defer { ERR_clear_error() }
         let code = ERR_get_error()
         guard code != 0, let reason = ERR_reason_error_string(code) else { return fallback }

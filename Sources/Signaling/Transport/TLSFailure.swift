@@ -24,6 +24,42 @@ enum TLSFailure {
         }
     }
 
+    static let certificateHint = "give a certificate the server trusts (parley: --cert-file, --key-file)"
+
+    /// A fatal alert the server sent, as OpenSSL words it ("tlsv13 alert certificate required"),
+    /// said as what to do when it is about our client certificate; any other reason unchanged.
+    /// Under TLS 1.3 the server judges our certificate after our side of the handshake is done,
+    /// so its alert arrives in place of the first record read.
+    static func describeAlert(_ reason: String) -> String {
+        let lowered = reason.lowercased()
+        if lowered.contains("certificate required") {
+            return "the server requires a client certificate and we gave none; \(certificateHint)"
+        }
+        if ["unknown ca", "bad certificate", "certificate unknown", "unsupported certificate", "certificate revoked", "certificate expired"]
+            .contains(where: lowered.contains) {
+            return "the server refused our client certificate (\(reason)); \(certificateHint)"
+        }
+        if lowered.contains("alert handshake failure") {
+            return "the server ended the handshake (handshake failure): it may require a client certificate; \(certificateHint)"
+        }
+        return reason
+    }
+
+    /// A fatal alert the server sent about our client certificate, by its code (RFC 8446 §6.2),
+    /// in the words `describeAlert` uses; nil for another or none.
+    static func describe(alert code: Int32) -> String? {
+        switch code {
+        case 116: describeAlert("certificate required")
+        case 40: describeAlert("alert handshake failure")
+        case 42: describeAlert("bad certificate")
+        case 44: describeAlert("unsupported certificate")
+        case 45: describeAlert("certificate expired")
+        case 46: describeAlert("certificate unknown")
+        case 48: describeAlert("unknown ca")
+        default: nil
+        }
+    }
+
     /// OpenSSL's words for a peer that answered the ClientHello with something other than TLS.
     static func notTLS(_ lowered: String) -> Bool {
         ["wrong version number", "packet length too long", "unknown protocol", "record layer failure", "http request"].contains(where: lowered.contains)

@@ -21,6 +21,8 @@ public struct WebSocketOptions: Sendable {
     public var pingAfterIdleSeconds: UInt16 = 20
     public var dropAfterIdleSeconds: UInt16 = 45
     public var tls: TLSVerification = .systemTrustStore
+    /// Ours for a `wss://` server that asks for one (mutual TLS); nil shows none.
+    public var clientCertificate: TLSClientCertificate?
     /// The Sec-WebSocket-Protocol to ask for (Janus needs "janus-protocol").
     public var subprotocol: String?
     public var origin: String?

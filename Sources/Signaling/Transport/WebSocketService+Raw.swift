@@ -27,9 +27,9 @@ extension WebSocketService {
             lws_set_opaque_user_data(wsi, UnsafeMutableRawPointer(bitPattern: socket.id))
             socket.opened = true
             socket.sink(Self.opened(descriptor))
-        case .stream(let host, let port, let connectTimeout, let verification):
+        case .stream(let host, let port, let connectTimeout, let verification, let certificate):
             if let verification {
-                do { socket.tls = try RawTLSSession(host: host, context: try sipTLSContext(verification)) } catch {
+                do { socket.tls = try RawTLSSession(host: host, context: try sipTLSContext(verification, certificate: certificate)) } catch {
                     socket.finish(SIPTransportError(error))
                     return
                 }
@@ -58,10 +58,11 @@ extension WebSocketService {
         }
     }
 
-    private func sipTLSContext(_ verification: TLSVerification) throws(WebSocketError) -> OpaquePointer {
-        if let context = sipTLSContexts[verification] { return context }
-        let context = try RawTLSSession.makeContext(verification)
-        sipTLSContexts[verification] = context
+    private func sipTLSContext(_ verification: TLSVerification, certificate: TLSClientCertificate?) throws(WebSocketError) -> OpaquePointer {
+        let key = SIPTLSContextKey(verification: verification, certificate: certificate)
+        if let context = sipTLSContexts[key] { return context }
+        let context = try RawTLSSession.makeContext(verification, certificate: certificate)
+        sipTLSContexts[key] = context
         return context
     }
 

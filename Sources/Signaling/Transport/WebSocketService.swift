@@ -38,13 +38,14 @@ final class WebSocketService: @unchecked Sendable {
     var rawSockets: [Int: RawSocketState] = [:]
     /// SIP over TLS's OpenSSL contexts, one per way of verifying, kept for the process's life as
     /// the client vhosts below are: loading the system store takes some 20 ms of this thread.
-    var sipTLSContexts: [TLSVerification: OpaquePointer] = [:]
+    var sipTLSContexts: [SIPTLSContextKey: OpaquePointer] = [:]
     private var listeners: [Int: ListenerState] = [:]
     /// Stopped listeners, kept for the process's life: libwebsockets destroys a vhost only once
     /// its connections have closed, and until then it still reads the retry policy and names we
     /// gave it. Freeing them at once crashed the service thread later (a few hundred bytes each).
     private var retiredListeners: [ListenerState] = []
-    private var clientVhostsByCA: [String: OpaquePointer] = [:]
+    /// Client vhosts other than the default one, by the CA file and client certificate they load.
+    private var clientVhostsByTLS: [ClientVhostKey: OpaquePointer] = [:]
     /// HTTP bodies waiting for their connection to become writable, by connection.
     private var httpBodies: [OpaquePointer: [UInt8]] = [:]
 
@@ -131,20 +132,20 @@ final class WebSocketService: @unchecked Sendable {
     // MARK: Client connections
 
     private func connect(_ request: ClientSocketRequest) {
+        let caPath: String? = if case .customCA(let path) = request.options.tls { path } else { nil }
+        let key = ClientVhostKey(caPath: caPath, certificate: request.options.clientCertificate)
         let vhost: OpaquePointer
-        switch request.options.tls {
-        case .customCA(let path):
-            if let existing = clientVhostsByCA[path] {
-                vhost = existing
-            } else if let created = Self.makeClientVhost(context: context, caPath: path) {
-                clientVhostsByCA[path] = created
-                vhost = created
-            } else {
-                request.sink(.closed(WebSocketClosure(code: nil, reason: "", initiatedByPeer: false, error: .tlsFailed("the CA file \(path) could not be loaded"))))
-                return
-            }
-        case .systemTrustStore, .insecureSkipVerification:
+        if key.caPath == nil, key.certificate == nil {
             vhost = clientVhost
+        } else if let existing = clientVhostsByTLS[key] {
+            vhost = existing
+        } else if let created = Self.makeClientVhost(context: context, caPath: key.caPath, certificate: key.certificate) {
+            clientVhostsByTLS[key] = created
+            vhost = created
+        } else {
+            let what = key.certificate == nil ? "the CA file \(caPath ?? "")" : "the client certificate or the CA file"
+            request.sink(.closed(WebSocketClosure(code: nil, reason: "", initiatedByPeer: false, error: .tlsFailed("\(what) could not be loaded"))))
+            return
         }
         let socket = SocketState(id: request.id, listener: nil, options: request.limits, sink: request.sink, budget: request.budget)
         socket.feed = request.feed
@@ -194,10 +195,15 @@ final class WebSocketService: @unchecked Sendable {
         }
     }
 
+    private struct ClientVhostKey: Hashable {
+        let caPath: String?
+        let certificate: TLSClientCertificate?
+    }
+
     /// Longer than any connect timeout a client asks for (at most `maximumConnectTimeout`).
     private static let libraryTimeoutSeconds: UInt32 = 3 * UInt32(WebSocketOptions.maximumConnectTimeout.components.seconds)
 
-    private static func makeClientVhost(context: OpaquePointer, caPath: String?) -> OpaquePointer? {
+    private static func makeClientVhost(context: OpaquePointer, caPath: String?, certificate: TLSClientCertificate? = nil) -> OpaquePointer? {
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
         info.protocols = UnsafePointer(LibWebSocketsProtocols.table)
@@ -205,8 +211,13 @@ final class WebSocketService: @unchecked Sendable {
         info.gid = -1
         info.uid = -1
         // lws keeps these pointers for the vhost's life, which is the process's life.
-        info.vhost_name = UnsafePointer(strdup(caPath.map { "client-ca:" + $0 } ?? "client"))
+        let name = (caPath.map { "client-ca:" + $0 } ?? "client") + (certificate.map { " cert:" + $0.certificatePath } ?? "")
+        info.vhost_name = UnsafePointer(strdup(name))
         if let caPath { info.client_ssl_ca_filepath = UnsafePointer(strdup(caPath)) }
+        if let certificate {
+            info.client_ssl_cert_filepath = UnsafePointer(strdup(certificate.certificatePath))
+            info.client_ssl_private_key_filepath = UnsafePointer(strdup(certificate.privateKeyPath))
+        }
         return lws_create_vhost(context, &info)
     }
 
@@ -341,6 +352,7 @@ final class WebSocketService: @unchecked Sendable {
             // handshake fails with an opaque error code.
             guard let socket = socket(for: wsi) else { return 0 }
             socket.certificateSeen = true
+            if let user { parley_watch_alerts(user) }
             if length == 0, let user, socket.failure == nil {
                 socket.failure = .tlsFailed(TLSFailure.describe(verifyError: X509_STORE_CTX_get_error(OpaquePointer(user)), host: socket.host))
             }
@@ -350,7 +362,9 @@ final class WebSocketService: @unchecked Sendable {
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             guard let socket = socket(for: wsi) else { return 0 }
             let text = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "unknown error"
-            let error = socket.failure ?? Self.classifyConnectError(text, host: socket.host, port: socket.port, certificateSeen: socket.certificateSeen)
+            let alert = socket.certificateSeen ? TLSFailure.describe(alert: parley_received_alert(wsi)) : nil
+            let error = socket.failure ?? alert.map { .tlsFailed($0) }
+                ?? Self.classifyConnectError(text, host: socket.host, port: socket.port, certificateSeen: socket.certificateSeen)
             sockets[socket.id] = nil
             socket.finish(WebSocketClosure(code: nil, reason: "", initiatedByPeer: false, error: error))
         case LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED, LWS_CALLBACK_CLOSED_CLIENT_HTTP, LWS_CALLBACK_WSI_DESTROY:
@@ -543,7 +557,7 @@ final class WebSocketService: @unchecked Sendable {
         }
         // No certificate ever arrived: the peer did not answer the ClientHello in TLS.
         if TLSFailure.notTLS(lowered) || !certificateSeen { return .tlsFailed(TLSFailure.notTLSMessage + " (\(text))") }
-        return .tlsFailed(text)
+        return .tlsFailed(TLSFailure.describeAlert(text))
     }
 
     /// Why `host` does not resolve, or nil when it does.

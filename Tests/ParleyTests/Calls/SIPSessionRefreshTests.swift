@@ -101,4 +101,14 @@ struct SIPSessionRefreshTests {
             try SIPSessionRefresh.answer(offer: Self.offer("a=sendrecv\r\n", ufrag: "fresh"), local: Self.ours, version: 3, remote: Self.theirs)
         }
     }
+
+    /// An answer or re-offer whose SDES line was replaced after it was made (MediaLeg+SDESRekey.swift)
+    /// rises one version if it still has ours; one unchanged, or already raised, keeps its own.
+    @Test func aDescriptionChangedAfterwardsRisesOneVersionOnce() {
+        let changed = Self.ours.replacingOccurrences(of: "a=sendrecv", with: "a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:x\r\na=sendrecv")
+        #expect(SIPSessionRefresh.version(of: SIPSessionRefresh.versioned(changed, local: Self.ours, version: 3)) == 4)
+        #expect(SIPSessionRefresh.versioned(Self.ours, local: Self.ours, version: 3) == Self.ours)
+        let raised = SIPSessionRefresh.withVersion(4, in: changed)!
+        #expect(SIPSessionRefresh.versioned(raised, local: Self.ours, version: 3) == raised)
+    }
 }

@@ -105,6 +105,67 @@ import Testing
         }
     }
 
+    /// Kamailio whose second TLS listener requires a client certificate the test CA signed.
+    private func overMutualTLS(_ body: (Int, TestCertificates) async throws -> Void) async throws {
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        let kamailio = try await KamailioRegistrar(tlsCertificate: (certificates.serverCertificatePath, certificates.serverKeyPath),
+                                                   clientCA: certificates.caPath)
+        defer { kamailio.stop() }
+        try await body(try #require(kamailio.mutualTLSPort), certificates)
+    }
+
+    @Test(arguments: ["sips:127.0.0.1:PORT", "wss://127.0.0.1:PORT/"])
+    func registersWithAClientCertificateTheServerRequires(_ url: String) async throws {
+        try await overMutualTLS { port, certificates in
+            var options = SIPFlowOptions()
+            options.tls = .customCA(path: certificates.caPath)
+            options.clientCertificate = TLSClientCertificate(certificatePath: certificates.clientCertificatePath, privateKeyPath: certificates.clientKeyPath)
+            let server = try SIPServerAddress(parsing: url.replacingOccurrences(of: "PORT", with: String(port)))
+            try await register(server, options: options, user: "alice", password: "alice-secret") { registration in
+                let granted = try await registration.register()
+                #expect(granted == 120)
+                await registration.unregister()
+            }
+        }
+    }
+
+    /// Without a certificate, or with one from another CA, the server ends the handshake (under
+    /// TLS 1.3 after ours is done, so it may be the REGISTER that hears it): a TLS failure that
+    /// says what to give.
+    @Test(arguments: ["sips none", "sips other CA", "wss none", "wss other CA"])
+    func aServerRequiringAClientCertificateRefusesNoneAndAnotherCAs(_ case: String) async throws {
+        try await overMutualTLS { port, certificates in
+            var options = SIPFlowOptions()
+            options.tls = .customCA(path: certificates.caPath)
+            if `case`.hasSuffix("other CA") {
+                options.clientCertificate = TLSClientCertificate(certificatePath: certificates.otherClientCertificatePath,
+                                                                 privateKeyPath: certificates.otherClientKeyPath)
+            }
+            let server = try SIPServerAddress(parsing: `case`.hasPrefix("wss") ? "wss://127.0.0.1:\(port)/" : "sips:127.0.0.1:\(port)")
+            let endpoint = SIPEndpoint(server: server, options: options)
+            defer { Task { await endpoint.close() } }
+            var failure: SIPTransportError?
+            do {
+                try await endpoint.open()
+                let registration = SIPRegistration(endpoint: endpoint, account: SIPAccount(user: "alice", domain: "parley.test", password: "alice-secret"),
+                                                   expiry: 120)
+                do {
+                    _ = try await registration.register()
+                    Issue.record("registered without the certificate the server requires")
+                } catch {
+                    guard let signaling = error as? SignalingError, case .sipTransport(let transport) = signaling else { Issue.record("not a transport failure: \(error)"); return }
+                    failure = transport
+                }
+            } catch {
+                failure = try #require(error as? SIPTransportError)
+            }
+            guard case .tlsFailed(let reason) = try #require(failure) else { Issue.record("not a TLS failure: \(String(describing: failure))"); return }
+            #expect(reason.contains("--cert-file"), "\(reason)")
+            if `case`.hasSuffix("none"), `case`.hasPrefix("sips") { #expect(reason.contains("requires a client certificate"), "\(reason)") }
+        }
+    }
+
     @Test func aWrongPasswordIsAFailedLogin() async throws {
         try await register("sip:127.0.0.1:PORT", user: "alice", password: "not-alices") { registration in
             await #expect {

@@ -35,6 +35,7 @@ package final class SIPFlow: Sendable {
             webOptions.subprotocol = "sip"
             webOptions.connectTimeout = options.connectTimeout
             webOptions.tls = options.tls
+            webOptions.clientCertificate = options.clientCertificate
             webOptions.maximumMessageSize = options.limits.maximumMessageSize
             let url = server.webSocketURL ?? WebSocketURL(secure: server.transport == .wss, host: server.host, port: server.port, path: "/")
             let connection = WebSocketConnection(url: url, options: webOptions)
@@ -66,7 +67,8 @@ package final class SIPFlow: Sendable {
         case .tcp, .tls:
             webSocket = nil
             let tls = server.transport == .tls ? options.tls : nil
-            let kind = RawSocketKind.stream(host: server.host, port: server.port, connectTimeout: options.connectTimeout, tls: tls)
+            let kind = RawSocketKind.stream(host: server.host, port: server.port, connectTimeout: options.connectTimeout, tls: tls,
+                                            certificate: options.clientCertificate)
             let sink = Self.rawSink(id: rawSocket, stream: true, limits: options.limits, continuation: continuation)
             opening.state.store(RawOpening.submitted, ordering: .releasing)
             service.submit(.openRaw(RawSocketRequest(id: rawSocket, kind: kind, sink: sink)))
