@@ -36,4 +36,26 @@ import Testing
         release.signal()
         #expect(await check.leaks(since: baseline).threads.isEmpty)
     }
+
+    /// A socket that existed before the test and is connected during it is not the test's; a
+    /// socket the test opened is, however it reads.
+    @Test func aSocketIsTheTestsOnlyWhenItIsANewSocket() async throws {
+        let check: LeakCheck = .leakChecked(settle: .milliseconds(300))
+        let (existing, port) = try boundLoopbackSocket(SOCK_DGRAM)
+        defer { close(existing) }
+        let baseline = ProcessResources.now()
+        var peer = sockaddr_in()
+        peer.sin_family = sa_family_t(AF_INET)
+        peer.sin_addr.s_addr = inet_addr("127.0.0.1")
+        peer.sin_port = in_port_t(UInt16(port).bigEndian)
+        let connected = withUnsafePointer(to: &peer) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(existing, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        try #require(connected == 0)
+        #expect(ProcessResources.now().descriptors[existing] != baseline.descriptors[existing], "connecting changes how it reads")
+        #expect(await check.leaks(since: baseline).descriptors.isEmpty)
+        let (opened, _) = try boundLoopbackSocket(SOCK_DGRAM)
+        let leaked = await check.leaks(since: baseline)
+        close(opened)
+        #expect(leaked.descriptors[opened]?.contains("udp 127.0.0.1:") == true, "\(leaked.summary)")
+        #expect(ProcessResources.identity("socket:[42] udp 127.0.0.1:1 -> 0.0.0.0:0") == ProcessResources.identity("socket:[42] unbound or not IP"))
+    }
 }

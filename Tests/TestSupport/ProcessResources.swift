@@ -14,11 +14,20 @@ public struct ProcessResources: Sendable, Equatable {
     }
 
     /// What this snapshot holds that `baseline` did not: a descriptor number that is new or now
-    /// points elsewhere, a thread id that is new.
+    /// points elsewhere, a thread id that is new. A socket is the same socket by its inode,
+    /// whatever its addresses read then and now: one that existed before the test and was
+    /// connected during it (a leg left by an earlier suite), or that the kernel's socket table
+    /// skipped while sockets came and went under the read, is not the test's.
     public func added(since baseline: ProcessResources) -> ProcessResources {
         ProcessResources(
-            descriptors: descriptors.filter { baseline.descriptors[$0.key] != $0.value },
+            descriptors: descriptors.filter { baseline.descriptors[$0.key].map(Self.identity) != Self.identity($0.value) },
             threads: threads.filter { baseline.threads[$0.key] == nil })
+    }
+
+    /// `socket:[123]` for a socket, whatever follows it; any other target whole.
+    public static func identity(_ description: String) -> Substring {
+        guard description.hasPrefix("socket:["), let end = description.firstIndex(of: "]") else { return Substring(description) }
+        return description[...end]
     }
 
     public var isEmpty: Bool { descriptors.isEmpty && threads.isEmpty }

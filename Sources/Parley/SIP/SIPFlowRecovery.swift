@@ -20,6 +20,9 @@ struct SIPFlowRecovery {
     /// The phone closed for good, or gave up: nothing more is attempted.
     private(set) var stopped = false
     private(set) var watch: NetworkWatch?
+    /// The flow an attempt is opening and registering from: the phone closes it when it closes,
+    /// so that no flow outlives the phone while a REGISTER on it waits for its timeout.
+    private(set) var opening: SIPEndpoint?
 
     init(options: SIPFlowOptions) {
         self.options = options
@@ -47,11 +50,19 @@ struct SIPFlowRecovery {
         self.watch = watch
     }
 
-    /// The phone closes or gave up: the watch is handed back to be closed.
-    mutating func stop() -> NetworkWatch? {
+    mutating func attempting(_ endpoint: SIPEndpoint?) {
+        opening = endpoint
+    }
+
+    /// The phone closes or gave up: the watch and the flow being opened are handed back to be
+    /// closed.
+    mutating func stop() -> (watch: NetworkWatch?, opening: SIPEndpoint?) {
         stopped = true
         recovering = false
-        defer { watch = nil }
-        return watch
+        defer {
+            watch = nil
+            opening = nil
+        }
+        return (watch, opening)
     }
 }

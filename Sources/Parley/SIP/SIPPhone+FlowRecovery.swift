@@ -141,7 +141,7 @@ extension SIPPhone {
             for call in kept { await restartOrEnd(call) }
             return
         }
-        await flowRecovery.stop()?.close()
+        await closeRecovery()
         let failure = ParleyError(kind: .reconnectFailed, message: "the SIP flow could not be opened again in \(flowRecovery.attempts) attempts"
                                   + (lastError.map { ": \($0.message)" } ?? ""))
         logger.error("\(failure.message)")
@@ -152,6 +152,8 @@ extension SIPPhone {
     /// A new flow to the same server, registered as the old one was; the calls move to it.
     private func reopen() async throws(ParleyError) {
         let fresh = SIPEndpoint(server: await endpoint.server, options: flowRecovery.options, timers: await endpoint.timers)
+        flowRecovery.attempting(fresh)
+        defer { flowRecovery.attempting(nil) }
         do {
             try await fresh.open()
         } catch {
@@ -193,6 +195,12 @@ extension SIPPhone {
 
     /// The phone closes: no recovery starts or goes on.
     func stopRecovery() async {
-        await flowRecovery.stop()?.close()
+        await closeRecovery()
+    }
+
+    private func closeRecovery() async {
+        let (watch, opening) = flowRecovery.stop()
+        await watch?.close()
+        await opening?.close()
     }
 }

@@ -13,9 +13,23 @@ import Testing
         recovery.end()
         let next = recovery.begin()
         #expect(next)
-        #expect(recovery.stop() == nil)
+        let handedBack = recovery.stop()
+        #expect(handedBack.watch == nil && handedBack.opening == nil)
         let afterStopping = recovery.begin()
         #expect(!afterStopping && !recovery.recovering && recovery.stopped)
+    }
+
+    /// The flow an attempt is opening goes back to the phone that stops, to be closed with it:
+    /// no flow outlives its phone while a REGISTER on it waits for its timeout.
+    @Test func theFlowBeingOpenedIsHandedBackWhenThePhoneStops() throws {
+        var recovery = SIPFlowRecovery(options: SIPFlowOptions())
+        let opening = SIPEndpoint(server: try SIPServerAddress(parsing: "sip:127.0.0.1:5060"), options: SIPFlowOptions(), timers: SIPTimers())
+        let began = recovery.begin()
+        #expect(began)
+        recovery.attempting(opening)
+        let handedBack = recovery.stop()
+        #expect(handedBack.opening === opening)
+        #expect(recovery.opening == nil)
     }
 
     @Test func attemptsBackOffDoublingUpToTheMaximum() {
