@@ -19,7 +19,7 @@ public actor Call {
     private let digitSink: AsyncStream<Character>.Continuation
     let signalling: any CallSignalling
     let logger: Logger
-    private(set) var mediaOptions: MediaOptions
+    var mediaOptions: MediaOptions
     var machine: CallStateMachine
     private var publishedState: CallState
     /// When the call was dialled, rang, was answered and ended, for its record.
@@ -179,12 +179,21 @@ public actor Call {
             try ensureLive(sending: "answer")
             try await signalling.answer(callID: id, sdp: answer, trickle: trickle)
         } catch {
-            machine.finish(.answer, succeeded: false)
-            // Out of descriptors is this process's passing state, not a mismatch with the offer.
-            let refusal: HangupCause = error.kind == .outOfFileDescriptors ? .normalTemporaryFailure : .incompatibleDestination
-            await fail(error, telling: refusal)
+            await answerFailed(error)
             throw error
         }
+        await answerSucceeded()
+    }
+
+    /// The answer could not be made or sent: the call ends, the caller told why.
+    func answerFailed(_ error: ParleyError) async {
+        machine.finish(.answer, succeeded: false)
+        // Out of descriptors is this process's passing state, not a mismatch with the offer.
+        let refusal: HangupCause = error.kind == .outOfFileDescriptors ? .normalTemporaryFailure : .incompatibleDestination
+        await fail(error, telling: refusal)
+    }
+
+    func answerSucceeded() async {
         machine.finish(.answer, succeeded: true)
         await apply(.answered)
         await signalledCall()
@@ -295,13 +304,13 @@ public actor Call {
     /// The dialect's side of the call, then our media; a failure ends the call. Nothing of ours
     /// was sent, but an offer we cannot answer (no media leg: out of descriptors, say) is
     /// refused, or the caller would ring until its own timeout.
-    private func prepare(role: ICEAgentConfiguration.Role, withoutICE: Bool) async throws(ParleyError) -> MediaLeg {
+    func prepare(role: ICEAgentConfiguration.Role, withoutICE: Bool) async throws(ParleyError) -> MediaLeg {
         do {
             try await signalling.open(callID: id)
-            try ensureLive(sending: role == .controlling ? "invite" : "answer")
+            try ensureLive(sending: direction == .outgoing ? "invite" : "answer")
             return try startLeg(role: role, withoutICE: withoutICE)
         } catch {
-            await fail(error, telling: role == .controlled ? .normalTemporaryFailure : nil)
+            await fail(error, telling: direction == .incoming ? .normalTemporaryFailure : nil)
             throw error
         }
     }

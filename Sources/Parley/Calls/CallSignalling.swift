@@ -11,6 +11,9 @@ protocol CallSignalling: Sendable {
     /// (Janus); nil when it follows as `CallSignallingEvent.answered` (Verto).
     func invite(callID: String, destination: String, options: DialOptions, sdp: String, trickle: Bool) async throws(ParleyError) -> String?
     func answer(callID: String, sdp: String, trickle: Bool) async throws(ParleyError)
+    /// Answers a call that came without an offer with our `offer`; returns the far end's answer
+    /// (SIP: the ACK's, docs/sip.md "Delayed offer").
+    func answer(callID: String, offer: String) async throws(ParleyError) -> String
     /// Our answer SDP before the answer itself (early media); the answer follows.
     func earlyMedia(callID: String, sdp: String, trickle: Bool) async throws(ParleyError)
     func ringing(callID: String) async
@@ -66,6 +69,11 @@ enum CallSignallingEvent: Sendable {
 }
 
 extension CallSignalling {
+    /// A dialect whose incoming calls always carry an offer (Verto, Janus).
+    func answer(callID: String, offer: String) async throws(ParleyError) -> String {
+        throw ParleyError(kind: .callState, message: "this dialect has no incoming calls without an offer")
+    }
+
     /// A dialect without early media for our incoming calls (Janus offers us none).
     func earlyMedia(callID: String, sdp: String, trickle: Bool) async throws(ParleyError) {
         throw ParleyError(kind: .callState, message: "this dialect has no early media for incoming calls")

@@ -38,6 +38,8 @@ actor SIPCallSignalling: CallSignalling {
     // Theirs: the INVITE offered to us, its server transaction, and who awaits its ACK.
     var offered: (key: SIPTransactionKey, request: SIPMessage)?
     private var acknowledged = false
+    /// The first ACK's SDP: the answer to an offer we made in our 200 (docs/sip.md, "Delayed offer").
+    private var answerInACK: String?
     private var ackWaiter: CheckedContinuation<Bool, Never>?
 
     // Both: the descriptions the call was set up with, for answering the peer's later offers
@@ -75,7 +77,7 @@ actor SIPCallSignalling: CallSignalling {
     /// The peer's INVITE that made this call ours to answer.
     func offer(_ request: SIPMessage, key: SIPTransactionKey) {
         offered = (key, request)
-        remoteSDP = String(decoding: request.body, as: UTF8.self)
+        remoteSDP = request.body.isEmpty ? nil : String(decoding: request.body, as: UTF8.self)
     }
 
     /// The description we sent, which a later offer of the peer's is answered from.
@@ -274,6 +276,22 @@ actor SIPCallSignalling: CallSignalling {
     }
 
     func answer(callID: String, sdp: String, trickle: Bool) async throws(ParleyError) {
+        try await accept(with: sdp)
+    }
+
+    /// An INVITE without SDP (RFC 3261 §13.2.1): our offer goes in the 200 and the caller's ACK
+    /// must answer it; an ACK without one fails the session, which the call ends with BYE.
+    func answer(callID: String, offer: String) async throws(ParleyError) -> String {
+        try await accept(with: offer)
+        guard let answer = answerInACK else {
+            throw ParleyError.negotiation("the caller's ACK carries no SDP answer to the offer in our 200 (an INVITE without SDP must be answered in the ACK)")
+        }
+        remoteSDP = answer
+        return answer
+    }
+
+    /// Sends our 200 with `sdp` and awaits its ACK.
+    private func accept(with sdp: String) async throws(ParleyError) {
         guard let offered, !ended else { throw ParleyError(kind: .callState, message: "there is no SIP INVITE to answer") }
         let made: SIPDialog
         do {
@@ -396,6 +414,7 @@ actor SIPCallSignalling: CallSignalling {
     func receivedACK(_ ack: SIPMessage) {
         reanswerRepeater?.cancel()
         reanswerRepeater = nil
+        if !acknowledged, !ack.body.isEmpty { answerInACK = String(decoding: ack.body, as: UTF8.self) }
         acknowledge(true)
     }
 

@@ -1,0 +1,84 @@
+@testable import Parley
+import Signaling
+import TestSupport
+import Testing
+
+/// An INVITE without SDP (RFC 3261 §13.2.1, docs/sip.md "Delayed offer") rings like any other;
+/// answering it puts our offer in the 200 and takes the answer from the caller's ACK. An ACK
+/// without one ends the call with BYE, Q.850 cause 88; early media is refused while it rings.
+@Suite(.serialized) struct SIPDelayedOfferTests {
+    static func invite(_ callID: String) -> String {
+        "INVITE sip:alice@127.0.0.1 SIP/2.0\r\nVia: SIP/2.0/UDP 127.0.0.1:5060;branch=z9hG4bK\(callID)\r\nMax-Forwards: 70\r\n"
+            + "From: <sip:bob@parley.test>;tag=b1\r\nTo: <sip:alice@parley.test>\r\nCall-ID: \(callID)\r\nCSeq: 1 INVITE\r\n"
+            + "Contact: <sip:bob@127.0.0.1:5060>\r\nContent-Length: 0\r\n\r\n"
+    }
+
+    static func ack(to ok: SIPMessage, sdp: String?) throws -> String {
+        let tag = try #require(try ok.to().tag)
+        let callID = try ok.callID()
+        let body = sdp.map { "Content-Type: application/sdp\r\nContent-Length: \($0.utf8.count)\r\n\r\n\($0)" } ?? "Content-Length: 0\r\n\r\n"
+        return "ACK sip:alice@127.0.0.1 SIP/2.0\r\nVia: SIP/2.0/UDP 127.0.0.1:5060;branch=z9hG4bKack\(callID)\r\nMax-Forwards: 70\r\n"
+            + "From: <sip:bob@parley.test>;tag=b1\r\nTo: <sip:alice@parley.test>;tag=\(tag)\r\nCall-ID: \(callID)\r\nCSeq: 1 ACK\r\n" + body
+    }
+
+    /// The phone's first response to the INVITE with `status` (its repetitions skipped).
+    static func response(_ status: Int, from server: SIPHostileServerTests.Server) throws -> SIPMessage {
+        for _ in 0..<50 {
+            let message = try SIPMessage.parse(Array(try server.peer.receive(within: 10).utf8))
+            if message.status == status { return message }
+        }
+        throw LoopbackPeerFailed(description: "no \(status)")
+    }
+
+    /// Registers alice, offers her bob's INVITE without SDP and returns the ringing call.
+    static func ringing(_ callID: String, on server: SIPHostileServerTests.Server) async throws -> (SIPPhone, IncomingCall) {
+        let phone = try await server.registered()
+        var offers = phone.incomingCalls.makeAsyncIterator()
+        try server.send(invite(callID))
+        let incoming = try #require(await offers.next())
+        #expect(!incoming.carriesOffer)
+        _ = try response(180, from: server)
+        return (phone, incoming)
+    }
+
+    @Test func theOfferGoesInTheTwoHundredAndTheACKAnswersIt() async throws {
+        let server = try SIPHostileServerTests.Server(datagram: true)
+        let (phone, incoming) = try await Self.ringing("late-1", on: server)
+        // Unstructured: the answer awaits the ACK while the test plays the caller.
+        let answering = Task { try await incoming.answer() }
+        let ok = try Self.response(200, from: server)
+        let offer = String(decoding: ok.body, as: UTF8.self)
+        #expect(offer.contains("m=audio") && offer.contains("a=candidate:"), "the 200 carries our offer, candidates inside: \(offer)")
+        let caller = try MediaLeg(role: .controlled, options: try SIPHostileServerTests.media(), logger: .init(label: "test"))
+        let answer = try await caller.answer(offer, peerTrickles: false)
+        try server.send(try Self.ack(to: ok, sdp: answer))
+        try await answering.value
+        #expect(await incoming.call.state == .active)
+
+        // Unstructured: the hang-up awaits the BYE's 200 while the test plays the caller.
+        let hangingUp = Task { await incoming.call.hangup() }
+        try server.answer(try server.request("BYE"), 200, "OK")
+        await hangingUp.value
+        await caller.stop()
+        try await server.close(phone)
+    }
+
+    @Test func anACKWithoutAnAnswerEndsTheCallWithBye() async throws {
+        let server = try SIPHostileServerTests.Server(datagram: true)
+        let (phone, incoming) = try await Self.ringing("late-2", on: server)
+        await #expect(throws: ParleyError.self) { try await incoming.sendEarlyMedia() }
+        #expect(await incoming.call.state == .ringing)
+
+        // Unstructured: the answer awaits the ACK while the test plays the caller.
+        let answering = Task { try await incoming.answer() }
+        try server.send(try Self.ack(to: try Self.response(200, from: server), sdp: nil))
+        let bye = try server.request("BYE")
+        #expect(bye.header(.reason)?.value.contains("cause=88") == true, "the BYE says why: \(bye.serializedText)")
+        try server.answer(bye, 200, "OK")
+        let failure = try #require(await #expect(throws: ParleyError.self) { try await answering.value })
+        #expect(failure.kind == .negotiation)
+        let reason = try #require(await incoming.call.waitUntilDone() as TerminationReason?)
+        #expect(reason.cause == "INCOMPATIBLE_DESTINATION")
+        try await server.close(phone)
+    }
+}
