@@ -24,3 +24,33 @@ extension Call {
         await answerSucceeded()
     }
 }
+
+/// Ours without an offer (`DialOptions.delayedOffer`): the INVITE carries no SDP, the far end's
+/// 200 offers, and our media leg answers it in the ACK, as an incoming call's answers.
+extension Call {
+    func dialWithoutOffer(destination: String, options: DialOptions) async throws(ParleyError) {
+        do {
+            try await signalling.open(callID: id)
+            try ensureLive(sending: "invite")
+            _ = try await signalling.invite(callID: id, destination: destination, options: options, sdp: "", trickle: false)
+        } catch {
+            await fail(error)
+            throw error
+        }
+    }
+
+    /// The far end's offer in its answer: our answer goes back, every candidate inside. One we
+    /// cannot answer fails the call; the dialect has ended the session (SIP: ACK, then BYE).
+    func answerLateOffer(_ offer: String, reply: MediaUpdateReply) async {
+        guard !machine.state.isDone else { return await reply(.failure(.noSuchCall)) }
+        let answer: String
+        do {
+            answer = try await localAnswer(to: offer, media: nil, peerTrickles: false)
+        } catch {
+            await reply(.failure(.media(error.message)))
+            return await fail(error, telling: .incompatibleDestination)
+        }
+        await reply(.success(answer))
+        await apply(.answered)
+    }
+}

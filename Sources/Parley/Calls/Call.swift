@@ -151,6 +151,7 @@ public actor Call {
     func dial(destination: String, options: DialOptions) async throws(ParleyError) {
         try begin(.dial)
         startRingTimer(options.ringTimeout)
+        if options.delayedOffer { return try await dialWithoutOffer(destination: destination, options: options) }
         let leg = try await prepare(role: .controlling, withoutICE: mediaOptions.mediaProfile.isWithoutICE)
         do {
             let offer = try await leg.makeOffer()
@@ -230,6 +231,7 @@ public actor Call {
         if case .mediaUpdate(let offer, let reattach, let reply) = event {
             return await answerMediaUpdate(offer: offer, reattach: reattach, reply: reply)
         }
+        if case .offerInAnswer(let offer, let reply) = event { return await answerLateOffer(offer, reply: reply) }
         guard !machine.state.isDone else { return }
         switch event {
         case .ringing:
@@ -265,7 +267,7 @@ public actor Call {
             await end(TerminationReason(localStatus: .networkLost), failure: error, notifyServer: false)
         case .error(let error):
             eventSink.yield(.error(error))
-        case .mediaUpdate:
+        case .mediaUpdate, .offerInAnswer:
             break
         }
     }

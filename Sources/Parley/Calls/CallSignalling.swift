@@ -43,6 +43,9 @@ enum CallSignallingEvent: Sendable {
     /// `answererTrickles`: the far end takes trickled candidates (Verto: the answer's `trickle`
     /// flag; Janus always does).
     case answered(sdp: String?, answererTrickles: Bool = true)
+    /// The far end answered our invite without SDP with its offer (SIP's delayed offer): our
+    /// answer goes back in `reply` (SIP: the ACK), and the call is answered.
+    case offerInAnswer(String, reply: MediaUpdateReply)
     case remoteHangup(TerminationReason)
     case remoteCandidate(String)
     case remoteEndOfCandidates

@@ -162,7 +162,8 @@ actor SIPCallSignalling: CallSignalling {
         sequence += 1
         return await endpoint.outOfDialogRequest(
             "INVITE", to: target, toHeader: "<\(target)>", from: inviteFrom, fromTag: localTag, callID: sipCallID, sequence: sequence,
-            extra: [SIPHeader(.allow, SIPEndpoint.allowedInCalls), SIPHeader(.supported, SIPReliableProvisionals.option), SIPHeader(.contentType, "application/sdp")] + inviteFields + authorization,
+            extra: [SIPHeader(.allow, SIPEndpoint.allowedInCalls), SIPHeader(.supported, SIPReliableProvisionals.option)]
+                + (sdp.isEmpty ? [] : [SIPHeader(.contentType, "application/sdp")]) + inviteFields + authorization,
             body: Array(sdp.utf8))
     }
 
@@ -244,18 +245,47 @@ actor SIPCallSignalling: CallSignalling {
         }
         made.confirm()
         made.skipLocalSequence(past: reliability.provisionals.highestSequence)
-        let ack = made.request("ACK", via: await endpoint.newVia(), sequence: (try? invite.cseq().number) ?? sequence)
-        await endpoint.sendOutsideTransaction(ack)
         dialog = made
         remoteSDP = sdp
+        let offeredLate = localSDP?.isEmpty == true
+        // Our INVITE without SDP: the 200 offers, and the ACK carries the call's answer (docs/sip.md, "Delayed offer").
+        if offeredLate, !cancelled, let sdp {
+            await call?.handle(.offerInAnswer(sdp, reply: MediaUpdateReply { [weak self] result in await self?.acknowledgeOffer(result) }))
+            return
+        }
+        await acknowledge(invite, answer: nil)
         if cancelled {
             await bye()
             return
         }
         guard let sdp else {
-            return await fail(ParleyError(kind: .protocolViolation, message: "the 200 to our INVITE carries no SDP answer"), cause: .incompatibleDestination)
+            let missing = offeredLate ? "the 200 to our INVITE without SDP carries no offer" : "the 200 to our INVITE carries no SDP answer"
+            return await fail(ParleyError(kind: .protocolViolation, message: missing), cause: .incompatibleDestination)
         }
         await call?.handle(.answered(sdp: sdp, answererTrickles: false))
+    }
+
+    /// The ACK for the 2xx to our INVITE, with our answer when the 2xx offered.
+    private func acknowledge(_ invite: SIPMessage, answer: String?) async {
+        guard var dialog else { return }
+        let ack = dialog.request("ACK", via: await endpoint.newVia(), sequence: (try? invite.cseq().number) ?? sequence,
+                                 headers: answer == nil ? [] : [SIPHeader(.contentType, "application/sdp")], body: Array((answer ?? "").utf8))
+        self.dialog = dialog
+        await endpoint.sendOutsideTransaction(ack)
+    }
+
+    /// The call's answer to the offer in the 200; without one the ACK goes bare and BYE ends
+    /// the session (the call ends it `INCOMPATIBLE_DESTINATION`).
+    private func acknowledgeOffer(_ result: Result<String, MediaUpdateRefusal>) async {
+        guard let invite else { return }
+        switch result {
+        case .success(let answer):
+            await acknowledge(invite, answer: answer)
+            sent(answer)
+        case .failure:
+            await acknowledge(invite, answer: nil)
+            await bye(cause: .incompatibleDestination)
+        }
     }
 
     /// Ends the call for a failure of ours: an error, then the end, BYE if it was answered.

@@ -6,6 +6,8 @@ import Testing
 /// An INVITE without SDP (RFC 3261 §13.2.1, docs/sip.md "Delayed offer") rings like any other;
 /// answering it puts our offer in the 200 and takes the answer from the caller's ACK. An ACK
 /// without one ends the call with BYE, Q.850 cause 88; early media is refused while it rings.
+/// Ours (`DialOptions.delayedOffer`): the INVITE goes without SDP, the 200's offer is answered in
+/// the ACK; a 200 without an offer is acknowledged and ended with BYE.
 @Suite(.serialized) struct SIPDelayedOfferTests {
     static func invite(_ callID: String) -> String {
         "INVITE sip:alice@127.0.0.1 SIP/2.0\r\nVia: SIP/2.0/UDP 127.0.0.1:5060;branch=z9hG4bK\(callID)\r\nMax-Forwards: 70\r\n"
@@ -79,6 +81,55 @@ import Testing
         #expect(failure.kind == .negotiation)
         let reason = try #require(await incoming.call.waitUntilDone() as TerminationReason?)
         #expect(reason.cause == "INCOMPATIBLE_DESTINATION")
+        try await server.close(phone)
+    }
+
+    /// Alice dials bob without an offer; returns the call's events and the INVITE, checked bare.
+    static func dialWithoutOffer(on server: SIPHostileServerTests.Server) async throws -> (SIPPhone, Call, EventRecorder<CallEvent>, SIPMessage) {
+        let phone = try await server.registered()
+        var options = DialOptions()
+        options.delayedOffer = true
+        let call = try await phone.dial("bob", options: options)
+        let events = EventRecorder(call.events)
+        let invite = try server.request("INVITE")
+        #expect(invite.body.isEmpty && invite.header(.contentType) == nil, "the INVITE carries no SDP: \(invite.serializedText)")
+        return (phone, call, events, invite)
+    }
+
+    static func contact(_ server: SIPHostileServerTests.Server) -> SIPHeader {
+        SIPHeader(.contact, "<sip:bob@127.0.0.1:\(server.peer.port)>")
+    }
+
+    @Test func ourInviteWithoutSDPTakesTheOfferFromTheTwoHundredAndAnswersInTheACK() async throws {
+        let server = try SIPHostileServerTests.Server(datagram: true)
+        let (phone, call, events, invite) = try await Self.dialWithoutOffer(on: server)
+        let callee = try MediaLeg(role: .controlling, options: try SIPHostileServerTests.media(), logger: .init(label: "test"))
+        let offer = try await callee.makeOffer()
+        try server.answer(invite, 200, "OK", headers: [Self.contact(server), SIPHeader(.contentType, "application/sdp")], body: offer)
+        let ack = try server.request("ACK")
+        #expect(ack.header(.contentType)?.value == "application/sdp")
+        try await callee.applyAnswer(String(decoding: ack.body, as: UTF8.self))
+        _ = try await events.next("active once the ACK answered") { $0 == .state(.active) }
+
+        // Unstructured: the hang-up awaits the BYE's 200 while the test plays the callee.
+        let hangingUp = Task { await call.hangup() }
+        try server.answer(try server.request("BYE"), 200, "OK")
+        await hangingUp.value
+        await callee.stop()
+        try await server.close(phone)
+    }
+
+    @Test func aTwoHundredWithoutAnOfferToOurInviteWithoutSDPEndsTheCallWithBye() async throws {
+        let server = try SIPHostileServerTests.Server(datagram: true)
+        let (phone, _, events, invite) = try await Self.dialWithoutOffer(on: server)
+        try server.answer(invite, 200, "OK", headers: [Self.contact(server)])
+        let ack = try server.request("ACK")
+        #expect(ack.body.isEmpty)
+        let bye = try server.request("BYE")
+        #expect(bye.header(.reason)?.value.contains("cause=88") == true, "the BYE says why: \(bye.serializedText)")
+        try server.answer(bye, 200, "OK")
+        let done = try await events.next("the call ends") { if case .state(.done) = $0 { true } else { false } }
+        #expect(try #require(done.endReason).cause == "INCOMPATIBLE_DESTINATION")
         try await server.close(phone)
     }
 }
