@@ -5,10 +5,12 @@ import TestSupport
 import Testing
 
 /// A delayed offer through the real Kamailio (docs/sip.md, "Delayed offer"): alice's INVITE
-/// carries no SDP, bob's phone rings as for any call, his 200 carries the offer (ICE gathered
-/// first, DTLS-SRTP) and alice's ACK the answer; each hears the other's tone.
+/// carries no SDP, bob's phone rings as for any call, his 200 carries the offer (WebRTC's, ICE
+/// gathered first, DTLS-SRTP; or SDES without ICE, a trunk's profile) and alice's ACK the answer
+/// in kind; each hears the other's tone.
 @Suite(.serialized, .tags(.realPeer)) struct SIPDelayedOfferThroughKamailioTests {
-    @Test func aliceInvitesWithoutSDPBobOffersInTheTwoHundredAndTheyHearEachOther() async throws {
+    @Test(arguments: [MediaProfile.webrtc, .sdes])
+    func aliceInvitesWithoutSDPBobOffersInTheTwoHundredAndTheyHearEachOther(bobsOffer: MediaProfile) async throws {
         let kamailio = try await KamailioRegistrar()
         defer { kamailio.stop() }
         let directory = try CallThroughSwitchTests.temporaryDirectory()
@@ -24,11 +26,15 @@ import Testing
         #expect(!incoming.carriesOffer)
         let aliceEvents = EventRecorder(call.events)
         let bobEvents = EventRecorder(incoming.call.events)
-        try await incoming.answer()
+        var bobsMedia = try SIPCallThroughKamailioTests.media(play: "tone:880", record: bobRecording)
+        bobsMedia.mediaProfile = bobsOffer
+        try await incoming.answer(media: bobsMedia)
         #expect(await incoming.call.state == .active)
         _ = try await aliceEvents.next("active") { $0 == .state(.active) }
         _ = try await bobEvents.next("secured") { if case .secured = $0 { true } else { false } }
         try await ReconnectionTests.expectAudioBothWays(call, incoming.call, "after a delayed offer")
+        // Alice answered in kind: over ICE for the WebRTC offer, on the offer's address for SDES.
+        #expect((await call.statistics().candidatePair != nil) == (bobsOffer == .webrtc))
 
         await call.hangup()
         let ended = try await bobEvents.next("bob hears the BYE") { if case .state(.done) = $0 { true } else { false } }
