@@ -15,7 +15,7 @@ extension Call {
             let offer = try await leg.makeOffer()
             try ensureLive(sending: "answer")
             let answer = try await signalling.answer(callID: id, offer: offer)
-            try ensureLive(sending: "answer")
+            try ensureLive(sending: "media")
             try await leg.applyAnswer(answer)
         } catch {
             await answerFailed(error)

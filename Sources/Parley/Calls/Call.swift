@@ -146,7 +146,8 @@ public actor Call {
 
     // MARK: Driven by the client
 
-    /// Outgoing: gathers, offers and sends the invite. The call is dialing when this returns
+    /// Outgoing: gathers, offers and sends the invite (an invite without an offer for
+    /// `options.delayedOffer`: Call+DelayedOffer.swift). The call is dialing when this returns
     /// (active at once when the dialect answers in its reply and media is secured).
     func dial(destination: String, options: DialOptions) async throws(ParleyError) {
         try begin(.dial)
