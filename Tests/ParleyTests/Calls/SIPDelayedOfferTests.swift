@@ -5,7 +5,8 @@ import Testing
 
 /// An INVITE without SDP (RFC 3261 §13.2.1, docs/sip.md "Delayed offer") rings like any other;
 /// answering it puts our offer in the 200 and takes the answer from the caller's ACK. An ACK
-/// without one ends the call with BYE, Q.850 cause 88; early media is refused while it rings.
+/// without one ends the call with BYE, Q.850 cause 88; early media is refused while it rings,
+/// and a reject or the caller's CANCEL ends it as any call.
 /// Ours (`DialOptions.delayedOffer`): the INVITE goes without SDP, the 200's offer is answered in
 /// the ACK; a 200 without an offer is acknowledged and ended with BYE.
 @Suite(.serialized) struct SIPDelayedOfferTests {
@@ -81,6 +82,23 @@ import Testing
         #expect(failure.kind == .negotiation)
         let reason = try #require(await incoming.call.waitUntilDone() as TerminationReason?)
         #expect(reason.cause == "INCOMPATIBLE_DESTINATION")
+        try await server.close(phone)
+    }
+
+    @Test func anOfferlessCallIsRejectedOrCancelledAsAnyOther() async throws {
+        let server = try SIPHostileServerTests.Server(datagram: true)
+        let (phone, rejected) = try await Self.ringing("late-3", on: server)
+        try await rejected.reject()
+        #expect(try Self.response(486, from: server).callID() == "late-3")
+
+        var offers = phone.incomingCalls.makeAsyncIterator()
+        try server.send(Self.invite("late-4"))
+        let cancelled = try #require(await offers.next())
+        _ = try Self.response(180, from: server)
+        try server.send(Self.invite("late-4").replacingOccurrences(of: "INVITE sip:", with: "CANCEL sip:")
+            .replacingOccurrences(of: "CSeq: 1 INVITE", with: "CSeq: 1 CANCEL"))
+        #expect(try Self.response(487, from: server).callID() == "late-4")
+        #expect(await cancelled.call.waitUntilDone().cause == "ORIGINATOR_CANCEL")
         try await server.close(phone)
     }
 
