@@ -15,9 +15,14 @@ extension SIPCallSignalling {
             return
         }
         guard !request.body.isEmpty else {
-            // Offerless: a re-INVITE asks for our offer (the ACK's answer keeps the media); an UPDATE
-            // without a body only refreshes the session.
-            return await accept(request, key: key, sdp: request.method == "INVITE" ? local : nil)
+            // An UPDATE without a body only refreshes the session.
+            guard request.method == "INVITE" else { return await accept(request, key: key, sdp: nil) }
+            // Offerless: a re-INVITE asks for our offer, our own direction in it (a resume after
+            // the peer's hold is often one); the ACK's answer says whether the peer holds.
+            let offer = SIPSessionRefresh.reoffer(localHolds ? .sendonly : .sendrecv, local: local, version: localVersion, remote: remote)
+            sent(offer)
+            reofferedInOK = true
+            return await accept(request, key: key, sdp: offer)
         }
         let refresh: SIPSessionRefresh
         do {
@@ -81,6 +86,7 @@ extension SIPCallSignalling {
         let offer = SIPSessionRefresh.reoffer(held ? .sendonly : .sendrecv, local: local, version: localVersion, remote: remote)
         _ = try await reinvite(offer, purpose: "hold")
         sent(offer)
+        localHolds = held
     }
 
     /// Digits out of band: one INFO per digit (`application/dtmf-relay`, as `SIPInfoDTMF` reads

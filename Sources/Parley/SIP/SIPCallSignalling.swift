@@ -48,6 +48,10 @@ actor SIPCallSignalling: CallSignalling {
     var localVersion: UInt64 = 0
     var remoteSDP: String?
     var remoteHolds = false
+    /// We hold the call (our hold re-INVITE went through), and our 200 to an offerless re-INVITE
+    /// offered, its ACK to answer.
+    var localHolds = false
+    var reofferedInOK = false
     /// Our re-INVITE (hold or ICE restart) awaits its final response: the peer's is answered 491.
     var reinviting = false
     /// Our 200 to the peer's re-INVITE, repeated over UDP until its ACK (§13.3.1.4), as the answer is.
@@ -441,11 +445,27 @@ actor SIPCallSignalling: CallSignalling {
         }
     }
 
-    func receivedACK(_ ack: SIPMessage) {
+    func receivedACK(_ ack: SIPMessage) async {
         reanswerRepeater?.cancel()
         reanswerRepeater = nil
-        if !acknowledged, !ack.body.isEmpty { answerInACK = String(decoding: ack.body, as: UTF8.self) }
+        let answer = ack.body.isEmpty ? nil : String(decoding: ack.body, as: UTF8.self)
+        if !acknowledged { answerInACK = answer }
         acknowledge(true)
+        if reofferedInOK {
+            reofferedInOK = false
+            await answeredInACK(answer)
+        }
+    }
+
+    /// The answer to the offer in our 200 to an offerless re-INVITE: sendonly or inactive holds
+    /// the call, sendrecv (or recvonly, to our hold) has the peer not holding; none keeps the media.
+    private func answeredInACK(_ answer: String?) async {
+        guard let answer, !ended else { return }
+        remoteSDP = answer
+        let holds = SIPSessionRefresh.direction(of: answer).holds
+        guard holds != remoteHolds else { return }
+        remoteHolds = holds
+        await call?.handle(holds ? .remoteHold : .remoteUnhold)
     }
 
     // MARK: Ending

@@ -6,7 +6,8 @@ import Testing
 /// An INVITE without SDP (RFC 3261 §13.2.1, docs/sip.md "Delayed offer") rings like any other;
 /// answering it puts our offer in the 200 and takes the answer from the caller's ACK. An ACK
 /// without one ends the call with BYE, Q.850 cause 88; early media is refused while it rings,
-/// and a reject or the caller's CANCEL ends it as any call.
+/// and a reject or the caller's CANCEL ends it as any call. A re-INVITE without SDP gets our offer
+/// in its 200, and its ACK's answer holds or resumes the call.
 /// Ours (`DialOptions.delayedOffer`): the INVITE goes without SDP, the 200's offer is answered in
 /// the ACK; a 200 without an offer is acknowledged and ended with BYE.
 @Suite(.serialized) struct SIPDelayedOfferTests {
@@ -44,26 +45,72 @@ import Testing
         return (phone, incoming)
     }
 
-    @Test func theOfferGoesInTheTwoHundredAndTheACKAnswersIt() async throws {
-        let server = try SIPHostileServerTests.Server(datagram: true)
-        let (phone, incoming) = try await Self.ringing("late-1", on: server)
-        // Unstructured: the answer awaits the ACK while the test plays the caller.
-        let answering = Task { try await incoming.answer() }
-        let ok = try Self.response(200, from: server)
-        let offer = String(decoding: ok.body, as: UTF8.self)
-        #expect(offer.contains("m=audio") && offer.contains("a=candidate:"), "the 200 carries our offer, candidates inside: \(offer)")
-        let caller = try MediaLeg(role: .controlled, options: try SIPHostileServerTests.media(), logger: .init(label: "test"))
-        let answer = try await caller.answer(offer, peerTrickles: false)
-        try server.send(try Self.ack(to: ok, sdp: answer))
-        try await answering.value
-        #expect(await incoming.call.state == .active)
+    /// An offerless call answered: our 200's offer answered by a media leg of the caller's in its
+    /// ACK. Returns the 200 and the caller's answer; `hangUp` ends it all.
+    final class Answered {
+        let server: SIPHostileServerTests.Server
+        let phone: SIPPhone
+        let incoming: IncomingCall
+        let ok: SIPMessage
+        let caller: MediaLeg
+        let answer: String
 
-        // Unstructured: the hang-up awaits the BYE's 200 while the test plays the caller.
-        let hangingUp = Task { await incoming.call.hangup() }
-        try server.answer(try server.request("BYE"), 200, "OK")
-        await hangingUp.value
-        await caller.stop()
-        try await server.close(phone)
+        init(_ callID: String) async throws {
+            server = try SIPHostileServerTests.Server(datagram: true)
+            (phone, incoming) = try await SIPDelayedOfferTests.ringing(callID, on: server)
+            let incoming = incoming
+            // Unstructured: the answer awaits the ACK while the test plays the caller.
+            let answering = Task { try await incoming.answer() }
+            ok = try SIPDelayedOfferTests.response(200, from: server)
+            caller = try MediaLeg(role: .controlled, options: try SIPHostileServerTests.media(), logger: .init(label: "test"))
+            answer = try await caller.answer(String(decoding: ok.body, as: UTF8.self), peerTrickles: false)
+            try server.send(try SIPDelayedOfferTests.ack(to: ok, sdp: answer))
+            try await answering.value
+        }
+
+        func hangUp() async throws {
+            let call = incoming.call
+            // Unstructured: the hang-up awaits the BYE's 200 while the test plays the caller.
+            let hangingUp = Task { await call.hangup() }
+            try server.answer(try server.request("BYE"), 200, "OK")
+            await hangingUp.value
+            await caller.stop()
+            try await server.close(phone)
+        }
+    }
+
+    @Test func theOfferGoesInTheTwoHundredAndTheACKAnswersIt() async throws {
+        let answered = try await Answered("late-1")
+        let offer = String(decoding: answered.ok.body, as: UTF8.self)
+        #expect(offer.contains("m=audio") && offer.contains("a=candidate:"), "the 200 carries our offer, candidates inside: \(offer)")
+        #expect(await answered.incoming.call.state == .active)
+        try await answered.hangUp()
+    }
+
+    /// A re-INVITE without SDP in the call: our offer in the 200 (sendrecv: we do not hold), and
+    /// the ACK's answer holds (sendonly) or resumes (sendrecv) the call, as a resume from a PBX does.
+    @Test func anOfferlessReinviteIsOfferedToAndItsACKHoldsOrResumes() async throws {
+        let answered = try await Answered("late-5")
+        let (server, ok, answer) = (answered.server, answered.ok, answered.answer)
+        let events = EventRecorder(answered.incoming.call.events)
+
+        for (sequence, direction, state) in [(2, "sendonly", CallState.remotelyHeld), (3, "sendrecv", .active)] {
+            let reinvite = Self.invite("late-5").replacingOccurrences(of: "To: <sip:alice@parley.test>", with: "To: <sip:alice@parley.test>;tag=\(try #require(try ok.to().tag))")
+                .replacingOccurrences(of: "CSeq: 1 INVITE", with: "CSeq: \(sequence) INVITE").replacingOccurrences(of: "z9hG4bKlate-5", with: "z9hG4bKre\(sequence)")
+            try server.send(reinvite)
+            var reoffer: SIPMessage?
+            for _ in 0..<20 where reoffer == nil {
+                let message = try SIPMessage.parse(Array(try server.peer.receive(within: 10).utf8))
+                if message.status == 200, try message.cseq().number == UInt32(sequence) { reoffer = message }
+            }
+            let offered = try #require(reoffer)
+            #expect(SIPSessionRefresh.direction(of: String(decoding: offered.body, as: UTF8.self)) == .sendrecv)
+            let reanswer = answer.replacingOccurrences(of: "a=sendrecv", with: "a=\(direction)")
+            try server.send(try Self.ack(to: offered, sdp: reanswer).replacingOccurrences(of: "CSeq: 1 ACK", with: "CSeq: \(sequence) ACK")
+                .replacingOccurrences(of: "z9hG4bKacklate-5", with: "z9hG4bKack\(sequence)"))
+            _ = try await events.next("the ACK's \(direction) answer: \(state)") { $0 == .state(state) }
+        }
+        try await answered.hangUp()
     }
 
     @Test func anACKWithoutAnAnswerEndsTheCallWithBye() async throws {
