@@ -13,10 +13,10 @@ import Testing
         let message = { (direction: SDPDirection, kind: SDPExchange.Kind) in
             SDPRecorder.message(for: SDPExchange(direction: direction, kind: kind, sdp: Self.sdp), dialect: .sip)
         }
-        #expect(message(.sent, .offer) == "INVITE")
-        #expect(message(.received, .offer) == "INVITE")
-        #expect(message(.sent, .answer) == "200 to the INVITE")
-        #expect(message(.received, .answer) == "200 to the INVITE, or 183 (early media)")
+        #expect(message(.sent, .offer) == "INVITE, or the 200 to an INVITE without SDP")
+        #expect(message(.received, .offer) == "INVITE, or the 200 to our INVITE without SDP")
+        #expect(message(.sent, .answer) == "200 to the INVITE, or the ACK to a 200 that offered")
+        #expect(message(.received, .answer) == "200 to the INVITE, or 183 (early media), or the ACK to our offer in a 200")
         #expect(message(.received, .reoffer) == "re-INVITE")
         #expect(message(.sent, .reanswer) == "200 to the re-INVITE")
     }
@@ -32,6 +32,6 @@ import Testing
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(names == ["call-1-1-sent-offer.json", "call-1-1-sent-offer.sdp", "call-1-2-received-answer.json", "call-1-2-received-answer.sdp"])
         let sidecar = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("call-1-1-sent-offer.json"))) as? [String: Any]
-        #expect(sidecar?["signalling"] as? String == "INVITE")
+        #expect(sidecar?["signalling"] as? String == "INVITE, or the 200 to an INVITE without SDP")
     }
 }

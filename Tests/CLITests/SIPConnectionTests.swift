@@ -63,13 +63,15 @@ import Testing
         #expect(try SIPCallSignalling.requestURI(for: "bob", domain: "parley.test") == "sip:bob@parley.test")
     }
 
-    @Test func noRegisterAndNoFollowRedirectsGoWithASIPServerOnly() throws {
-        let call = try CallCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--no-register", "--no-follow-redirects"])
+    @Test func noRegisterNoFollowRedirectsAndDelayedOfferGoWithASIPServerOnly() throws {
+        let call = try CallCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--no-register", "--no-follow-redirects",
+                                          "--delayed-offer"])
         #expect(call.noRegister)
         #expect(call.noFollowRedirects)
-        for flag in ["--no-register", "--no-follow-redirects"] {
+        #expect(call.delayedOffer)
+        for flag in ["--no-register", "--no-follow-redirects", "--delayed-offer"] {
             let verto = try #require(throws: (any Error).self) { try CallCommand.parse(["bob", "--server", "ws://127.0.0.1:8080", flag]) }
-            #expect(CallCommand.message(for: verto).contains("--no-register and --no-follow-redirects go with a SIP server"))
+            #expect(CallCommand.message(for: verto).contains("--no-register, --no-follow-redirects and --delayed-offer go with a SIP server"))
         }
     }
 

@@ -155,8 +155,10 @@ def saved_sdps(label, directory, page_calls):
     except FileNotFoundError:
         sidecars = []
     found = [(sidecar["direction"], sidecar["kind"], sidecar["signalling"]) for sidecar in sidecars]
-    wanted = ([("received", "offer", "INVITE"), ("sent", "answer", "200 to the INVITE")] if page_calls else
-              [("sent", "offer", "INVITE"), ("received", "answer", "200 to the INVITE, or 183 (early media)")])
+    wanted = ([("received", "offer", "INVITE, or the 200 to our INVITE without SDP"),
+               ("sent", "answer", "200 to the INVITE, or the ACK to a 200 that offered")] if page_calls else
+              [("sent", "offer", "INVITE, or the 200 to an INVITE without SDP"),
+               ("received", "answer", "200 to the INVITE, or 183 (early media), or the ACK to our offer in a 200")])
     check(f"{label}: --save-sdp keeps the offer and the answer, carried by the INVITE and its 200", found == wanted, f"{found}")
 
 

@@ -275,7 +275,8 @@ actor Answerer {
         // The answer is a child: its failure (already the call's end) fails the call. The caller
         // may give up (or ring out) while the early media plays: not our failure.
         driver.add { [earlyMedia, media] () throws(ParleyError) in
-            if earlyMedia == .zero { return try await incoming.answer(media: media) }
+            // A call that came without an offer has no answer to send early (docs/sip.md, "Delayed offer").
+            if earlyMedia == .zero || !incoming.carriesOffer { return try await incoming.answer(media: media) }
             try await incoming.sendEarlyMedia(media: media)
             if await Self.stillRinging(call, for: earlyMedia) { try await incoming.answer() }
         }

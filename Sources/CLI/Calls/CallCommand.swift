@@ -63,6 +63,9 @@ struct CallCommand: LongRunningCommand {
     @Flag(help: "SIP: end the call with a 3xx redirect (REDIRECTION_TO_NEW_DESTINATION, exit status 1) instead of following its Contact with a new INVITE.")
     var noFollowRedirects = false
 
+    @Flag(help: "SIP: send the INVITE without SDP (a delayed offer): the far end offers in its 200 and our ACK answers.")
+    var delayedOffer = false
+
     func validate() throws {
         do throws(ParleyError) { _ = try feedback.given() } catch { throw ValidationError(error.message) }
         if let duration, duration <= .zero { throw ValidationError("--duration must be positive") }
@@ -76,8 +79,8 @@ struct CallCommand: LongRunningCommand {
         if connection.speaksSIP {
             do throws(ParleyError) { try SIPPhone.check(try sipDialOptions()) } catch { throw ValidationError(error.message) }
             do throws(ParleyError) { try SIPPhone.check(destination: destination) } catch { throw ValidationError(error.message) }
-        } else if noRegister || noFollowRedirects {
-            throw ValidationError("--no-register and --no-follow-redirects go with a SIP server")
+        } else if noRegister || noFollowRedirects || delayedOffer {
+            throw ValidationError("--no-register, --no-follow-redirects and --delayed-offer go with a SIP server")
         }
         if agentFlags.isSet, bot != nil || connection.dialect == .janus { throw ValidationError("--agent and --agent-exec go with Verto and SIP calls and without --bot") }
     }
@@ -98,6 +101,7 @@ struct CallCommand: LongRunningCommand {
         options.callerNumber = callerNumber
         options.ringTimeout = ringTimeout > .zero ? ringTimeout : nil
         options.followRedirects = !noFollowRedirects
+        options.delayedOffer = delayedOffer
         return options
     }
 

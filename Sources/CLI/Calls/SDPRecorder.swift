@@ -89,8 +89,9 @@ final class SDPRecorder: Sendable {
         case (.verto, .attachOffer): return "verto.attach"
         case (.verto, .attachAnswer): return "verto.answer (attach)"
         case (.janus, _): return exchange.direction == .sent ? "janus message (jsep \(exchange.kind.type.rawValue))" : "janus event (jsep \(exchange.kind.type.rawValue))"
-        case (.sip, .offer): return "INVITE"
-        case (.sip, .answer): return exchange.direction == .sent ? "200 to the INVITE" : "200 to the INVITE, or 183 (early media)"
+        // An INVITE without SDP (docs/sip.md, "Delayed offer") moves the offer to the 200 and the answer to the ACK.
+        case (.sip, .offer): return exchange.direction == .sent ? "INVITE, or the 200 to an INVITE without SDP" : "INVITE, or the 200 to our INVITE without SDP"
+        case (.sip, .answer): return exchange.direction == .sent ? "200 to the INVITE, or the ACK to a 200 that offered" : "200 to the INVITE, or 183 (early media), or the ACK to our offer in a 200"
         case (.sip, _): return exchange.kind.type == .offer ? "re-INVITE" : "200 to the re-INVITE"
         }
     }

@@ -19,7 +19,7 @@ public actor Call {
     private let digitSink: AsyncStream<Character>.Continuation
     let signalling: any CallSignalling
     let logger: Logger
-    private(set) var mediaOptions: MediaOptions
+    var mediaOptions: MediaOptions
     var machine: CallStateMachine
     private var publishedState: CallState
     /// When the call was dialled, rang, was answered and ended, for its record.
@@ -146,11 +146,13 @@ public actor Call {
 
     // MARK: Driven by the client
 
-    /// Outgoing: gathers, offers and sends the invite. The call is dialing when this returns
+    /// Outgoing: gathers, offers and sends the invite (an invite without an offer for
+    /// `options.delayedOffer`: Call+DelayedOffer.swift). The call is dialing when this returns
     /// (active at once when the dialect answers in its reply and media is secured).
     func dial(destination: String, options: DialOptions) async throws(ParleyError) {
         try begin(.dial)
         startRingTimer(options.ringTimeout)
+        if options.delayedOffer { return try await dialWithoutOffer(destination: destination, options: options) }
         let leg = try await prepare(role: .controlling, withoutICE: mediaOptions.mediaProfile.isWithoutICE)
         do {
             let offer = try await leg.makeOffer()
@@ -179,12 +181,21 @@ public actor Call {
             try ensureLive(sending: "answer")
             try await signalling.answer(callID: id, sdp: answer, trickle: trickle)
         } catch {
-            machine.finish(.answer, succeeded: false)
-            // Out of descriptors is this process's passing state, not a mismatch with the offer.
-            let refusal: HangupCause = error.kind == .outOfFileDescriptors ? .normalTemporaryFailure : .incompatibleDestination
-            await fail(error, telling: refusal)
+            await answerFailed(error)
             throw error
         }
+        await answerSucceeded()
+    }
+
+    /// The answer could not be made or sent: the call ends, the caller told why.
+    func answerFailed(_ error: ParleyError) async {
+        machine.finish(.answer, succeeded: false)
+        // Out of descriptors is this process's passing state, not a mismatch with the offer.
+        let refusal: HangupCause = error.kind == .outOfFileDescriptors ? .normalTemporaryFailure : .incompatibleDestination
+        await fail(error, telling: refusal)
+    }
+
+    func answerSucceeded() async {
         machine.finish(.answer, succeeded: true)
         await apply(.answered)
         await signalledCall()
@@ -221,6 +232,7 @@ public actor Call {
         if case .mediaUpdate(let offer, let reattach, let reply) = event {
             return await answerMediaUpdate(offer: offer, reattach: reattach, reply: reply)
         }
+        if case .offerInAnswer(let offer, let reply) = event { return await answerLateOffer(offer, reply: reply) }
         guard !machine.state.isDone else { return }
         switch event {
         case .ringing:
@@ -258,7 +270,7 @@ public actor Call {
             await end(TerminationReason(localStatus: .networkLost), failure: error, notifyServer: false)
         case .error(let error):
             eventSink.yield(.error(error))
-        case .mediaUpdate:
+        case .mediaUpdate, .offerInAnswer:
             break
         }
     }
@@ -297,13 +309,13 @@ public actor Call {
     /// The dialect's side of the call, then our media; a failure ends the call. Nothing of ours
     /// was sent, but an offer we cannot answer (no media leg: out of descriptors, say) is
     /// refused, or the caller would ring until its own timeout.
-    private func prepare(role: ICEAgentConfiguration.Role, withoutICE: Bool) async throws(ParleyError) -> MediaLeg {
+    func prepare(role: ICEAgentConfiguration.Role, withoutICE: Bool) async throws(ParleyError) -> MediaLeg {
         do {
             try await signalling.open(callID: id)
-            try ensureLive(sending: role == .controlling ? "invite" : "answer")
+            try ensureLive(sending: direction == .outgoing ? "invite" : "answer")
             return try startLeg(role: role, withoutICE: withoutICE)
         } catch {
-            await fail(error, telling: role == .controlled ? .normalTemporaryFailure : nil)
+            await fail(error, telling: direction == .incoming ? .normalTemporaryFailure : nil)
             throw error
         }
     }

@@ -11,6 +11,9 @@ protocol CallSignalling: Sendable {
     /// (Janus); nil when it follows as `CallSignallingEvent.answered` (Verto).
     func invite(callID: String, destination: String, options: DialOptions, sdp: String, trickle: Bool) async throws(ParleyError) -> String?
     func answer(callID: String, sdp: String, trickle: Bool) async throws(ParleyError)
+    /// Answers a call that came without an offer with our `offer`; returns the far end's answer
+    /// (SIP: the ACK's, docs/sip.md "Delayed offer").
+    func answer(callID: String, offer: String) async throws(ParleyError) -> String
     /// Our answer SDP before the answer itself (early media); the answer follows.
     func earlyMedia(callID: String, sdp: String, trickle: Bool) async throws(ParleyError)
     func ringing(callID: String) async
@@ -40,6 +43,9 @@ enum CallSignallingEvent: Sendable {
     /// `answererTrickles`: the far end takes trickled candidates (Verto: the answer's `trickle`
     /// flag; Janus always does).
     case answered(sdp: String?, answererTrickles: Bool = true)
+    /// The far end answered our invite without SDP with its offer (SIP's delayed offer): our
+    /// answer goes back in `reply` (SIP: the ACK), and the call is answered.
+    case offerInAnswer(String, reply: MediaUpdateReply)
     case remoteHangup(TerminationReason)
     case remoteCandidate(String)
     case remoteEndOfCandidates
@@ -68,6 +74,11 @@ enum CallSignallingEvent: Sendable {
 }
 
 extension CallSignalling {
+    /// A dialect whose incoming calls always carry an offer (Verto, Janus).
+    func answer(callID: String, offer: String) async throws(ParleyError) -> String {
+        throw ParleyError(kind: .callState, message: "this dialect has no incoming calls without an offer")
+    }
+
     /// A dialect without early media for our incoming calls (Janus offers us none).
     func earlyMedia(callID: String, sdp: String, trickle: Bool) async throws(ParleyError) {
         throw ParleyError(kind: .callState, message: "this dialect has no early media for incoming calls")

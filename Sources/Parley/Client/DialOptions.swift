@@ -16,6 +16,9 @@ public struct DialOptions: Sendable {
     /// SIP: a 3xx to our INVITE is followed with a new INVITE to its Contact (at most five, no
     /// target twice); false ends the call with the 3xx (docs/sip.md, "Redirects").
     public var followRedirects = true
+    /// SIP: the INVITE carries no SDP, leaving the offer to the far end's 200, and the ACK
+    /// answers it (a delayed offer, docs/sip.md "Delayed offer"); Verto refuses it.
+    public var delayedOffer = false
 
     public init() {}
 }

@@ -64,6 +64,7 @@ public actor VoiceClient {
     /// Places a call. It is dialing when this returns; follow `call.events` for the rest.
     public func dial(_ destination: String, options: DialOptions = DialOptions()) async throws(ParleyError) -> Call {
         guard !destination.isEmpty else { throw ParleyError(kind: .configuration, message: "the destination is empty") }
+        guard !options.delayedOffer else { throw ParleyError(kind: .configuration, message: "a delayed offer (an invite without SDP) is SIP's alone") }
         let call = makeCall(id: RandomIdentifier.uuid(), direction: .outgoing, remoteParty: destination,
                             media: configuration.dialMedia(options.media ?? configuration.media))
         calls[call.id] = call

@@ -80,6 +80,7 @@ actor SIPCallLegs: CallSignalling {
     }
 
     func open(callID: String) async throws(ParleyError) { try await current.open(callID: callID) }
+    func answer(callID: String, offer: String) async throws(ParleyError) -> String { try await current.answer(callID: callID, offer: offer) }
     func earlyMedia(callID: String, sdp: String, trickle: Bool) async throws(ParleyError) { try await current.earlyMedia(callID: callID, sdp: sdp, trickle: trickle) }
     func ringing(callID: String) async { await current.ringing(callID: callID) }
     func hold(callID: String, _ held: Bool) async throws(ParleyError) { try await current.hold(callID: callID, held) }

@@ -15,9 +15,14 @@ extension SIPCallSignalling {
             return
         }
         guard !request.body.isEmpty else {
-            // Offerless: a re-INVITE asks for our offer (the ACK's answer keeps the media); an UPDATE
-            // without a body only refreshes the session.
-            return await accept(request, key: key, sdp: request.method == "INVITE" ? local : nil)
+            // An UPDATE without a body only refreshes the session.
+            guard request.method == "INVITE" else { return await accept(request, key: key, sdp: nil) }
+            // Offerless: a re-INVITE asks for our offer, our own direction in it (a resume after
+            // the peer's hold is often one); the ACK's answer says whether the peer holds.
+            let offer = SIPSessionRefresh.reoffer(localHolds ? .sendonly : .sendrecv, local: local, version: localVersion, remote: remote)
+            sent(offer)
+            reofferedInOK = true
+            return await accept(request, key: key, sdp: offer)
         }
         let refresh: SIPSessionRefresh
         let offer = String(decoding: request.body, as: UTF8.self)
@@ -92,6 +97,7 @@ extension SIPCallSignalling {
         if let call { offer = SIPSessionRefresh.versioned(await call.reofferMediaKeys(offer), local: local, version: localVersion) }
         let response = try await reinvite(offer, purpose: "hold")
         sent(offer)
+        localHolds = held
         if !response.body.isEmpty { await call?.takeAnsweredMediaKeys(String(decoding: response.body, as: UTF8.self)) }
     }
 

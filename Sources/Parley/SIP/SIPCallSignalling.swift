@@ -38,6 +38,8 @@ actor SIPCallSignalling: CallSignalling {
     // Theirs: the INVITE offered to us, its server transaction, and who awaits its ACK.
     var offered: (key: SIPTransactionKey, request: SIPMessage)?
     private var acknowledged = false
+    /// The first ACK's SDP: the answer to an offer we made in our 200 (docs/sip.md, "Delayed offer").
+    private var answerInACK: String?
     private var ackWaiter: CheckedContinuation<Bool, Never>?
 
     // Both: the descriptions the call was set up with, for answering the peer's later offers
@@ -46,6 +48,10 @@ actor SIPCallSignalling: CallSignalling {
     var localVersion: UInt64 = 0
     var remoteSDP: String?
     var remoteHolds = false
+    /// We hold the call (our hold re-INVITE went through), and our 200 to an offerless re-INVITE
+    /// offered, its ACK to answer.
+    var localHolds = false
+    var reofferedInOK = false
     /// Our re-INVITE (hold or ICE restart) awaits its final response: the peer's is answered 491.
     var reinviting = false
     /// Our 200 to the peer's re-INVITE, repeated over UDP until its ACK (§13.3.1.4), as the answer is.
@@ -75,7 +81,7 @@ actor SIPCallSignalling: CallSignalling {
     /// The peer's INVITE that made this call ours to answer.
     func offer(_ request: SIPMessage, key: SIPTransactionKey) {
         offered = (key, request)
-        remoteSDP = String(decoding: request.body, as: UTF8.self)
+        remoteSDP = request.body.isEmpty ? nil : String(decoding: request.body, as: UTF8.self)
     }
 
     /// The description we sent, which a later offer of the peer's is answered from.
@@ -160,7 +166,8 @@ actor SIPCallSignalling: CallSignalling {
         sequence += 1
         return await endpoint.outOfDialogRequest(
             "INVITE", to: target, toHeader: "<\(target)>", from: inviteFrom, fromTag: localTag, callID: sipCallID, sequence: sequence,
-            extra: [SIPHeader(.allow, SIPEndpoint.allowedInCalls), SIPHeader(.supported, SIPEndpoint.supportedInCalls), SIPHeader(.contentType, "application/sdp")] + inviteFields + authorization,
+            extra: [SIPHeader(.allow, SIPEndpoint.allowedInCalls), SIPHeader(.supported, SIPEndpoint.supportedInCalls)]
+                + (sdp.isEmpty ? [] : [SIPHeader(.contentType, "application/sdp")]) + inviteFields + authorization,
             body: Array(sdp.utf8))
     }
 
@@ -242,18 +249,47 @@ actor SIPCallSignalling: CallSignalling {
         }
         made.confirm()
         made.skipLocalSequence(past: reliability.provisionals.highestSequence)
-        let ack = made.request("ACK", via: await endpoint.newVia(), sequence: (try? invite.cseq().number) ?? sequence)
-        await endpoint.sendOutsideTransaction(ack)
         dialog = made
         remoteSDP = sdp
+        let offeredLate = localSDP?.isEmpty == true
+        // Our INVITE without SDP: the 200 offers, and the ACK carries the call's answer (docs/sip.md, "Delayed offer").
+        if offeredLate, !cancelled, let sdp {
+            await call?.handle(.offerInAnswer(sdp, reply: MediaUpdateReply { [weak self] result in await self?.acknowledgeOffer(result) }))
+            return
+        }
+        await acknowledge(invite, answer: nil)
         if cancelled {
             await bye()
             return
         }
         guard let sdp else {
-            return await fail(ParleyError(kind: .protocolViolation, message: "the 200 to our INVITE carries no SDP answer"), cause: .incompatibleDestination)
+            let missing = offeredLate ? "the 200 to our INVITE without SDP carries no offer" : "the 200 to our INVITE carries no SDP answer"
+            return await fail(ParleyError(kind: .protocolViolation, message: missing), cause: .incompatibleDestination)
         }
         await call?.handle(.answered(sdp: sdp, answererTrickles: false))
+    }
+
+    /// The ACK for the 2xx to our INVITE, with our answer when the 2xx offered.
+    private func acknowledge(_ invite: SIPMessage, answer: String?) async {
+        guard var dialog else { return }
+        let ack = dialog.request("ACK", via: await endpoint.newVia(), sequence: (try? invite.cseq().number) ?? sequence,
+                                 headers: answer == nil ? [] : [SIPHeader(.contentType, "application/sdp")], body: Array((answer ?? "").utf8))
+        self.dialog = dialog
+        await endpoint.sendOutsideTransaction(ack)
+    }
+
+    /// The call's answer to the offer in the 200; without one the ACK goes bare and BYE ends
+    /// the session (the call ends it `INCOMPATIBLE_DESTINATION`).
+    private func acknowledgeOffer(_ result: Result<String, MediaUpdateRefusal>) async {
+        guard let invite else { return }
+        switch result {
+        case .success(let answer):
+            await acknowledge(invite, answer: answer)
+            sent(answer)
+        case .failure:
+            await acknowledge(invite, answer: nil)
+            await bye(cause: .incompatibleDestination)
+        }
     }
 
     /// Ends the call for a failure of ours: an error, then the end, BYE if it was answered.
@@ -274,6 +310,22 @@ actor SIPCallSignalling: CallSignalling {
     }
 
     func answer(callID: String, sdp: String, trickle: Bool) async throws(ParleyError) {
+        try await accept(with: sdp)
+    }
+
+    /// An INVITE without SDP (RFC 3261 §13.2.1): our offer goes in the 200 and the caller's ACK
+    /// must answer it; an ACK without one fails the session, which the call ends with BYE.
+    func answer(callID: String, offer: String) async throws(ParleyError) -> String {
+        try await accept(with: offer)
+        guard let answer = answerInACK else {
+            throw ParleyError.negotiation("the caller's ACK carries no SDP answer to the offer in our 200 (an INVITE without SDP must be answered in the ACK)")
+        }
+        remoteSDP = answer
+        return answer
+    }
+
+    /// Sends our 200 with `sdp` and awaits its ACK.
+    private func accept(with sdp: String) async throws(ParleyError) {
         guard let offered, !ended else { throw ParleyError(kind: .callState, message: "there is no SIP INVITE to answer") }
         let made: SIPDialog
         do {
@@ -394,10 +446,27 @@ actor SIPCallSignalling: CallSignalling {
         }
     }
 
-    func receivedACK(_ ack: SIPMessage) {
+    func receivedACK(_ ack: SIPMessage) async {
         reanswerRepeater?.cancel()
         reanswerRepeater = nil
+        let answer = ack.body.isEmpty ? nil : String(decoding: ack.body, as: UTF8.self)
+        if !acknowledged { answerInACK = answer }
         acknowledge(true)
+        if reofferedInOK {
+            reofferedInOK = false
+            await answeredInACK(answer)
+        }
+    }
+
+    /// The answer to the offer in our 200 to an offerless re-INVITE: sendonly or inactive holds
+    /// the call, sendrecv (or recvonly, to our hold) has the peer not holding; none keeps the media.
+    private func answeredInACK(_ answer: String?) async {
+        guard let answer, !ended else { return }
+        remoteSDP = answer
+        let holds = SIPSessionRefresh.direction(of: answer).holds
+        guard holds != remoteHolds else { return }
+        remoteHolds = holds
+        await call?.handle(holds ? .remoteHold : .remoteUnhold)
     }
 
     // MARK: Ending

@@ -226,13 +226,9 @@ public actor SIPPhone {
         }
     }
 
-    /// A new INVITE: a ringing incoming call, or 488 when it offers no SDP to answer.
+    /// A new INVITE: a ringing incoming call; one without SDP is answered with our offer
+    /// (docs/sip.md, "Delayed offer").
     private func offered(_ request: SIPMessage, key: SIPTransactionKey, callID: String) async {
-        guard !request.body.isEmpty else {
-            try? await endpoint.respond(to: key, with: .response(to: request, status: 488, reason: "Not Acceptable Here",
-                                                                 toTag: RandomIdentifier.token(length: 10)))
-            return
-        }
         let caller = SIPCallerID(of: request)
         let signalling = makeSignalling(callID: callID)
         await signalling.offer(request, key: key)
@@ -244,7 +240,7 @@ public actor SIPPhone {
         callsByID[callID] = call
         var incoming = IncomingCall(call: call, callerName: caller.name, callerNumber: caller.number, calleeName: nil,
                                     calleeNumber: account.user, headers: SIPCustomHeaders.extensions(of: request), clientState: nil,
-                                    offer: String(decoding: request.body, as: UTF8.self))
+                                    offer: request.body.isEmpty ? nil : String(decoding: request.body, as: UTF8.self))
         incoming.callerTrickles = false
         await call.sendRinging()
         if case .dropped(let oldest) = incomingSink.yield(incoming) {
