@@ -57,4 +57,15 @@ import Testing
         #expect(leaked.descriptors[opened]?.contains("udp 127.0.0.1:") == true, "\(leaked.summary)")
         #expect(ProcessResources.identity("socket:[42] udp 127.0.0.1:1 -> 0.0.0.0:0") == ProcessResources.identity("socket:[42] unbound or not IP"))
     }
+
+    /// The socket table is read whole: with more sockets than fit one page of it (about 30),
+    /// every one still reads as itself, not as "unbound or not IP", which the check allows.
+    @Test func everySocketOfAFullTableReadsAsItself() throws {
+        var opened: [Int32] = []
+        defer { opened.forEach { close($0) } }
+        for _ in 0..<100 { opened.append(try boundLoopbackSocket(SOCK_DGRAM).descriptor) }
+        let descriptors = ProcessResources.now().descriptors
+        let unread = opened.filter { descriptors[$0]?.contains(" udp 127.0.0.1:") != true }
+        #expect(unread.isEmpty, "\(unread.count) of 100 sockets not in the table read")
+    }
 }

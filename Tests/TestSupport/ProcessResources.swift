@@ -75,7 +75,7 @@ struct SocketTable {
         // The process's network namespace, and the calling thread's when a test moved it.
         for proto in ["tcp", "tcp6", "udp", "udp6"] {
             let tables = ["/proc/self/net/\(proto)", "/proc/thread-self/net/\(proto)"]
-            let text = tables.compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }.joined(separator: "\n")
+            let text = tables.compactMap(procFile).joined(separator: "\n")
             for line in text.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ")
                 guard fields.count > 9 else { continue }
@@ -84,7 +84,7 @@ struct SocketTable {
             }
         }
         // Unix sockets: `Num RefCount Protocol Flags Type St Inode Path`.
-        if let text = try? String(contentsOfFile: "/proc/self/net/unix", encoding: .utf8) {
+        if let text = procFile("/proc/self/net/unix") {
             for line in text.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ")
                 guard fields.count > 6 else { continue }
@@ -99,6 +99,25 @@ struct SocketTable {
         // Not in /proc/net's tables: a socket never bound or connected, or of another family.
         let described = byInode[String(target.dropFirst(8).dropLast())] ?? "unbound or not IP"
         return "\(target) \(described)"
+    }
+
+    /// A /proc file whole. Foundation's readers take one page of it: /proc reports a size of 0,
+    /// and with more than about 30 sockets the table went on past that page, so a socket further
+    /// down read as "unbound or not IP" (which the check allows) one moment and as itself the next.
+    static func procFile(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        // Bounded: 4096 chunks of 64 KiB is far past any socket table a test makes.
+        for _ in 0..<4096 {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static let tcpStates = ["01": "ESTABLISHED", "06": "TIME_WAIT", "07": "CLOSE", "08": "CLOSE_WAIT", "0A": "LISTEN", "04": "FIN_WAIT1", "05": "FIN_WAIT2", "09": "LAST_ACK"]
