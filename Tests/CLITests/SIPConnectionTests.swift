@@ -88,6 +88,12 @@ import Testing
         #expect(throws: (any Error).self) { try CallCommand.parse(["bob", "--server", "sip:127.0.0.1", "--media", "rtp"]) }
     }
 
+    @Test func aDelayedOfferGoesWithASIPServerOnly() throws {
+        #expect(try LoadCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--delayed-offer"]).delayedOffer)
+        let verto = try #require(throws: (any Error).self) { try LoadCommand.parse(["bob", "--server", "ws://127.0.0.1:8080", "--delayed-offer"]) }
+        #expect(LoadCommand.message(for: verto).contains("--delayed-offer goes with a SIP server"))
+    }
+
     @Test func loadSpeaksSIPWithTheAgentFlags() throws {
         #expect(throws: Never.self) { try LoadCommand.parse(["bob", "--server", "sip:127.0.0.1", "--login", "alice@parley.test", "--calls", "5"]) }
         #expect(throws: Never.self) {

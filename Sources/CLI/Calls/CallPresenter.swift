@@ -130,7 +130,8 @@ final class CallPresenter: @unchecked Sendable {
         if json {
             JSONEvents.emit("incoming", IncomingPayload(
                 call: incoming.id, callerName: incoming.callerName, callerNumber: incoming.callerNumber,
-                destination: incoming.calleeNumber ?? incoming.calleeName, headers: incoming.headers.map { HeaderPayload(name: $0.name, value: $0.value) }))
+                destination: incoming.calleeNumber ?? incoming.calleeName, headers: incoming.headers.map { HeaderPayload(name: $0.name, value: $0.value) },
+                offer: incoming.carriesOffer))
         } else {
             let caller = [incoming.callerName, incoming.callerNumber.map { "<\($0)>" }].compactMap { $0 }.joined(separator: " ")
             let destination = incoming.calleeNumber ?? incoming.calleeName
@@ -360,6 +361,8 @@ struct IncomingPayload: Encodable {
     let callerNumber: String?
     let destination: String?
     let headers: [HeaderPayload]
+    /// False for a SIP INVITE without SDP (a delayed offer): answering it sends our offer.
+    let offer: Bool
 }
 /// `digit` is absent for a digit received unless secrets are revealed (received digits may be
 /// PINs); `direction`: "sent" or "received".

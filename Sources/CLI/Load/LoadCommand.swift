@@ -55,6 +55,9 @@ struct LoadCommand: LongRunningCommand {
     @Option(help: "Failed calls the run may have and still pass.")
     var maxFailures = 0
 
+    @Flag(help: "SIP: send each INVITE without SDP (a delayed offer): the far end offers in its 200 and our ACK answers.")
+    var delayedOffer = false
+
     @Option(help: "Fail the run when the 95th percentile of setup time (dial to answer) is over this many milliseconds.")
     var maxSetupMs: Int?
 
@@ -69,6 +72,9 @@ struct LoadCommand: LongRunningCommand {
 
     @OptionGroup var reports: ReportFileFlags
 
+    /// How `--save-sdp` names what carried each description (load speaks Verto or SIP).
+    private var sdpDialect: SDPRecorder.Dialect { connection.speaksSIP ? .sip : .verto }
+
     func validate() throws {
         guard (1...1_000_000).contains(calls) else { throw ValidationError("--calls must be between 1 and 1000000") }
         if let concurrency, !(1...10_000).contains(concurrency) { throw ValidationError("--concurrency must be between 1 and 10000") }
@@ -78,6 +84,8 @@ struct LoadCommand: LongRunningCommand {
         try media.checkProfile(speaksSIP: connection.speaksSIP)
         if connection.speaksSIP {
             do throws(ParleyError) { try SIPPhone.check(destination: destination) } catch { throw ValidationError(error.message) }
+        } else if delayedOffer {
+            throw ValidationError("--delayed-offer goes with a SIP server")
         }
         guard ringTimeout >= .zero else { throw ValidationError("--ring-timeout must not be negative") }
         guard maxFailures >= 0 else { throw ValidationError("--max-failures must not be negative") }
@@ -110,7 +118,7 @@ struct LoadCommand: LongRunningCommand {
             _ = try agentFlags.endpoint(tls: connection)
             try agentFlags.startPlatformAPI()
             // Makes the --save-sdp folder now: one that cannot be made stops the run before it starts.
-            if let directory = media.saveSDP { _ = try SDPRecorder(directory: directory, dialect: .verto, peer: destination) }
+            if let directory = media.saveSDP { _ = try SDPRecorder(directory: directory, dialect: sdpDialect, peer: destination) }
             try reports.check()
         } catch let error as ParleyError {
             presenter.error(error)
@@ -182,6 +190,8 @@ struct LoadCommand: LongRunningCommand {
                                           hold: hold, ringTimeout: ringTimeout > .zero ? ringTimeout : nil, dtmf: fleet.dtmf, presenter: presenter, bot: bot,
                                           logger: logger)
         configured.agent = try? agentFlags.endpoint(tls: connection)
+        configured.delayedOffer = delayedOffer
+        configured.sdpDialect = sdpDialect
         let template = configured
         let results = await run.run { index in
             let result = await template.call(index).run(dialing: dial, run: run)
@@ -226,15 +236,19 @@ struct LoadCallTemplate: Sendable {
     let bot: BotRunner?
     let logger: Logger
     var agent: AgentEndpoint? = nil
+    var delayedOffer = false
+    /// How `--save-sdp` names what carried each description.
+    var sdpDialect: SDPRecorder.Dialect = .verto
 
     func call(_ index: Int) -> LoadCall {
         var options = DialOptions()
         options.ringTimeout = ringTimeout
+        options.delayedOffer = delayedOffer
         var media = media
         if let recordDirectory { media.sink = .wav(path: "\(recordDirectory)/load-\(index).wav", stereo: false) }
         // Named by the call's number, like its recording; the folder was made before the run.
         if let saveSDPDirectory {
-            media.sdpObserver = try? SDPRecorder(directory: saveSDPDirectory, dialect: .verto, peer: destination, call: "load-\(index)").observer
+            media.sdpObserver = try? SDPRecorder(directory: saveSDPDirectory, dialect: sdpDialect, peer: destination, call: "load-\(index)").observer
         }
         options.media = media
         var call = LoadCall(index: index, destination: destination, options: options, hold: hold, dtmf: dtmf,
