@@ -19,6 +19,18 @@ import Testing
         #expect(try options(["--server", "ws://127.0.0.1:8080"]).spokenDialect == .verto)
     }
 
+    /// A newcomer's server URL with a transport or HTTP for its scheme is refused with the URL meant.
+    @Test(arguments: [
+        ("udp://pbx.example:5060", "for SIP over UDP write sip:pbx.example:5060;transport=udp"),
+        ("tcp://pbx.example", "for SIP over TCP write sip:pbx.example;transport=tcp"),
+        ("tls://pbx.example:5061", "for SIP over TLS write sips:pbx.example:5061"),
+        ("https://pbx.example/ws", "a WebSocket on that server is wss://pbx.example/ws"),
+    ])
+    func aServerURLWithAnotherSchemeNamesTheOneMeant(_ server: String, _ hint: String) throws {
+        let error = try #require(throws: ParleyError.self) { try options(["--server", server]).serverURL() }
+        #expect(error.message.hasSuffix("; " + hint), "\(error.message)")
+    }
+
     @Test func theDomainIsTheLoginsElseTheServersHost() throws {
         let given = try options(["--server", "sip:127.0.0.1:5080;transport=tcp", "--login", "alice@parley.test", "--password", "alice-secret"]).sipAccount()
         #expect(given.user == "alice" && given.domain == "parley.test" && given.server == "sip:127.0.0.1:5080;transport=tcp")

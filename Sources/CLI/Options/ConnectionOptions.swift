@@ -133,7 +133,22 @@ struct ConnectionOptions: ParsableArguments {
         do {
             return try WebSocketURL(parsing: text)
         } catch {
-            throw ParleyError(kind: .configuration, message: "--server: \(error)")
+            throw ParleyError(kind: .configuration, message: "--server: \(error)" + Self.schemeHint(text))
+        }
+    }
+
+    /// What a server URL with a scheme from elsewhere was likely meant as: newcomers write the
+    /// transport as a scheme (`udp://pbx`) or an HTTP page's URL for its WebSocket.
+    static func schemeHint(_ text: String) -> String {
+        guard let end = text.range(of: "://") else { return "" }
+        let scheme = text[..<end.lowerBound].lowercased()
+        let rest = text[end.upperBound...]
+        switch scheme {
+        case "udp", "tcp": return "; for SIP over \(scheme.uppercased()) write sip:\(rest);transport=\(scheme)"
+        case "tls": return "; for SIP over TLS write sips:\(rest)"
+        case "http": return "; a WebSocket on that server is ws://\(rest)"
+        case "https": return "; a WebSocket on that server is wss://\(rest)"
+        default: return ""
         }
     }
 

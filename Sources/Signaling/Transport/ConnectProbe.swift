@@ -3,23 +3,31 @@ import Foundation
 /// Why a TCP connect failed, which libwebsockets does not say ("Unable to connect"): one more
 /// connect to the same address, which a closed port refuses at once. It resolves a name and waits
 /// up to 200 ms, so it never runs on the socket service thread: `explain` runs it on Dispatch's
-/// global queue and hands the closure on from there.
+/// global queue and hands the closure (or, for a raw SIP stream, the reason) on from there.
 enum ConnectProbe {
     private static let wait: Int32 = 200  // milliseconds
 
     /// Hands `closure` to `deliver`, naming a refused port when libwebsockets said only that it
     /// was unable to connect; at once for any other closure.
     static func explain(_ closure: WebSocketClosure, host: String, port: Int, deliver: @escaping @Sendable (WebSocketClosure) -> Void) {
-        guard case .connectFailed(let text)? = closure.error, text.lowercased().contains("unable to connect") else {
-            deliver(closure)
-            return
-        }
-        DispatchQueue.global().async {
+        guard case .connectFailed(let text)? = closure.error else { return deliver(closure) }
+        explain(connectFailure: text, host: host, port: port) { reason in
             var explained = closure
-            if isRefused(host: host, port: port) {
-                explained.error = .connectFailed("connection refused — is the server running at \(address(host: host, port: port))?")
-            }
+            explained.error = .connectFailed(reason)
             deliver(explained)
+        }
+    }
+
+    static func refusal(host: String, port: Int) -> String {
+        "connection refused — is the server running at \(address(host: host, port: port))?"
+    }
+
+    /// Hands `deliver` the reason a raw stream's connect failed, naming a refused port when
+    /// libwebsockets said only that it was unable to connect; at once for any other reason.
+    static func explain(connectFailure text: String, host: String, port: Int, deliver: @escaping @Sendable (String) -> Void) {
+        guard text.lowercased().contains("unable to connect") else { return deliver(text) }
+        DispatchQueue.global().async {
+            deliver(isRefused(host: host, port: port) ? refusal(host: host, port: port) : text)
         }
     }
 

@@ -79,4 +79,18 @@ final class RawSocketState {
         wsi = nil
         sink(.closed(error))
     }
+
+    /// Reports a stream's failed connect once, in words that name a refused port (ConnectProbe,
+    /// which may report it from another thread: nothing else reaches the sink once finished).
+    func finishConnect(failure: WebSocketError) {
+        guard !finished else { return }
+        guard case .stream(let host, let port, _, _, _) = kind, case .connectFailed(let text) = failure else {
+            return finish(SIPTransportError(failure))
+        }
+        finished = true
+        wsi = nil
+        ConnectProbe.explain(connectFailure: text, host: host, port: port) { [sink] reason in
+            sink(.closed(.connectFailed(reason)))
+        }
+    }
 }

@@ -137,7 +137,7 @@ extension WebSocketService {
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             let text = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "unknown error"
             rawSockets[socket.id] = nil
-            socket.finish(SIPTransportError(socket.failure ?? .connectFailed(text)))
+            socket.finishConnect(failure: socket.failure ?? .connectFailed(text))
         case LWS_CALLBACK_RAW_CLOSE, LWS_CALLBACK_RAW_CLOSE_FILE, LWS_CALLBACK_WSI_DESTROY:
             rawSockets[socket.id] = nil
             if socket.failure == nil, !socket.closeRequested, let descriptor = socket.descriptor, Self.pendingError(descriptor) == ECONNREFUSED {

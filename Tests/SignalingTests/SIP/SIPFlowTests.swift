@@ -106,14 +106,12 @@ import Testing
         #expect(parse.kind == .missingHeader)
     }
 
-    @Test func aTCPFlowToAClosedPortFailsToConnect() async throws {
+    @Test(arguments: ["tcp", "tls"])
+    func aStreamFlowToAClosedPortSaysTheConnectionWasRefused(transport: String) async throws {
         let port = try unusedLoopbackPort()
-        let flow = SIPFlow(server: try SIPServerAddress(parsing: "sip:127.0.0.1:\(port);transport=tcp"))
+        let flow = SIPFlow(server: try SIPServerAddress(parsing: "sip:127.0.0.1:\(port);transport=\(transport)"))
         let error = try await closure(EventRecorder(flow.events))
-        guard case .connectFailed? = error else {
-            Issue.record("expected a connect failure, got \(String(describing: error))")
-            return
-        }
+        #expect(error == .connectFailed("connection refused — is the server running at 127.0.0.1:\(port)?"))
     }
 
     /// Why a TLS flow ended, which must be a failed handshake.

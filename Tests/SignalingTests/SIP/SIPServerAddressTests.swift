@@ -32,6 +32,14 @@ import Testing
         #expect(throws: SIPTransportError.self) { try SIPServerAddress(parsing: text) }
     }
 
+    @Test func aSIPURIWrittenAsAWebURLIsRefusedWithTheURIMeant() throws {
+        let error = try #require(throws: SIPTransportError.self) { try SIPServerAddress(parsing: "sip://pbx.example.test:5080;transport=tcp") }
+        #expect(error.description.contains("write sip:pbx.example.test:5080;transport=tcp"), "\(error)")
+        let secure = try #require(throws: SIPTransportError.self) { try SIPServerAddress(parsing: "sips://ann:hunter2@pbx.example.test") }
+        #expect(secure.description.contains("write sips:<redacted>@pbx.example.test"), "\(secure)")
+        #expect(!secure.description.contains("hunter2"))
+    }
+
     @Test func aPasswordInTheURLIsRefusedWithoutBeingQuoted() throws {
         let error = try #require(throws: SIPTransportError.self) { try SIPServerAddress(parsing: "sip:ann:hunter2@pbx.example.test") }
         #expect(!error.description.contains("hunter2"))

@@ -29,6 +29,11 @@ package struct SIPServerAddress: Sendable, Equatable, CustomStringConvertible {
             webSocketURL = url
             return
         }
+        // RFC 3261's URIs take no "//"; written as a web URL's, the host would parse as empty.
+        if let scheme = ["sips://", "sip://"].first(where: text.hasPrefix) {
+            let written = String(scheme.dropLast(2)) + text.dropFirst(scheme.count)
+            throw .invalidAddress(Self.hidingUserInfo(text), reason: "a SIP URI has no // after its scheme: write \(Self.hidingUserInfo(written))")
+        }
         let uri: SIPURI
         do { uri = try SIPURI(parsing: text, field: "server") } catch {
             throw .invalidAddress(Self.hidingUserInfo(text), reason: "it must be sip:host[:port][;transport=…], sips:host[:port], ws://… or wss://… (\(error.reason))")
