@@ -13,7 +13,7 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "Signalling server, ws:// or wss:// (or PARLEY_SERVER); a sip: URL is a SIP server (docs/sip.md).")
     var server: String?
 
-    @Option(help: "SIP login (or PARLEY_LOGIN).")
+    @Option(help: "Login (or PARLEY_LOGIN): user, or user@domain; a SIP account without a domain takes the server's host.")
     var login: String?
 
     @Option(help: "Password (or PARLEY_PASSWORD). Prefer --password-file or the environment: flags show in ps.")
