@@ -350,6 +350,9 @@ actor SIPCallSignalling: CallSignalling {
         // How long: Timer H's 64·T1, 32 s by default.
         let ackTimeout = Duration.milliseconds(Int(await endpoint.timers.transactionTimeout * 1000))
         guard await awaitACK(within: ackTimeout) else {
+            // The caller's BYE (a forking caller ends the forks it does not keep at once, and it
+            // may pass its ACK) or our own hang-up ended the dialog first: no BYE is owed.
+            guard !ended else { throw ParleyError(kind: .callState, message: "the call ended before the caller acknowledged our answer") }
             await bye(cause: .recoveryOnTimerExpire)
             ended = true
             throw ParleyError(kind: .requestTimeout, message: "the caller did not acknowledge our answer within \(ackTimeout)")
@@ -403,6 +406,12 @@ actor SIPCallSignalling: CallSignalling {
 
     /// A request inside this call that the phone routed here by its Call-ID.
     func received(_ request: SIPMessage, key: SIPTransactionKey) async {
+        // §12.2.2: a request of another dialog with this Call-ID does not exist here (481): the
+        // BYE of a second fork we did not keep, which must not end the call the first one made.
+        if request.method != "CANCEL", request.method != "ACK", let dialog, !dialog.contains(request, requestFromUs: false) {
+            await reply(to: request, key: key, status: 481, reason: "Call/Transaction Does Not Exist")
+            return
+        }
         // §12.2.2: a request whose CSeq does not rise is out of order (a CANCEL reuses its INVITE's).
         if request.method != "CANCEL", var current = dialog {
             do {
